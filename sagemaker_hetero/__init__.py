@@ -1,0 +1,35 @@
+"""sagemaker-hetero: SageMaker training jobs on heterogeneous clusters.
+
+The public names below are imported lazily (PEP 562), so ``import sagemaker_hetero`` and
+``import sagemaker_hetero.training`` stay light: neither imports boto3, botocore or attrs.
+"""
+import importlib
+
+__version__ = "0.1.0"
+
+_EXPORTS = {
+    "InstanceGroup": "sagemaker_hetero.instance_group",
+    "TrainingInput": "sagemaker_hetero.inputs",
+    "ShuffleConfig": "sagemaker_hetero.inputs",
+    "Estimator": "sagemaker_hetero.estimator",
+    "PyTorch": "sagemaker_hetero.pytorch",
+    "TensorFlow": "sagemaker_hetero.tensorflow",
+    "Session": "sagemaker_hetero.session",
+    "ConfigError": "sagemaker_hetero.exceptions",
+    "UnexpectedStatusException": "sagemaker_hetero.exceptions",
+}
+
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError("module 'sagemaker_hetero' has no attribute %r" % (name,))
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))

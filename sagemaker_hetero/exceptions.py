@@ -1,0 +1,165 @@
+"""Every error sagemaker-hetero raises.
+
+::
+
+    SageMakerHeteroError                      base of everything below
+    ├── ConfigError (ValueError)              the job is invalid; nothing was sent
+    │                                         .problems: list of Problem(path, message, value)
+    ├── RuntimeConfigError (ValueError)       inside a job: a config file is missing,
+    │                                         corrupt or contradicts itself
+    ├── AWSError                              an AWS call failed (.code, .operation, .message)
+    │   ├── NoCredentialsError                no AWS credentials were found
+    │   ├── AccessDeniedError                 the caller may not do this
+    │   ├── ThrottlingError                   throttled, still after retries
+    │   ├── BucketOwnedByOtherAccountError    the default bucket name is taken by someone else
+    │   ├── ResourceNotFoundError             a job, bucket or log stream does not exist
+    │   └── JobConflictError                  a job of that name exists and is not ours
+    ├── UnexpectedStatusException (ValueError) the job ended Failed or Stopped
+    └── LocalJobError (RuntimeError)          a host of a local run failed
+
+Errors coming from botocore are translated into these types in exactly one place,
+``sagemaker_hetero._aws_errors``; they keep the AWS error code in ``.code``.
+"""
+
+__all__ = [
+    "SageMakerHeteroError",
+    "Problem",
+    "ConfigError",
+    "RuntimeConfigError",
+    "AWSError",
+    "NoCredentialsError",
+    "AccessDeniedError",
+    "ThrottlingError",
+    "BucketOwnedByOtherAccountError",
+    "ResourceNotFoundError",
+    "JobConflictError",
+    "UnexpectedStatusException",
+    "LocalJobError",
+]
+
+
+class SageMakerHeteroError(Exception):
+    """Base class of every error raised by sagemaker-hetero."""
+
+
+class Problem(object):
+    """One thing wrong with a job: where (``path``), what (``message``) and the value got."""
+
+    __slots__ = ("path", "message", "value", "has_value")
+
+    _MISSING = object()
+
+    def __init__(self, path, message, value=_MISSING):
+        self.path = path
+        self.message = message
+        self.has_value = value is not Problem._MISSING
+        self.value = value if self.has_value else None
+
+    def __str__(self):
+        if self.has_value:
+            return "%s: %s (got %s)" % (self.path, self.message, _show(self.value))
+        return "%s: %s" % (self.path, self.message)
+
+    def __repr__(self):
+        return "Problem(%r, %r%s)" % (self.path, self.message, ", %r" % (self.value,) if self.has_value else "")
+
+    def __eq__(self, other):
+        if not isinstance(other, Problem):
+            return NotImplemented
+        return (self.path, self.message, self.has_value, self.value) == (
+            other.path,
+            other.message,
+            other.has_value,
+            other.value,
+        )
+
+    def __hash__(self):
+        return hash((self.path, self.message))
+
+
+def _show(value):
+    text = repr(value)
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return text
+
+
+class ConfigError(SageMakerHeteroError, ValueError):
+    """The job as configured would be refused; nothing was uploaded, created or sent.
+
+    ``problems`` lists every :class:`Problem` found, so all can be fixed in one round.
+    """
+
+    def __init__(self, problems):
+        self.problems = list(problems)
+        count = len(self.problems)
+        head = "%d problem%s with the training job:" % (count, "" if count == 1 else "s")
+        super(ConfigError, self).__init__("\n".join([head] + ["  - %s" % p for p in self.problems]))
+
+
+class RuntimeConfigError(SageMakerHeteroError, ValueError):
+    """Inside a training job: a config file is missing, corrupt or contradicts itself."""
+
+    def __init__(self, path, problem):
+        self.path = path
+        self.problem = problem
+        super(RuntimeConfigError, self).__init__("%s: %s" % (path, problem))
+
+
+class AWSError(SageMakerHeteroError):
+    """An AWS call failed. ``code`` is the AWS error code (e.g. ``AccessDeniedException``)."""
+
+    def __init__(self, message, code=None, operation=None, hint=None):
+        self.code = code
+        self.operation = operation
+        self.hint = hint
+        self.aws_message = message
+        text = message
+        if operation or code:
+            text = "%s%s: %s" % (operation or "AWS call", " failed with %s" % code if code else " failed", message)
+        if hint:
+            text = "%s\n%s" % (text, hint)
+        super(AWSError, self).__init__(text)
+
+
+class NoCredentialsError(AWSError):
+    """No AWS credentials were found."""
+
+
+class AccessDeniedError(AWSError):
+    """The caller is not allowed to perform the call (or to pass the role)."""
+
+
+class ThrottlingError(AWSError):
+    """AWS kept throttling the call after every retry."""
+
+
+class BucketOwnedByOtherAccountError(AWSError):
+    """The default bucket name already belongs to another AWS account."""
+
+
+class ResourceNotFoundError(AWSError):
+    """The job, bucket, object or log stream named does not exist."""
+
+
+class JobConflictError(AWSError):
+    """A training job with this name exists and was not created from this request."""
+
+
+class UnexpectedStatusException(SageMakerHeteroError, ValueError):
+    """The training job ended with a status other than Completed."""
+
+    def __init__(self, job_name, status, failure_reason=None, allowed_statuses=("Completed",)):
+        self.job_name = job_name
+        self.training_job_name = job_name
+        self.status = status
+        self.failure_reason = failure_reason
+        self.allowed_statuses = tuple(allowed_statuses)
+        text = "Training job %s ended with status %s" % (job_name, status)
+        if failure_reason:
+            text += ": %s" % failure_reason
+        super(UnexpectedStatusException, self).__init__(text)
+
+
+class LocalJobError(SageMakerHeteroError, RuntimeError):
+    """A host of a local heterogeneous run failed or timed out."""
