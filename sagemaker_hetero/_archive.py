@@ -1,0 +1,80 @@
+"""The code archive ``sourcedir.tar.gz``, built reproducibly.
+
+Same sources, same bytes: entries sorted, times, owners and permissions normalised, the gzip
+header's time zeroed. Symbolic links are followed (the archive holds what they point at).
+"""
+import gzip
+import io
+import os
+import tarfile
+import tempfile
+
+__all__ = ["build_archive", "archive_members"]
+
+_SPOOL_LIMIT = 64 * 1024 * 1024
+
+
+def _entries(settings):
+    """``[(archive name, local path)]`` for every file and directory, sorted by archive name."""
+    roots = []
+    if settings.source_dir is not None:
+        root = settings.source_dir
+        for name in sorted(os.listdir(root)):
+            roots.append((name, os.path.join(root, name)))
+    else:
+        roots.append((os.path.basename(settings.entry_point), settings.entry_point))
+    for dep in settings.dependencies or ():
+        roots.append((os.path.basename(os.path.normpath(dep)), dep))
+    out = {}
+    for arcname, path in roots:
+        _walk(arcname, path, out, set())
+    return sorted(out.items())
+
+
+def _walk(arcname, path, out, seen):
+    real = os.path.realpath(path)
+    if os.path.isdir(real):
+        if real in seen:  # a link loop: stop here instead of recursing forever
+            return
+        out[arcname] = real
+        for name in sorted(os.listdir(real)):
+            _walk(arcname + "/" + name, os.path.join(real, name), out, seen | {real})
+    elif os.path.exists(real):
+        out[arcname] = real
+
+
+def _info(arcname, path):
+    info = tarfile.TarInfo(arcname)
+    info.mtime = 0
+    info.uid = info.gid = 0
+    info.uname = info.gname = ""
+    if os.path.isdir(path):
+        info.type = tarfile.DIRTYPE
+        info.mode = 0o755
+    else:
+        info.size = os.path.getsize(path)
+        info.mode = 0o755 if os.access(path, os.X_OK) else 0o644
+    return info
+
+
+def build_archive(settings):
+    """A file object (positioned at 0) holding the gzipped tar; ``.size`` is set on it."""
+    spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_LIMIT)
+    with gzip.GzipFile(filename="", mode="wb", fileobj=spool, mtime=0) as gz:
+        with tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
+            for arcname, path in _entries(settings):
+                info = _info(arcname, path)
+                if info.isdir():
+                    tar.addfile(info)
+                else:
+                    with open(path, "rb") as f:
+                        tar.addfile(info, f)
+    size = spool.tell()
+    spool.seek(0)
+    return spool, size
+
+
+def archive_members(data):
+    """Names in an archive's bytes (for tests and the docs)."""
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        return tar.getnames()

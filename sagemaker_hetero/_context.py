@@ -1,0 +1,66 @@
+"""What a dry run knows without a network: the region from the usual AWS configuration.
+
+Reads ``AWS_REGION``, ``AWS_DEFAULT_REGION`` and the profile's ``region`` in the AWS config file,
+like boto3 does, with the standard library only (a dry run must not pay for importing boto3).
+"""
+import configparser
+import os
+
+from sagemaker_hetero import _defaults as D
+
+__all__ = ["region_from_environment", "partition_for", "placeholder_bucket", "role_arn_for", "timestamp"]
+
+
+def region_from_environment(environ=None):
+    env = os.environ if environ is None else environ
+    for key in ("AWS_REGION", "AWS_DEFAULT_REGION"):
+        if env.get(key):
+            return env[key]
+    profile = env.get("AWS_PROFILE") or env.get("AWS_DEFAULT_PROFILE") or "default"
+    path = env.get("AWS_CONFIG_FILE") or os.path.join(os.path.expanduser("~"), ".aws", "config")
+    parser = configparser.RawConfigParser()
+    try:
+        parser.read(path)
+    except configparser.Error:
+        return None
+    section = profile if profile == "default" else "profile %s" % profile
+    for name in (section, profile):
+        if parser.has_section(name) and parser.get(name, "region", fallback=None):
+            return parser.get(name, "region").strip()
+    return None
+
+
+def partition_for(region):
+    if region.startswith("cn-"):
+        return "aws-cn"
+    if region.startswith("us-gov-"):
+        return "aws-us-gov"
+    return "aws"
+
+
+def default_bucket_name(region, account_id):
+    return "sagemaker-%s-%s" % (region, account_id)
+
+
+def placeholder_bucket(region):
+    """The default bucket's name with the account id shown as a placeholder."""
+    return default_bucket_name(region, D.ACCOUNT_PLACEHOLDER)
+
+
+def role_arn_for(role, region, account_id=None):
+    """An IAM role ARN as given, or the ARN a plain role name has (placeholder account if unknown).
+
+    A role with a path (``service-role/...``) cannot be known without IAM; the real submission
+    looks the name up instead.
+    """
+    if role.startswith("arn:"):
+        return role
+    return "arn:%s:iam::%s:role/%s" % (partition_for(region), account_id or D.ACCOUNT_PLACEHOLDER, role)
+
+
+def timestamp(now):
+    """``YYYY-MM-DD-HH-MM-SS-mmm`` (UTC) of the epoch time ``now``, as job names carry it."""
+    import time
+
+    ms = int(round((now - int(now)) * 1000)) % 1000
+    return time.strftime("%Y-%m-%d-%H-%M-%S", time.gmtime(int(now))) + "-%03d" % ms

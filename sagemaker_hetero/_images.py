@@ -1,0 +1,79 @@
+"""Training image URIs for the PyTorch and TensorFlow deep learning containers.
+
+The facts (versions, Python versions, repositories, registry accounts) ship as package data in
+``data/dlc_training_images.json``.
+"""
+import json
+import os
+import re
+
+__all__ = ["image_facts", "resolve_version", "image_uri", "processor_for", "ImageLookupError"]
+
+_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "dlc_training_images.json")
+_cache = {}
+
+GPU_FAMILY = re.compile(r"^ml\.[gp]")
+
+
+class ImageLookupError(LookupError):
+    """No training image fits; ``message`` says why and what is available."""
+
+
+def image_facts():
+    if "facts" not in _cache:
+        with open(_DATA) as f:
+            _cache["facts"] = json.load(f)
+    return _cache["facts"]
+
+
+def processor_for(instance_types):
+    """``gpu`` if any instance type is of a GPU family (``ml.g*``, ``ml.p*``), else ``cpu``."""
+    return "gpu" if any(GPU_FAMILY.match(t or "") for t in instance_types) else "cpu"
+
+
+def version_tuple(version):
+    parts = []
+    for piece in str(version).split("."):
+        m = re.match(r"\d+", piece)
+        if not m:
+            break
+        parts.append(int(m.group()))
+    return tuple(parts)
+
+
+def resolve_version(framework, version):
+    """The full version an alias stands for (``"2.9"`` -> ``"2.9.2"``); raises ImageLookupError."""
+    facts = image_facts()[framework]
+    version = str(version)
+    full = facts["version_aliases"].get(version, version)
+    if full not in facts["versions"]:
+        known = sorted(facts["versions"], key=version_tuple)
+        raise ImageLookupError(
+            "no %s training image for framework_version %s (available: %s, or the aliases %s)"
+            % (framework, version, ", ".join(known), ", ".join(sorted(facts["version_aliases"], key=version_tuple)))
+        )
+    return full
+
+
+def py_versions(framework, version):
+    facts = image_facts()[framework]
+    return list(facts["versions"][resolve_version(framework, version)]["py_versions"])
+
+
+def image_uri(framework, version, py_version, processor, region):
+    """The image URI; the tag keeps ``version`` as written (an alias stays an alias)."""
+    facts = image_facts()[framework]
+    entry = facts["versions"][resolve_version(framework, version)]
+    if py_version not in entry["py_versions"]:
+        raise ImageLookupError(
+            "no %s %s training image for py_version %s (available: %s)"
+            % (framework, version, py_version, ", ".join(entry["py_versions"]))
+        )
+    if processor not in entry["processors"]:
+        raise ImageLookupError("no %s %s training image for %s instances" % (framework, version, processor))
+    registries = facts["registry_maps"][entry["registries"]]
+    account = registries.get(region)
+    if account is None:
+        raise ImageLookupError("no %s %s training image in region %s" % (framework, version, region))
+    domain = "amazonaws.com.cn" if region.startswith("cn-") else "amazonaws.com"
+    return "%s.dkr.ecr.%s.%s/%s:%s-%s-%s" % (account, region, domain, entry["repository"], version, processor, py_version)

@@ -1,0 +1,182 @@
+"""Estimators: describe a training job, validate it, dry-run it or start it.
+
+The names and arguments are those of the SageMaker Python SDK v2, so code written for it runs
+after changing ``sagemaker`` to ``sagemaker_hetero`` in its imports.
+"""
+import difflib
+import os
+import time
+
+from sagemaker_hetero import _context, _plan, _validate
+from sagemaker_hetero._settings import ESTIMATOR_FIELDS, JobSettings, normalize_inputs
+from sagemaker_hetero.exceptions import ConfigError, Problem
+
+__all__ = ["Estimator", "EstimatorBase", "Framework"]
+
+_LOGS = (True, False, "All", "None", "Training", "Rules")
+# Settings whose SageMaker Python SDK v2 name is a method; their values live under these names.
+_PRIVATE = {"hyperparameters": "_hyperparameters", "enable_network_isolation": "_enable_network_isolation"}
+
+
+def _path_exists(kind, path):
+    if kind == "dir":
+        return os.path.isdir(path)
+    if kind == "file":
+        return os.path.isfile(path)
+    return os.path.exists(path)
+
+
+class EstimatorBase(object):
+    """What every estimator shares. Use :class:`Estimator`, ``PyTorch`` or ``TensorFlow``."""
+
+    _framework = None
+    _positional = ()
+    _own_fields = ()
+    _defaults = {
+        "volume_size": 30,
+        "max_run": 24 * 60 * 60,
+        "input_mode": "File",
+        "encrypt_inter_container_traffic": False,
+        "use_spot_instances": False,
+        "enable_network_isolation": False,
+        "container_log_level": 20,
+        "disable_profiler": False,
+        "model_channel_name": "model",
+    }
+
+    def __init__(self, *args, **kwargs):
+        allowed = self._allowed()
+        if len(args) > len(self._positional):
+            raise TypeError(
+                "%s() takes at most %d positional arguments (%s), got %d"
+                % (type(self).__name__, len(self._positional), ", ".join(self._positional), len(args))
+            )
+        for name, value in zip(self._positional, args):
+            if name in kwargs:
+                raise TypeError("%s() got multiple values for argument %r" % (type(self).__name__, name))
+            kwargs[name] = value
+        for name in kwargs:
+            if name not in allowed:
+                close = difflib.get_close_matches(name, sorted(allowed), n=1, cutoff=0.5)
+                hint = "; did you mean %r?" % close[0] if close else ""
+                raise TypeError("%s() got an unexpected keyword argument %r%s" % (type(self).__name__, name, hint))
+        for name in allowed:
+            setattr(self, _PRIVATE.get(name, name), kwargs.get(name, self._defaults.get(name)))
+        if self._hyperparameters is None:
+            self._hyperparameters = {}
+        elif isinstance(self._hyperparameters, dict):
+            self._hyperparameters = dict(self._hyperparameters)
+        self.latest_training_job = None
+        self._current_job_name = None
+        problems = _validate.problems(self._settings(), self._target())
+        if problems:
+            raise ConfigError(problems)
+
+    @classmethod
+    def _allowed(cls):
+        fields = set(ESTIMATOR_FIELDS) - {"framework_version", "py_version", "distribution", "model_dir"}
+        return fields | set(cls._own_fields) | {"sagemaker_session"}
+
+    # -- the SageMaker Python SDK v2's accessors -----------------------------------------------
+
+    def hyperparameters(self):
+        """The user's hyperparameters (without the SDK's own keys)."""
+        return dict(self._hyperparameters) if isinstance(self._hyperparameters, dict) else self._hyperparameters
+
+    def set_hyperparameters(self, **kwargs):
+        self._hyperparameters.update(kwargs)
+
+    def enable_network_isolation(self):
+        """Whether the job runs without network access (the SageMaker Python SDK v2's accessor)."""
+        return bool(self._enable_network_isolation)
+
+    # -- building the request ------------------------------------------------------------------
+
+    def _target(self):
+        return "local" if getattr(self.sagemaker_session, "local_mode", False) else "aws"
+
+    def _settings(self, inputs=None, job_name=None, experiment_config=None):
+        channels, inputs_problem = normalize_inputs(inputs)
+        values = {}
+        for name in ESTIMATOR_FIELDS:
+            attr = _PRIVATE.get(name, name)
+            if attr in self.__dict__:
+                values[name] = self.__dict__[attr]
+        if job_name is not None:
+            values["job_name"] = job_name
+        return JobSettings(
+            framework=self._framework,
+            channels=channels,
+            inputs_problem=inputs_problem,
+            experiment_config=experiment_config,
+            **values
+        )
+
+    def fit(self, inputs=None, wait=True, logs="All", job_name=None, experiment_config=None, dry_run=False):
+        """Start the training job (or, with ``dry_run=True``, return its request without sending it).
+
+        Everything is validated first; a :class:`ConfigError` lists every problem, and nothing is
+        uploaded, created or sent unless the request is valid.
+        """
+        settings = self._settings(inputs, job_name, experiment_config)
+        problems = _validate.problems(settings, self._target(), path_exists=_path_exists)
+        if logs not in _LOGS:
+            problems.append(Problem("logs", "must be one of %s" % ", ".join(map(repr, _LOGS)), logs))
+        if problems:
+            raise ConfigError(problems)
+        now = time.time()
+        session = self.sagemaker_session
+        if dry_run:
+            facts = session._offline_facts() if session is not None else _offline_facts()
+            plan = _plan.make_plan(settings, facts, now)
+            self._current_job_name = plan.job_name
+            return plan.request
+        if session is None:
+            from sagemaker_hetero.session import Session
+
+            session = self.sagemaker_session = Session()
+        job = session._start(settings, now)
+        self._current_job_name = job.name
+        self.latest_training_job = job
+        if wait:
+            job.wait(logs=logs)
+        return None
+
+    def prepare_request(self, inputs=None, job_name=None, experiment_config=None):
+        """The request ``fit`` would send, without sending it (same as ``fit(dry_run=True)``)."""
+        return self.fit(inputs, wait=False, job_name=job_name, experiment_config=experiment_config, dry_run=True)
+
+    @property
+    def _job_name(self):
+        return self._current_job_name
+
+
+def _offline_facts():
+    region = _context.region_from_environment()
+    if region is None:
+        raise ConfigError(
+            [
+                Problem(
+                    "sagemaker_session",
+                    "no AWS region is configured: set AWS_REGION (or AWS_DEFAULT_REGION), a region in "
+                    "your AWS profile, or pass sagemaker_session=Session(boto_session=boto3.Session(region_name=...))",
+                )
+            ]
+        )
+    return _plan.Facts(region=region, account_id=None, default_bucket=None)
+
+
+class Estimator(EstimatorBase):
+    """A training job running your own image (``image_uri``), optionally with an entry point.
+
+    ``Estimator(image_uri, role, instance_count, instance_type, ...)``, or with
+    ``instance_groups=[InstanceGroup(...), ...]`` for a heterogeneous cluster.
+    """
+
+    _positional = ("image_uri", "role", "instance_count", "instance_type")
+
+
+class Framework(EstimatorBase):
+    """Base of the framework estimators: an entry point run in a deep learning container."""
+
+    _own_fields = ("framework_version", "py_version", "distribution")

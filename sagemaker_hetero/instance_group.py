@@ -1,0 +1,30 @@
+"""Instance groups: the parts of a heterogeneous cluster."""
+import attrs
+
+__all__ = ["InstanceGroup"]
+
+
+@attrs.frozen
+class InstanceGroup(object):
+    """A named set of identical instances in a heterogeneous training job.
+
+    ``InstanceGroup("data_group", "ml.c5.18xlarge", 2)`` - the same positional order as the
+    SageMaker Python SDK v2 (``instance_group_name, instance_type, instance_count``). Values are
+    checked when the job is validated (``fit`` or a dry run), together with everything else.
+    """
+
+    instance_group_name = attrs.field(default=None)
+    instance_type = attrs.field(default=None)
+    instance_count = attrs.field(default=None)
+
+    @property
+    def name(self):
+        return self.instance_group_name
+
+    @property
+    def type(self):
+        return self.instance_type
+
+    @property
+    def count(self):
+        return self.instance_count

@@ -1,0 +1,25 @@
+"""Inside the training job: the environment of this host, and forking the entry point by instance group.
+
+Standard library only (importing it pulls neither boto3, botocore nor attrs), so it can run in any
+training container::
+
+    from sagemaker_hetero.training import Environment, run_by_group
+
+    run_by_group({"data_group": serve_data, "dnn_group": train})
+"""
+from ..exceptions import RuntimeConfigError
+from ._dispatch import cluster_groups, run_by_group
+from ._marker import MARKER_PREFIX, format_marker, parse_marker
+from .environment import HOMOGENEOUS_GROUP, Environment, to_cmd_args
+
+__all__ = [
+    "Environment",
+    "HOMOGENEOUS_GROUP",
+    "MARKER_PREFIX",
+    "RuntimeConfigError",
+    "cluster_groups",
+    "format_marker",
+    "parse_marker",
+    "run_by_group",
+    "to_cmd_args",
+]

@@ -1,0 +1,71 @@
+"""Counting CPUs, GPUs and Neuron cores cheaply: no subprocess, only ``os`` and the /dev and /sys trees.
+
+The toolkit asks ``nvidia-smi`` and ``neuron-ls``; inside a container the device nodes it would
+report are exactly those under /dev, so counting them gives the same numbers without spawning
+anything.
+"""
+import os
+import re
+
+__all__ = ["cpu_count", "gpu_count", "neuron_core_count"]
+
+_NVIDIA_DEVICE = re.compile(r"^nvidia[0-9]+$")
+_NEURON_DEVICE = re.compile(r"^neuron([0-9]+)$")
+NEURON_SYSFS_DIR = "/sys/devices/virtual/neuron_device"
+
+# Neuron cores per Neuron device, by instance family, when sysfs does not say.
+_CORES_PER_NEURON_DEVICE = (
+    ("ml.inf1.", 4),
+    ("ml.inf2.", 2),
+    ("ml.trn1n.", 2),
+    ("ml.trn1.", 2),
+    ("ml.trn2", 4),
+)
+# The toolkit reports this figure for trn2.48xlarge without asking the driver.
+_FIXED_NEURON_CORES = (("trn2.48xlarge", 64),)
+
+
+def cpu_count():
+    """Number of CPUs of the machine (what ``multiprocessing.cpu_count()`` reports), at least 1."""
+    return os.cpu_count() or 1
+
+
+def _list_dir(path):
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []
+
+
+def gpu_count(dev_dir="/dev"):
+    """Number of NVIDIA GPUs visible in this container: the ``/dev/nvidia<N>`` device nodes."""
+    return sum(1 for name in _list_dir(dev_dir) if _NVIDIA_DEVICE.match(name))
+
+
+def neuron_core_count(instance_type, dev_dir="/dev", sysfs_dir=NEURON_SYSFS_DIR):
+    """Number of AWS Neuron cores visible in this container (0 without Neuron devices).
+
+    Each ``/dev/neuron<N>`` counts for the ``core_count`` its driver reports in sysfs, or, if that
+    is unreadable, for the usual number of cores per device of the instance family.
+    """
+    for marker, cores in _FIXED_NEURON_CORES:
+        if marker in (instance_type or ""):
+            return cores
+    total = 0
+    for name in _list_dir(dev_dir):
+        match = _NEURON_DEVICE.match(name)
+        if match:
+            total += _cores_of_device(name, instance_type, sysfs_dir)
+    return total
+
+
+def _cores_of_device(device, instance_type, sysfs_dir):
+    try:
+        with open(os.path.join(sysfs_dir, device, "core_count")) as handle:
+            return int(handle.read().strip())
+    except (OSError, ValueError):
+        pass
+    for prefix, cores in _CORES_PER_NEURON_DEVICE:
+        if (instance_type or "").startswith(prefix):
+            return cores
+    return 1
