@@ -1,0 +1,314 @@
+"""The AWS edge: a Session performs the calls a validated request needs.
+
+``Session(boto_session=None, sagemaker_client=None, default_bucket=None)`` with the names the
+SageMaker Python SDK v2 uses. It honours the usual boto3 configuration (profiles,
+``AWS_REGION``/``AWS_DEFAULT_REGION``, ``AWS_ENDPOINT_URL``) and remembers what it looked up
+(account, default bucket, role ARNs, input buckets), so a session launching many jobs pays for
+those look-ups once: after the first job, a job costs one upload and one CreateTrainingJob.
+"""
+import hashlib
+import threading
+import time
+
+import boto3
+import botocore.config
+
+from sagemaker_hetero import _archive, _aws_errors, _plan, _request, _validate
+from sagemaker_hetero import exceptions as E
+from sagemaker_hetero._context import default_bucket_name
+from sagemaker_hetero._job import TrainingJob
+
+__all__ = ["Session"]
+
+USER_AGENT = "sagemaker-hetero/0.1.0"
+# botocore's standard retry mode (throttling and transient errors, exponential backoff with jitter).
+RETRIES = {"mode": "standard", "max_attempts": 8}
+# Polling and log reading can afford to slow down under throttling: adaptive mode.
+POLL_RETRIES = {"mode": "adaptive", "max_attempts": 10}
+# How far apart the clocks of this machine and AWS may be when telling a job we created (and
+# lost the answer to) from an older job of the same name.
+CLOCK_SKEW_SECONDS = 300
+_PUT_OBJECT_MAX = 256 * 1024 * 1024
+
+
+class Session(object):
+    """Talks to SageMaker, S3, STS and IAM for the estimators.
+
+    ``default_bucket`` overrides ``sagemaker-{region}-{account}``. Clients are created on first
+    use; pass ``sagemaker_client`` to use your own SageMaker client.
+    """
+
+    local_mode = False
+
+    def __init__(self, boto_session=None, sagemaker_client=None, default_bucket=None):
+        self.boto_session = boto_session or boto3.Session()
+        self.boto_region_name = self.boto_session.region_name
+        if self.boto_region_name is None:
+            raise E.ConfigError(
+                [
+                    E.Problem(
+                        "sagemaker_session",
+                        "no AWS region is configured: set AWS_REGION (or AWS_DEFAULT_REGION), a region in "
+                        "your AWS profile, or pass Session(boto_session=boto3.Session(region_name=...))",
+                    )
+                ]
+            )
+        self._clients = {}
+        if sagemaker_client is not None:
+            self._clients["sagemaker"] = sagemaker_client
+            self._clients["sagemaker-poll"] = sagemaker_client
+        self._default_bucket_name = default_bucket
+        self._account_id = None
+        self._bucket_ready = set()
+        self._role_arns = {}
+        self._checked_input_buckets = set()
+        self._lock = threading.RLock()
+
+    # -- clients -------------------------------------------------------------------------------
+
+    def _client(self, name):
+        with self._lock:
+            client = self._clients.get(name)
+            if client is None:
+                service, retries = (name, RETRIES) if name != "sagemaker-poll" else ("sagemaker", POLL_RETRIES)
+                config = botocore.config.Config(retries=retries, user_agent_extra=USER_AGENT)
+                client = self.boto_session.client(service, region_name=self.boto_region_name, config=config)
+                self._clients[name] = client
+            return client
+
+    @property
+    def sagemaker_client(self):
+        return self._client("sagemaker")
+
+    # -- look-ups, each made once per session --------------------------------------------------
+
+    def account_id(self):
+        """The caller's AWS account id (one STS call per session)."""
+        with self._lock:
+            if self._account_id is None:
+                response = _aws_errors.call(self._client("sts"), "GetCallerIdentity")
+                self._account_id = response["Account"]
+            return self._account_id
+
+    def default_bucket(self):
+        """The default bucket's name, created if missing (``sagemaker-{region}-{account}``)."""
+        name = self._default_bucket_name or default_bucket_name(self.boto_region_name, self.account_id())
+        self._ensure_bucket(name)
+        return name
+
+    def _ensure_bucket(self, name):
+        with self._lock:
+            if name in self._bucket_ready:
+                return
+            s3 = self._client("s3")
+            try:
+                _aws_errors.call(s3, "HeadBucket", Bucket=name)
+            except E.ResourceNotFoundError:
+                self._create_bucket(name)
+            except E.AccessDeniedError as exc:
+                raise E.BucketOwnedByOtherAccountError(
+                    exc.aws_message,
+                    code=exc.code,
+                    operation="HeadBucket",
+                    hint="The bucket %s exists but this account cannot use it (another account owns the name). "
+                    "Pass Session(default_bucket='a-bucket-you-own') or output_path/code_location." % name,
+                )
+            self._bucket_ready.add(name)
+
+    def _create_bucket(self, name):
+        params = {"Bucket": name}
+        if self.boto_region_name != "us-east-1":
+            params["CreateBucketConfiguration"] = {"LocationConstraint": self.boto_region_name}
+        try:
+            _aws_errors.call(self._client("s3"), "CreateBucket", **params)
+        except E.AWSError as exc:
+            if exc.code == "BucketAlreadyOwnedByYou":
+                return
+            if exc.code == "BucketAlreadyExists":
+                raise E.BucketOwnedByOtherAccountError(
+                    exc.aws_message,
+                    code=exc.code,
+                    operation="CreateBucket",
+                    hint="The default bucket name %s belongs to another AWS account. Pass "
+                    "Session(default_bucket='a-bucket-you-own') or output_path/code_location." % name,
+                )
+            raise
+
+    def _role_arn(self, role):
+        if role.startswith("arn:"):
+            return role
+        with self._lock:
+            if role not in self._role_arns:
+                try:
+                    response = _aws_errors.call(self._client("iam"), "GetRole", RoleName=role)
+                except E.ResourceNotFoundError as exc:
+                    raise E.ResourceNotFoundError(
+                        exc.aws_message,
+                        code=exc.code,
+                        operation="GetRole",
+                        hint="There is no IAM role named %r in this account; pass the role ARN or create "
+                        "a role that trusts sagemaker.amazonaws.com." % role,
+                    )
+                self._role_arns[role] = response["Role"]["Arn"]
+            return self._role_arns[role]
+
+    def _check_input_buckets(self, settings):
+        """Refuse channels whose bucket does not exist (each bucket asked about once per session)."""
+        problems = []
+        s3 = self._client("s3")
+        for name, value in settings.channels:
+            uri = value if isinstance(value, str) else value.s3_data
+            if not _validate.is_s3_uri(uri):
+                continue
+            bucket = _request.parse_s3_uri(uri)[0]
+            with self._lock:
+                if bucket in self._checked_input_buckets:
+                    continue
+            try:
+                _aws_errors.call(s3, "HeadBucket", Bucket=bucket)
+            except E.ResourceNotFoundError:
+                problems.append(
+                    E.Problem("inputs[%r]" % (name,), "the bucket %r does not exist (or is in no region you can see)" % bucket, uri)
+                )
+                continue
+            except E.AccessDeniedError:
+                pass  # the training role may read what the caller cannot; SageMaker will tell
+            with self._lock:
+                self._checked_input_buckets.add(bucket)
+        if problems:
+            raise E.ConfigError(problems)
+
+    # -- what the estimators call --------------------------------------------------------------
+
+    def _offline_facts(self):
+        """What this session knows without asking AWS (for dry runs)."""
+        return _plan.Facts(
+            region=self.boto_region_name,
+            account_id=self._account_id,
+            default_bucket=self._default_bucket_name,
+            role_arns=dict(self._role_arns),
+        )
+
+    def _needs_default_bucket(self, settings):
+        if settings.output_path is None:
+            return True
+        if settings.has_code and settings.code_location is None:
+            src = settings.source_dir or ""
+            return not settings.output_path.startswith("s3://") and not src.startswith("s3://")
+        return False
+
+    def _facts(self, settings):
+        bucket = self.default_bucket() if self._needs_default_bucket(settings) else self._default_bucket_name
+        self._role_arn(settings.role)
+        return _plan.Facts(
+            region=self.boto_region_name,
+            account_id=self._account_id,
+            default_bucket=bucket,
+            role_arns=dict(self._role_arns),
+        )
+
+    def _start(self, settings, now):
+        """Validated settings -> a created training job. Nothing is created if a step fails."""
+        archive = _archive.build_archive(settings) if settings.has_code else None
+        try:
+            self._check_input_buckets(settings)
+            plan = _plan.make_plan(settings, self._facts(settings), now)
+            if plan.code is not None and plan.code.upload:
+                self._upload_code(plan, *archive)
+        finally:
+            if archive is not None:
+                archive[0].close()
+        started = time.time()
+        self._create_training_job(plan.request, started)
+        return TrainingJob(self, plan.job_name, plan.request)
+
+    def _upload_code(self, plan, body, size):
+        bucket, key = _request.parse_s3_uri(plan.code.s3_uri)
+        digest = hashlib.md5()
+        for chunk in iter(lambda: body.read(1 << 20), b""):
+            digest.update(chunk)
+        body.seek(0)
+        s3 = self._client("s3")
+        try:
+            # If-None-Match: never overwrite the code of an existing job of the same name.
+            if size <= _PUT_OBJECT_MAX:
+                _aws_errors.call(s3, "PutObject", Bucket=bucket, Key=key, Body=body, IfNoneMatch="*")
+            else:
+                s3.upload_fileobj(body, bucket, key)
+        except E.AWSError as exc:
+            if exc.code == "PreconditionFailed" and self._same_object(bucket, key, digest.hexdigest()):
+                return  # our own earlier attempt's upload
+            if exc.code == "PreconditionFailed":
+                raise E.JobConflictError(
+                    "s3://%s/%s already holds other code" % (bucket, key),
+                    code=exc.code,
+                    operation="PutObject",
+                    hint="A job named %r seems to exist already; choose another job_name." % plan.job_name,
+                )
+            if exc.code == "NoSuchBucket":
+                raise E.ResourceNotFoundError(
+                    exc.aws_message,
+                    code=exc.code,
+                    operation="PutObject",
+                    hint="The code bucket %r does not exist; create it or change output_path/code_location." % bucket,
+                )
+            raise
+
+    def _same_object(self, bucket, key, md5):
+        head = _aws_errors.call(self._client("s3"), "HeadObject", Bucket=bucket, Key=key)
+        return head.get("ETag", "").strip('"') == md5
+
+    def _create_training_job(self, request, started):
+        client = self._client("sagemaker")
+        try:
+            _aws_errors.call(client, "CreateTrainingJob", **request)
+        except E.AWSError as exc:
+            if not _is_name_taken(exc):
+                raise
+            # The name is taken. After an ambiguous failure (the first attempt reached AWS but its
+            # answer was lost) botocore's retry finds our own job: carry on with it if it is.
+            existing = _aws_errors.call(client, "DescribeTrainingJob", TrainingJobName=request["TrainingJobName"])
+            if _is_our_job(existing, request, started):
+                return
+            raise E.JobConflictError(
+                "a training job named %r already exists and was not created by this request"
+                % request["TrainingJobName"],
+                code=exc.code,
+                operation="CreateTrainingJob",
+                hint="Choose another job_name (or leave it out for a unique default name).",
+            )
+
+    def describe_training_job(self, job_name):
+        return _aws_errors.call(self._client("sagemaker-poll"), "DescribeTrainingJob", TrainingJobName=job_name)
+
+    def stop_training_job(self, job_name):
+        return _aws_errors.call(self._client("sagemaker"), "StopTrainingJob", TrainingJobName=job_name)
+
+
+def _is_name_taken(exc):
+    text = (exc.aws_message or "").lower()
+    return exc.code in ("ResourceInUse", "ValidationException", "ResourceInUseException") and (
+        "already exist" in text or "in use" in text or "must be unique" in text
+    )
+
+
+def _is_our_job(described, request, started):
+    """Whether a described job is the one ``request`` asked for, created after ``started``."""
+    created = described.get("CreationTime")
+    if created is not None:
+        stamp = created.timestamp() if hasattr(created, "timestamp") else float(created)
+        if stamp < started - CLOCK_SKEW_SECONDS:
+            return False
+    if described.get("RoleArn") != request["RoleArn"]:
+        return False
+    if described.get("HyperParameters", {}) != request.get("HyperParameters", {}):
+        return False
+    image = (described.get("AlgorithmSpecification") or {}).get("TrainingImage")
+    if image != request["AlgorithmSpecification"]["TrainingImage"]:
+        return False
+    want = request["ResourceConfig"]
+    got = described.get("ResourceConfig") or {}
+    for key in ("InstanceGroups", "InstanceType", "InstanceCount"):
+        if key in want and got.get(key) != want[key]:
+            return False
+    return True
