@@ -1,0 +1,39 @@
+"""Time the seed example's dry run against `import boto3`, each in fresh processes.
+
+Target (issue 2): the whole dry run takes at most half as long as importing boto3.
+usage: python benchmarks/dry_run_vs_boto3.py [runs]
+"""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SEED = os.path.join(HERE, "..", "examples", "seed_dry_run.py")
+
+
+def timed(argv, runs):
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples), min(samples)
+
+
+def main():
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 15
+    env_python = sys.executable
+    baseline = timed([env_python, "-c", "pass"], runs)
+    boto = timed([env_python, "-c", "import boto3"], runs)
+    dry = timed([env_python, SEED], runs)
+    print("runs per command:            %d (median, min in seconds)" % runs)
+    print("python -c pass:              %.3f  %.3f" % baseline)
+    print("python -c 'import boto3':    %.3f  %.3f" % boto)
+    print("seed example dry run:        %.3f  %.3f" % dry)
+    print("dry run / import boto3:      %.2f (target <= 0.50)" % (dry[0] / boto[0]))
+
+
+if __name__ == "__main__":
+    main()
