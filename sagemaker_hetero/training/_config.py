@@ -228,10 +228,12 @@ def _check_membership(hosts, groups, problems):
         for host in group["hosts"]:
             if host not in hosts:
                 problems.append("instance group %r lists host %r, which is not in 'hosts' %r" % (name, host, hosts))
-            elif host in owner and owner[host] != name:
-                problems.append("host %r is in two instance groups, %r and %r; expected one" % (host, owner[host], name))
-            else:
+            elif host not in owner:
                 owner[host] = name
+            elif owner[host] == name:
+                problems.append("instance group %r lists host %r twice; expected each host once" % (name, host))
+            else:
+                problems.append("host %r is in two instance groups, %r and %r; expected one" % (host, owner[host], name))
     for host in hosts:
         if host not in owner:
             problems.append(
@@ -262,6 +264,9 @@ def parse_hyperparameters(data, source, decoded=False):
     """
     if not isinstance(data, dict):
         raise RuntimeConfigError(source, "expected a JSON object of name: value, got %s" % _kind(data))
+    bad = [key for key in data if not isinstance(key, str)]
+    if bad:
+        raise RuntimeConfigError(source, "hyperparameter names must be strings (got %r)" % (bad,))
     values = data if decoded else {key: decode_value(raw) for key, raw in data.items()}
     return split_hyperparameters(values)
 
@@ -270,7 +275,7 @@ def parse_input_data_config(data, source):
     """Check inputdataconfig.json: an object with one entry per channel."""
     if not isinstance(data, dict):
         raise RuntimeConfigError(source, "expected a JSON object of channel: config, got %s" % _kind(data))
-    bad = sorted(name for name in data if name in ("", ".", "..") or "/" in name)
+    bad = [n for n in data if not isinstance(n, str) or n in ("", ".", "..") or "/" in n]
     if bad:
         raise RuntimeConfigError(
             source, "channel names must be folder names, without '/' (got %s)" % ", ".join(repr(n) for n in bad)

@@ -4,9 +4,10 @@
 and produces the same ``SM_*`` variables; it adds :meth:`Environment.instance_group_hosts` and
 :meth:`Environment.announce` for scripts that fork by instance group. Standard library only.
 
->>> env = Environment()                    # reads <SAGEMAKER_BASE_DIR or /opt/ml>/input/config/*.json
->>> env.current_instance_group, env.is_hetero   # doctest: +SKIP
-('instance_group_2', True)
+::
+
+    env = Environment()     # reads <$SAGEMAKER_BASE_DIR or /opt/ml>/input/config/*.json
+    env.current_instance_group, env.is_hetero      # ('instance_group_2', True)
 """
 import copy
 import os
