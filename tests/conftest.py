@@ -1,0 +1,92 @@
+"""Shared pytest fixtures.
+
+AWS: integration tests talk to a real moto server over HTTP on 127.0.0.1
+(see tests/_aws.py); no test touches the internet (network guard installed
+for the whole session in pytest_configure).
+
+* ``moto_server`` (session): the recording :class:`tests._aws.MotoServer`.
+* ``aws`` (function): resets moto state and the recorded requests, and makes
+  the environment hermetic (fake credentials, us-west-2, ``AWS_ENDPOINT_URL``
+  = the moto server, no ~/.aws files, no IMDS); yields the MotoServer.
+* ``fault_proxy`` (function): a :class:`tests._aws.FaultProxy` in front of
+  the moto server, with ``AWS_ENDPOINT_URL`` pointing at the proxy.
+"""
+
+import os
+
+import pytest
+
+from tests._aws import REGION, FaultProxy, MotoServer, network_guard
+
+
+def pytest_configure(config):
+    network_guard.install()
+
+
+def pytest_unconfigure(config):
+    network_guard.uninstall()
+
+
+# Environment variables that could make boto3 pick up a developer's real
+# identity, profile or endpoints.
+_AWS_ENV_TO_REMOVE = (
+    "AWS_PROFILE",
+    "AWS_DEFAULT_PROFILE",
+    "AWS_SESSION_TOKEN",
+    "AWS_SECURITY_TOKEN",
+    "AWS_ROLE_ARN",
+    "AWS_ROLE_SESSION_NAME",
+    "AWS_WEB_IDENTITY_TOKEN_FILE",
+    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+    "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+    "AWS_CONTAINER_AUTHORIZATION_TOKEN",
+    "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE",
+    "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS",
+    "AWS_CA_BUNDLE",
+    "AWS_MAX_ATTEMPTS",
+    "AWS_RETRY_MODE",
+)
+
+
+@pytest.fixture(scope="session")
+def moto_server():
+    server = MotoServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def aws(moto_server, monkeypatch, tmp_path):
+    moto_server.reset()
+    moto_server.clear_requests()
+    for name in list(os.environ):
+        if name in _AWS_ENV_TO_REMOVE or name.startswith("AWS_ENDPOINT_URL_"):
+            monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_ENDPOINT_URL", moto_server.url)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", REGION)
+    monkeypatch.setenv("AWS_REGION", REGION)
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-such-aws-config"))
+    monkeypatch.setenv(
+        "AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-such-aws-credentials")
+    )
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+    # boto3's module-level default session caches credentials/config; start
+    # each test with a fresh one (restored afterwards by monkeypatch).
+    import boto3
+
+    monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
+    yield moto_server
+
+
+@pytest.fixture
+def fault_proxy(aws, monkeypatch):
+    proxy = FaultProxy(aws).start()
+    monkeypatch.setenv("AWS_ENDPOINT_URL", proxy.url)
+    try:
+        yield proxy
+    finally:
+        proxy.stop()
