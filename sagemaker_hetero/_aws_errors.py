@@ -92,6 +92,9 @@ def translate(exc, operation, hint=None):
         )
     if code in _NOT_FOUND:
         return E.ResourceNotFoundError(message, code=code, operation=operation, hint=hint)
+    lowered = message.lower()
+    if code == "ValidationException" and ("not found" in lowered or "could not find" in lowered):
+        return E.ResourceNotFoundError(message, code=code, operation=operation, hint=hint)
     if code == "ValidationException" and ("role" in message.lower() or "assume" in message.lower()):
         return E.AWSError(
             message,

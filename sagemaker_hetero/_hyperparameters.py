@@ -26,14 +26,14 @@ def distribution_hyperparameters(settings, group_type=None):
     ``group_type`` is the instance type of the distribution's group (heterogeneous jobs).
     """
     dist = settings.distribution
-    if not dist or settings.framework is None:
+    if not dist or not isinstance(dist, dict) or settings.framework is None:
         return {}
-    dist = dict(dist)
+    dist = {k: (v if isinstance(v, dict) or k == "instance_groups" else {}) for k, v in dist.items()}
     instance_type = settings.instance_type if settings.instance_type is not None else group_type
     out = {}
     if settings.framework == "pytorch" and "pytorchddp" in dist and "smdistributed" not in dist:
         dist["smdistributed"] = {"dataparallel": dist.pop("pytorchddp")}
-    if "instance_groups" in dist and dist["instance_groups"]:
+    if isinstance(dist.get("instance_groups"), (list, tuple)) and dist["instance_groups"]:
         from sagemaker_hetero._settings import group_name
 
         out["sagemaker_distribution_instance_groups"] = [group_name(g) for g in dist["instance_groups"]]
@@ -63,11 +63,11 @@ def _generic(dist, instance_type):
             out["sagemaker_mpi_num_of_processes_per_host"] = mpi["processes_per_host"]
         out["sagemaker_mpi_custom_mpi_options"] = mpi.get("custom_mpi_options", "")
     if "smdistributed" in dist:
-        sm = dist["smdistributed"] or {}
-        mp = sm.get("modelparallel") or {}
+        sm = dist["smdistributed"]
+        mp = sm.get("modelparallel") if isinstance(sm.get("modelparallel"), dict) else {}
         if _enabled(mp):
             out["mp_parameters"] = mp.get("parameters", {})
-        ddp = sm.get("dataparallel") or {}
+        ddp = sm.get("dataparallel") if isinstance(sm.get("dataparallel"), dict) else {}
         out["sagemaker_distributed_dataparallel_enabled"] = _enabled(ddp)
         out["sagemaker_instance_type"] = instance_type
         if _enabled(ddp):

@@ -18,6 +18,7 @@ __all__ = ["problems", "is_s3_uri"]
 _S3_URI = re.compile(D.S3_URI_PATTERN)
 _CHANNEL_NAME = re.compile(D.CHANNEL_NAME_PATTERN)
 _JOB_NAME = re.compile(D.JOB_NAME_PATTERN)
+_BASE_NAME = re.compile(r"[a-zA-Z0-9](-*[a-zA-Z0-9])*")  # cut to fit the 63 characters of a job name
 _ENV_KEY = re.compile(D.ENVIRONMENT_KEY_PATTERN)
 _ROLE_ARN = re.compile(D.ROLE_ARN_PATTERN)
 _ROLE_NAME = re.compile(D.ROLE_NAME_PATTERN)
@@ -54,16 +55,17 @@ class _Collector(object):
         self.items.append(Problem(path, message, value))
 
 
-def problems(settings, target="aws", path_exists=None):
+def problems(settings, target="aws", path_exists=None, region=None):
     """Every problem with ``settings``; ``target`` is ``"aws"`` or ``"local"``.
 
     ``path_exists(kind, path)`` (``kind`` ``"file"`` or ``"dir"``) checks local code paths; the
-    caller passes it in so this module stays free of I/O.
+    caller passes it in so this module stays free of I/O. With ``region``, the training image
+    must exist there.
     """
     out = _Collector()
     groups = _check_cluster(settings, out)
     _check_role(settings, out)
-    _check_image(settings, groups, out)
+    _check_image(settings, groups, out, region)
     _check_code(settings, out, path_exists)
     _check_channels(settings, groups, target, out)
     _check_distribution(settings, groups, out)
@@ -169,7 +171,7 @@ def _check_role(settings, out):
 # -- image and code ----------------------------------------------------------------------------
 
 
-def _check_image(settings, groups, out):
+def _check_image(settings, groups, out, region=None):
     fw = settings.framework
     if settings.image_uri is not None:
         if not isinstance(settings.image_uri, str) or not settings.image_uri:
@@ -208,6 +210,12 @@ def _check_image(settings, groups, out):
             "no %s %s training image for this Python (available: %s)" % (label, version, ", ".join(available)),
             settings.py_version,
         )
+    elif region is not None:
+        types = [t for t, _ in groups.values()] if settings.is_hetero else [settings.instance_type]
+        try:
+            _images.image_uri(fw, version, settings.py_version, _images.processor_for(types), region)
+        except _images.ImageLookupError as e:
+            out.add("region", str(e), region)
 
 
 def _check_code(settings, out, path_exists):
@@ -276,10 +284,10 @@ def _check_channels(settings, groups, target, out):
         out.add("inputs", settings.inputs_problem, settings.channels)
         return
     channels = list(settings.channels)
-    if settings.model_uri is not None:
-        channels.append((settings.model_channel_name, settings.model_uri))
-    if len(channels) > D.MAX_CHANNELS:
-        out.add("inputs", "at most %d channels per job (model and code channels included)" % D.MAX_CHANNELS, len(channels))
+    count = len(channels) + (settings.model_uri is not None)
+    count += bool(settings.enable_network_isolation and settings.has_code)  # the code channel
+    if count > D.MAX_CHANNELS:
+        out.add("inputs", "at most %d channels per job (model and code channels included)" % D.MAX_CHANNELS, count)
     assigned, unassigned = [], []
     seen = set()
     for name, value in channels:
@@ -293,8 +301,10 @@ def _check_channels(settings, groups, target, out):
         elif name in seen:
             out.add(path, "channel names must be unique", name)
         seen.add(name)
-        if name == settings.model_channel_name and settings.model_uri is not None and value is not settings.model_uri:
+        if name == settings.model_channel_name and settings.model_uri is not None:
             out.add(path, "is also the model channel (model_channel_name); rename one", name)
+        if name == D.CODE_CHANNEL and settings.enable_network_isolation and settings.has_code:
+            out.add(path, "is the code channel of a network-isolated job; rename it", name)
         if isinstance(value, str):
             _check_uri(path, value, target, out, allow_local=True)
             unassigned.append(name)
@@ -405,6 +415,7 @@ def _check_distribution(settings, groups, out):
         elif key != "instance_groups" and not isinstance(dist[key], dict):
             out.add("distribution.%s" % key, "must be a dict such as {'enabled': True}", dist[key])
     strategies = [k for k in dist if k != "instance_groups" and _enabled(dist, k)]
+    malformed = any(k != "instance_groups" and not isinstance(v, dict) for k, v in dist.items())
     smdist = dist.get("smdistributed") if isinstance(dist.get("smdistributed"), dict) else {}
     smddp = _enabled(smdist, "dataparallel") or _enabled(dist, "pytorchddp")
     smmp = _enabled(smdist, "modelparallel")
@@ -442,7 +453,7 @@ def _check_distribution(settings, groups, out):
     if opts is not None and not isinstance(opts, str):
         out.add("distribution.mpi.custom_mpi_options", "must be a string", opts)
 
-    group = _distribution_group(settings, dist, groups, strategies, out)
+    group = _distribution_group(settings, dist, groups, strategies or malformed, out)
     if smddp:
         itype = groups[group][0] if group in groups else settings.instance_type
         where = "distribution.instance_groups" if settings.is_hetero else "instance_type"
@@ -537,7 +548,7 @@ def _check_job(settings, target, out):
             out.add("job_name", "may hold only letters, digits and hyphens, starting with a letter or digit", name)
     if s.base_job_name is not None and s.job_name is None:
         base = s.base_job_name
-        if not isinstance(base, str) or not base or not _JOB_NAME.fullmatch(base):
+        if not isinstance(base, str) or not base or not _BASE_NAME.fullmatch(base):
             out.add("base_job_name", "may hold only letters, digits and hyphens, starting with a letter or digit", base)
     if s.max_run is None or not _is_int(s.max_run):
         out.add("max_run", "must be a number of seconds", s.max_run)

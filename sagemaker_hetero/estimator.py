@@ -119,13 +119,14 @@ class EstimatorBase(object):
         uploaded, created or sent unless the request is valid.
         """
         settings = self._settings(inputs, job_name, experiment_config)
-        problems = _validate.problems(settings, self._target(), path_exists=_path_exists)
+        session = self.sagemaker_session
+        region = session.boto_region_name if session is not None else _context.region_from_environment()
+        problems = _validate.problems(settings, self._target(), path_exists=_path_exists, region=region)
         if logs not in _LOGS:
             problems.append(Problem("logs", "must be one of %s" % ", ".join(map(repr, _LOGS)), logs))
         if problems:
             raise ConfigError(problems)
         now = time.time()
-        session = self.sagemaker_session
         if dry_run:
             facts = session._offline_facts() if session is not None else _offline_facts()
             plan = _plan.make_plan(settings, facts, now)

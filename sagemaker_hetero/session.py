@@ -71,10 +71,29 @@ class Session(object):
             client = self._clients.get(name)
             if client is None:
                 service, retries = (name, RETRIES) if name != "sagemaker-poll" else ("sagemaker", POLL_RETRIES)
-                config = botocore.config.Config(retries=retries, user_agent_extra=USER_AGENT)
+                config = botocore.config.Config(retries=self._retries(retries), user_agent_extra=USER_AGENT)
                 client = self.boto_session.client(service, region_name=self.boto_region_name, config=config)
                 self._clients[name] = client
             return client
+
+    def _retries(self, defaults):
+        """Our retry defaults, unless the user configured retries (AWS_RETRY_MODE, AWS_MAX_ATTEMPTS or
+        ``retry_mode``/``max_attempts`` in the profile), which win as they do for boto3."""
+        import os
+
+        retries = dict(defaults)
+        try:
+            scoped = self.boto_session._session.get_scoped_config()
+        except Exception:  # noqa: BLE001 - a missing profile is reported by boto3 itself later
+            scoped = {}
+        mode = os.environ.get("AWS_RETRY_MODE") or scoped.get("retry_mode")
+        attempts = os.environ.get("AWS_MAX_ATTEMPTS") or scoped.get("max_attempts")
+        if mode:
+            retries["mode"] = mode
+        if attempts:
+            retries.pop("max_attempts", None)
+            retries["total_max_attempts"] = int(attempts)
+        return retries
 
     @property
     def sagemaker_client(self):

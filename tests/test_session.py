@@ -1,0 +1,342 @@
+"""The fit path against a real moto server: bucket, code upload, CreateTrainingJob, waiting, faults.
+
+Faults are injected at the HTTP layer by tests._aws.FaultProxy; no SDK or boto3 function is patched.
+"""
+import io
+import json
+import os
+import tarfile
+
+import boto3
+import pytest
+
+from sagemaker_hetero import InstanceGroup, PyTorch, Session, TrainingInput
+from sagemaker_hetero import exceptions as E
+from sagemaker_hetero._archive import archive_members
+
+ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
+DEFAULT_BUCKET = "sagemaker-us-west-2-123456789012"
+
+
+@pytest.fixture
+def code(tmp_path, monkeypatch):
+    src = tmp_path / "src"
+    (src / "pkg").mkdir(parents=True)
+    (src / "train.py").write_text("print('train')\n")
+    (src / "pkg" / "util.py").write_text("X = 1\n")
+    (tmp_path / "extra.py").write_text("Y = 2\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def data_bucket(aws):
+    boto3.client("s3").create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    aws.clear_requests()
+    return "bucket"
+
+
+def estimator(session=None, **overrides):
+    kwargs = dict(
+        entry_point="train.py",
+        source_dir="src",
+        framework_version="1.12.1",
+        py_version="py38",
+        role=ROLE,
+        instance_groups=[InstanceGroup("cpu", "ml.c5.18xlarge", 2), InstanceGroup("gpu", "ml.p3dn.24xlarge", 1)],
+        sagemaker_session=session,
+    )
+    kwargs.update(overrides)
+    return PyTorch(**kwargs)
+
+
+INPUTS = {
+    "train": TrainingInput("s3://bucket/train", instance_groups=["cpu"]),
+    "dummy": TrainingInput("s3://bucket/dummy", instance_groups=["gpu"]),
+}
+
+
+def s3_object(bucket, key):
+    return boto3.client("s3").get_object(Bucket=bucket, Key=key)["Body"].read()
+
+
+def test_fit_creates_the_default_bucket_uploads_the_archive_and_creates_the_job(aws, code, data_bucket):
+    est = estimator()
+    assert est.fit(INPUTS, wait=False, job_name="job-one") is None
+    ops = aws.operations()
+    assert ops[-3:] == ["CreateBucket", "PutObject", "CreateTrainingJob"]
+    create_bucket = aws.calls(operation="CreateBucket")[0]
+    assert b"<LocationConstraint>us-west-2</LocationConstraint>" in create_bucket.body
+    archive = s3_object(DEFAULT_BUCKET, "job-one/source/sourcedir.tar.gz")
+    assert sorted(archive_members(archive)) == ["pkg", "pkg/util.py", "train.py"]
+    sent = aws.last_json("CreateTrainingJob")
+    assert json.loads(sent["HyperParameters"]["sagemaker_submit_directory"]) == (
+        "s3://%s/job-one/source/sourcedir.tar.gz" % DEFAULT_BUCKET
+    )
+    assert est.latest_training_job.name == "job-one"
+    assert est.latest_training_job.describe()["TrainingJobStatus"] in ("InProgress", "Completed")
+
+
+def test_us_east_1_creates_the_bucket_without_a_location_constraint(aws, code, monkeypatch):
+    monkeypatch.setenv("AWS_REGION", "us-east-1")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    boto3.client("s3", region_name="us-east-1").create_bucket(Bucket="bucket")
+    estimator().fit(INPUTS, wait=False, job_name="east")
+    create_bucket = aws.calls(operation="CreateBucket")[-1]
+    assert create_bucket.path == "/sagemaker-us-east-1-123456789012"
+    assert b"LocationConstraint" not in (create_bucket.body or b"")
+
+
+def test_an_existing_default_bucket_is_used_as_is(aws, code, data_bucket):
+    boto3.client("s3").create_bucket(Bucket=DEFAULT_BUCKET, CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    aws.clear_requests()
+    estimator().fit(INPUTS, wait=False, job_name="reuse")
+    assert "CreateBucket" not in aws.operations()
+    assert aws.operations()[-1] == "CreateTrainingJob"
+
+
+def test_bucket_already_owned_by_you_while_creating_is_fine(fault_proxy, code, data_bucket):
+    # HeadBucket says 404, then another process creates it first: CreateBucket answers
+    # BucketAlreadyOwnedByYou, which means the bucket is ours.
+    boto3.client("s3").create_bucket(Bucket=DEFAULT_BUCKET, CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    fault_proxy.add_fault(operation="HeadBucket", kind="status", status=404, body=b"",
+                          match=lambda r: r.path == "/" + DEFAULT_BUCKET)
+    estimator().fit(INPUTS, wait=False, job_name="owned")
+    assert fault_proxy.operations()[-1] == "CreateTrainingJob"
+
+
+def test_a_default_bucket_owned_by_another_account_is_a_clear_error(fault_proxy, code, data_bucket):
+    fault_proxy.add_fault(operation="HeadBucket", kind="status", status=404, body=b"",
+                          match=lambda r: r.path == "/" + DEFAULT_BUCKET)
+    fault_proxy.add_fault(
+        operation="CreateBucket",
+        kind="status",
+        status=409,
+        body=b"<Error><Code>BucketAlreadyExists</Code><Message>The requested bucket name is not available."
+        b"</Message></Error>",
+        headers={"Content-Type": "application/xml"},
+    )
+    with pytest.raises(E.BucketOwnedByOtherAccountError) as info:
+        estimator().fit(INPUTS, wait=False, job_name="taken")
+    assert info.value.code == "BucketAlreadyExists"
+    assert "default_bucket" in str(info.value)
+    assert "CreateTrainingJob" not in fault_proxy.operations()
+    assert "PutObject" not in fault_proxy.operations()
+
+
+def test_the_archive_is_reproducible_and_follows_symlinks_and_adds_dependencies(aws, code, data_bucket):
+    os.symlink(str(code / "extra.py"), str(code / "src" / "linked.py"))
+    est = estimator(dependencies=["extra.py"])
+    est.fit(INPUTS, wait=False, job_name="first")
+    os.utime(str(code / "src" / "train.py"), (1, 1))  # times do not change the bytes
+    est.fit(INPUTS, wait=False, job_name="second")
+    first = s3_object(DEFAULT_BUCKET, "first/source/sourcedir.tar.gz")
+    second = s3_object(DEFAULT_BUCKET, "second/source/sourcedir.tar.gz")
+    assert first == second
+    with tarfile.open(fileobj=io.BytesIO(first), mode="r:gz") as tar:
+        linked = tar.getmember("linked.py")
+        assert linked.isfile()
+        assert tar.extractfile(linked).read() == b"Y = 2\n"
+        assert sorted(tar.getnames()) == ["extra.py", "linked.py", "pkg", "pkg/util.py", "train.py"]
+        assert {m.mtime for m in tar.getmembers()} == {0}
+
+
+def test_entry_point_without_source_dir_ships_the_file_alone(aws, code, data_bucket):
+    est = estimator(entry_point="src/train.py", source_dir=None)
+    est.fit(INPUTS, wait=False, job_name="alone")
+    assert archive_members(s3_object(DEFAULT_BUCKET, "alone/source/sourcedir.tar.gz")) == ["train.py"]
+    assert aws.last_json("CreateTrainingJob")["HyperParameters"]["sagemaker_program"] == '"train.py"'
+
+
+def test_code_location_and_output_path_choose_the_code_bucket(aws, code, data_bucket):
+    s3 = boto3.client("s3")
+    for b in ("code-bucket", "out-bucket"):
+        s3.create_bucket(Bucket=b, CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    aws.clear_requests()
+    estimator(output_path="s3://out-bucket/results", code_location="s3://code-bucket/prefix").fit(
+        INPUTS, wait=False, job_name="located")
+    assert s3_object("code-bucket", "prefix/located/source/sourcedir.tar.gz")
+    # Neither the account nor the default bucket was needed.
+    assert "GetCallerIdentity" not in aws.operations()
+    assert "CreateBucket" not in aws.operations()
+    estimator(output_path="s3://out-bucket/results").fit(INPUTS, wait=False, job_name="by-output")
+    assert s3_object("out-bucket", "by-output/source/sourcedir.tar.gz")
+
+
+def test_network_isolation_sends_the_code_as_the_code_channel(aws, code, data_bucket):
+    estimator(enable_network_isolation=True).fit(INPUTS, wait=False, job_name="isolated")
+    sent = aws.last_json("CreateTrainingJob")
+    code_channel = sent["InputDataConfig"][-1]
+    assert code_channel["ChannelName"] == "code"
+    assert code_channel["DataSource"]["S3DataSource"]["S3Uri"] == "s3://%s/isolated/source/sourcedir.tar.gz" % DEFAULT_BUCKET
+    assert code_channel["DataSource"]["S3DataSource"]["InstanceGroupNames"] == ["cpu", "gpu"]
+    assert sent["EnableNetworkIsolation"] is True
+
+
+def test_a_session_launching_many_jobs_makes_two_calls_per_job_after_the_first(aws, code, data_bucket):
+    session = Session()
+    est = estimator(session)
+    est.fit(INPUTS, wait=False)
+    for _ in range(5):
+        aws.clear_requests()
+        est.fit(INPUTS, wait=False)
+        assert aws.operations() == ["PutObject", "CreateTrainingJob"]
+    names = boto3.client("sagemaker").list_training_jobs(MaxResults=100)["TrainingJobSummaries"]
+    assert len(names) == 6
+
+
+def test_the_account_is_looked_up_once_per_session(aws, code, data_bucket):
+    session = Session()
+    estimator(session).fit(INPUTS, wait=False)
+    estimator(session).fit(INPUTS, wait=False)
+    assert aws.operations().count("GetCallerIdentity") == 1
+
+
+def test_throttling_is_retried(fault_proxy, code, data_bucket):
+    fault_proxy.add_fault(operation="CreateTrainingJob", kind="throttle", times=2)
+    fault_proxy.add_fault(operation="PutObject", kind="throttle", times=1)
+    estimator().fit(INPUTS, wait=False, job_name="throttled")
+    assert fault_proxy.hits == 3
+    assert boto3.client("sagemaker").describe_training_job(TrainingJobName="throttled")["TrainingJobName"] == "throttled"
+
+
+def test_persistent_throttling_becomes_a_throttling_error_with_the_code(fault_proxy, code, data_bucket, monkeypatch):
+    monkeypatch.setenv("AWS_MAX_ATTEMPTS", "3")  # the user's retry setting wins over ours
+    fault_proxy.add_fault(operation="CreateTrainingJob", kind="throttle", times=None)
+    with pytest.raises(E.ThrottlingError) as info:
+        estimator().fit(INPUTS, wait=False, job_name="throttled")
+    assert info.value.code == "ThrottlingException"
+    assert info.value.operation == "CreateTrainingJob"
+    assert len(fault_proxy.calls(operation="CreateTrainingJob")) == 3
+
+
+def test_a_lost_answer_to_create_is_recovered_without_a_second_job(fault_proxy, code, data_bucket):
+    fault_proxy.unique_training_job_names = True  # answer a taken name as SageMaker does
+    fault_proxy.add_fault(operation="CreateTrainingJob", kind="reset_after", times=1)
+    est = estimator()
+    est.fit(INPUTS, wait=False, job_name="ambiguous")
+    assert est.latest_training_job.name == "ambiguous"
+    creates = fault_proxy.calls(operation="CreateTrainingJob")
+    assert len(creates) == 2  # the lost one, then botocore's retry that found the name taken
+    jobs = boto3.client("sagemaker").list_training_jobs()["TrainingJobSummaries"]
+    assert [j["TrainingJobName"] for j in jobs] == ["ambiguous"]
+
+
+def test_a_name_taken_by_another_job_is_a_conflict(fault_proxy, code, data_bucket):
+    fault_proxy.unique_training_job_names = True
+    other = estimator(hyperparameters={"lr": 0.1}, code_location="s3://bucket/elsewhere")
+    other.fit(INPUTS, wait=False, job_name="taken")
+    with pytest.raises(E.JobConflictError) as info:
+        estimator().fit(INPUTS, wait=False, job_name="taken")
+    assert "taken" in str(info.value)
+    assert info.value.code == "ResourceInUse"
+
+
+def test_existing_code_of_another_job_is_never_overwritten(aws, code, data_bucket):
+    estimator().fit(INPUTS, wait=False, job_name="first")
+    before = s3_object(DEFAULT_BUCKET, "first/source/sourcedir.tar.gz")
+    (code / "src" / "train.py").write_text("print('changed')\n")
+    aws.clear_requests()
+    with pytest.raises(E.JobConflictError):
+        estimator().fit(INPUTS, wait=False, job_name="first")
+    assert s3_object(DEFAULT_BUCKET, "first/source/sourcedir.tar.gz") == before
+    assert "CreateTrainingJob" not in aws.operations()
+
+
+def test_an_upload_failure_leaves_no_job_behind(fault_proxy, code, data_bucket):
+    fault_proxy.add_fault(
+        operation="PutObject",
+        kind="status",
+        status=403,
+        body=b"<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>",
+        headers={"Content-Type": "application/xml"},
+    )
+    with pytest.raises(E.AccessDeniedError) as info:
+        estimator().fit(INPUTS, wait=False, job_name="no-upload")
+    assert info.value.code == "AccessDenied"
+    assert "PutObject" in str(info.value)
+    assert "CreateTrainingJob" not in fault_proxy.operations()
+
+
+def test_a_connection_error_on_the_first_create_is_retried(fault_proxy, code, data_bucket):
+    fault_proxy.add_fault(operation="CreateTrainingJob", kind="reset_before", times=1)
+    estimator().fit(INPUTS, wait=False, job_name="reconnected")
+    assert len(fault_proxy.calls(operation="CreateTrainingJob")) == 2
+    assert boto3.client("sagemaker").describe_training_job(TrainingJobName="reconnected")
+
+
+def test_access_denied_on_create_keeps_the_code(fault_proxy, code, data_bucket):
+    fault_proxy.add_fault(
+        operation="CreateTrainingJob",
+        kind="status",
+        status=400,
+        body={"__type": "AccessDeniedException", "message": "User is not authorized to perform: sagemaker:CreateTrainingJob"},
+    )
+    with pytest.raises(E.AccessDeniedError) as info:
+        estimator().fit(INPUTS, wait=False, job_name="denied")
+    assert info.value.code == "AccessDeniedException"
+    assert "CreateTrainingJob" in str(info.value)
+
+
+def test_no_credentials_says_what_to_do_before_anything_is_sent(aws, code, data_bucket, monkeypatch):
+    monkeypatch.delenv("AWS_ACCESS_KEY_ID")
+    monkeypatch.delenv("AWS_SECRET_ACCESS_KEY")
+    aws.clear_requests()
+    with pytest.raises(E.NoCredentialsError) as info:
+        estimator().fit(INPUTS, wait=False, job_name="anonymous")
+    assert "aws configure" in str(info.value)
+    assert aws.requests == []
+
+
+def test_an_unknown_role_name_says_what_to_do(aws, code, data_bucket):
+    with pytest.raises(E.ResourceNotFoundError) as info:
+        estimator(role="NoSuchRole").fit(INPUTS, wait=False, job_name="roleless")
+    assert info.value.code == "NoSuchEntity"
+    assert "NoSuchRole" in str(info.value)
+    assert "CreateTrainingJob" not in aws.operations()
+    assert "PutObject" not in aws.operations()
+
+
+def test_a_role_name_is_expanded_through_iam_once(aws, code, data_bucket):
+    iam = boto3.client("iam")
+    arn = iam.create_role(RoleName="Trainer", AssumeRolePolicyDocument="{}", Path="/service-role/")["Role"]["Arn"]
+    session = Session()
+    estimator(session, role="Trainer").fit(INPUTS, wait=False)
+    estimator(session, role="Trainer").fit(INPUTS, wait=False)
+    assert aws.last_json("CreateTrainingJob")["RoleArn"] == arn
+    assert aws.operations().count("GetRole") == 1
+
+
+def test_a_missing_input_bucket_is_refused_before_any_upload(aws, code):
+    with pytest.raises(E.ConfigError) as info:
+        estimator().fit({"train": TrainingInput("s3://no-such-bucket/x", instance_groups=["cpu"]),
+                         "dummy": TrainingInput("s3://no-such-bucket/y", instance_groups=["gpu"])},
+                        wait=False, job_name="nodata")
+    assert [p.path for p in info.value.problems] == ["inputs['train']", "inputs['dummy']"]
+    assert "no-such-bucket" in str(info.value)
+    assert "PutObject" not in aws.operations()
+    assert "CreateTrainingJob" not in aws.operations()
+
+
+def test_invalid_jobs_touch_no_aws(aws, code):
+    with pytest.raises(E.ConfigError):
+        estimator().fit({"train": TrainingInput("s3://bucket/x", instance_groups=["nope"])}, wait=False)
+    assert aws.requests == []
+
+
+def test_session_honours_the_endpoint_and_region_from_the_environment(aws):
+    session = Session()
+    assert session.boto_region_name == "us-west-2"
+    assert session.account_id() == "123456789012"
+    assert session.default_bucket() == DEFAULT_BUCKET
+    assert aws.calls(operation="GetCallerIdentity")
+
+
+def test_explicit_default_bucket_is_used(aws, code, data_bucket):
+    boto3.client("s3").create_bucket(Bucket="mine", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    session = Session(default_bucket="mine")
+    request = estimator(session).fit(INPUTS, dry_run=True, job_name="dry")
+    assert request["OutputDataConfig"]["S3OutputPath"] == "s3://mine/"
+    estimator(session).fit(INPUTS, wait=False, job_name="mine-job")
+    assert s3_object("mine", "mine-job/source/sourcedir.tar.gz")
+    assert "GetCallerIdentity" not in aws.operations()
