@@ -44,10 +44,14 @@ class TrainingJob(object):
         """Poll until the job ends, printing each new status on one line; return the description.
 
         Raises :class:`UnexpectedStatusException` if the job ends Failed or Stopped. Ctrl-C stops
-        the waiting, not the job. ``poll`` is ``(first, longest)`` seconds between polls.
+        the waiting, not the job. ``poll`` is ``(first, longest)`` seconds between polls (default:
+        the session's ``poll_interval``, else 2 s doubling up to 30 s).
         """
         out = out or sys.stdout
-        first, longest = poll or (POLL_MIN_SECONDS, POLL_MAX_SECONDS)
+        first, longest = poll or getattr(self.sagemaker_session, "poll_interval", None) or (
+            POLL_MIN_SECONDS,
+            POLL_MAX_SECONDS,
+        )
         start = clock()
         delay = first
         last = None

@@ -39,6 +39,8 @@ class Session(object):
     """
 
     local_mode = False
+    #: seconds between DescribeTrainingJob polls while waiting: (first, longest); None for 2 s to 30 s
+    poll_interval = None
 
     def __init__(self, boto_session=None, sagemaker_client=None, default_bucket=None):
         self.boto_session = boto_session or boto3.Session()
