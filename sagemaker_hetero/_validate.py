@@ -230,6 +230,8 @@ def _check_code(settings, out, path_exists):
     if source is not None and (not isinstance(source, str) or not source):
         out.add("source_dir", "must be a directory path or an S3 URI of a .tar.gz", source)
         source = None
+    if source is not None and source.startswith("s3://") and not source.endswith(".tar.gz"):
+        out.add("source_dir", "an S3 source_dir must be a .tar.gz archive", source)
     if entry is not None and entry.startswith("s3://"):
         out.add("entry_point", "must be a local file (put S3 code in source_dir as a .tar.gz)", entry)
         entry = None
@@ -584,9 +586,6 @@ def _check_job(settings, target, out):
         _check_uri("checkpoint_s3_uri", s.checkpoint_s3_uri, "aws", out)
     if s.checkpoint_local_path is not None and s.checkpoint_s3_uri is None:
         out.add("checkpoint_local_path", "needs checkpoint_s3_uri", s.checkpoint_local_path)
-    if s.source_dir is not None and isinstance(s.source_dir, str) and s.source_dir.startswith("s3://"):
-        if not s.source_dir.endswith(".tar.gz"):
-            out.add("source_dir", "an S3 source_dir must be a .tar.gz archive", s.source_dir)
     if s.model_uri is not None:
         _check_uri("model_uri", s.model_uri, target, out, allow_local=True)
     subnets, sgs = s.subnets, s.security_group_ids

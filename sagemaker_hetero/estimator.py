@@ -143,14 +143,6 @@ class EstimatorBase(object):
             job.wait(logs=logs)
         return None
 
-    def prepare_request(self, inputs=None, job_name=None, experiment_config=None):
-        """The request ``fit`` would send, without sending it (same as ``fit(dry_run=True)``)."""
-        return self.fit(inputs, wait=False, job_name=job_name, experiment_config=experiment_config, dry_run=True)
-
-    @property
-    def _job_name(self):
-        return self._current_job_name
-
 
 def _offline_facts():
     region = _context.region_from_environment()

@@ -192,8 +192,8 @@ class Session(object):
                     E.Problem("inputs[%r]" % (name,), "the bucket %r does not exist (or is in no region you can see)" % bucket, uri)
                 )
                 continue
-            except E.AccessDeniedError:
-                pass  # the training role may read what the caller cannot; SageMaker will tell
+            except E.AWSError:
+                pass  # denied, or in another region: the training role may see what we cannot
             with self._lock:
                 self._checked_input_buckets.add(bucket)
         if problems:
@@ -211,12 +211,11 @@ class Session(object):
         )
 
     def _needs_default_bucket(self, settings):
-        if settings.output_path is None:
-            return True
-        if settings.has_code and settings.code_location is None:
-            src = settings.source_dir or ""
-            return not settings.output_path.startswith("s3://") and not src.startswith("s3://")
-        return False
+        # Output (and with it the code, unless code_location says otherwise) goes to the default
+        # bucket only when no output_path is given.
+        return settings.output_path is None or (
+            settings.has_code and settings.code_location is None and not settings.output_path.startswith("s3://")
+        )
 
     def _facts(self, settings):
         bucket = self.default_bucket() if self._needs_default_bucket(settings) else self._default_bucket_name

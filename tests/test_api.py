@@ -697,8 +697,3 @@ def test_single_group_distribution_uses_that_group():
     hps = dry_run(est, "s3://bucket/train", job_name="one-group")["HyperParameters"]
     assert json.loads(hps["sagemaker_instance_type"]) == "ml.p4d.24xlarge"
     assert hps["sagemaker_distributed_dataparallel_enabled"] == "true"
-
-
-def test_prepare_request_is_the_dry_run():
-    est = pytorch()
-    assert est.prepare_request(grouped_inputs(), job_name="same") == dry_run(est, grouped_inputs(), job_name="same")
