@@ -33,10 +33,13 @@ def distribution_hyperparameters(settings, group_type=None):
     out = {}
     if settings.framework == "pytorch" and "pytorchddp" in dist and "smdistributed" not in dist:
         dist["smdistributed"] = {"dataparallel": dist.pop("pytorchddp")}
-    if isinstance(dist.get("instance_groups"), (list, tuple)) and dist["instance_groups"]:
-        from sagemaker_hetero._settings import group_name
+    from sagemaker_hetero._settings import group_name
 
-        out["sagemaker_distribution_instance_groups"] = [group_name(g) for g in dist["instance_groups"]]
+    named = dist.get("instance_groups")
+    if not named and settings.is_hetero and len(settings.instance_groups or ()) == 1:
+        named = settings.instance_groups  # one group: the distribution runs on it (as the SDK v2 writes)
+    if isinstance(named, (list, tuple)) and named:
+        out["sagemaker_distribution_instance_groups"] = [group_name(g) for g in named]
     if settings.framework == "pytorch" and "torch_distributed" in dist:
         torch_enabled = _enabled(dist["torch_distributed"])
         if torch_enabled:

@@ -15,8 +15,11 @@ import boto3
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REQUESTS = os.path.join(HERE, "conformance", "requests")
-SCENARIOS = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(REQUESTS, "*.py")))
+SCENARIOS = sorted(
+    (os.path.basename(os.path.dirname(p)), os.path.basename(p)[:-3])
+    for folder in ("requests", "extra")
+    for p in glob.glob(os.path.join(HERE, "conformance", folder, "*.py"))
+)
 BUCKETS = ("my-out", "bucket", "your-training-data-storage", "my-bucket")
 
 sys.path.insert(0, os.path.join(HERE, "conformance"))
@@ -32,15 +35,20 @@ def _workdir(tmp_path):
     (tmp_path / "train.py").write_text("print('hello')\n")
 
 
+def _path(name, ext):
+    folder, base = name
+    return os.path.join(HERE, "conformance", folder, base + ext)
+
+
 def _source(name):
     """The scenario's code with ``sagemaker`` imports changed to ``sagemaker_hetero``."""
-    src = open(os.path.join(REQUESTS, name + ".py")).read()
+    src = open(_path(name, ".py")).read()
     return re.sub(r"^(\s*)(from|import)\s+sagemaker\b", r"\1\2 sagemaker_hetero", src, flags=re.M)
 
 
 def _run_scenario(name):
     namespace = {"__name__": "__main__"}
-    exec(compile(_source(name), name + ".py", "exec"), namespace)
+    exec(compile(_source(name), _path(name, ".py"), "exec"), namespace)
     return namespace
 
 
@@ -55,16 +63,16 @@ def scenario_env(aws, tmp_path, monkeypatch):
     return aws
 
 
-@pytest.mark.parametrize("name", SCENARIOS)
+@pytest.mark.parametrize("name", SCENARIOS, ids=["/".join(s) for s in SCENARIOS])
 def test_request_received_by_the_server_equals_the_sdk_v2_request(name, scenario_env):
-    expected = json.load(open(os.path.join(REQUESTS, name + ".json")))
+    expected = json.load(open(_path(name, ".json")))
     _run_scenario(name)
     received = scenario_env.last_json("CreateTrainingJob")
     assert received is not None, "no CreateTrainingJob reached the server"
     assert normalize(received) == expected
 
 
-@pytest.mark.parametrize("name", SCENARIOS)
+@pytest.mark.parametrize("name", SCENARIOS, ids=["/".join(s) for s in SCENARIOS])
 def test_dry_run_renders_exactly_the_request_sent(name, scenario_env):
     namespace = _run_scenario(name)
     received = scenario_env.last_json("CreateTrainingJob")
@@ -76,6 +84,6 @@ def test_dry_run_renders_exactly_the_request_sent(name, scenario_env):
     call = "\n".join(lines[start:])
     assert "wait=False" in call
     call = re.sub(r"^(est|estimator)\.fit\(", r"_rendered = \1.fit(", call).replace("wait=False", "wait=False, dry_run=True")
-    exec(compile(call, name + ".py", "exec"), namespace)
+    exec(compile(call, _path(name, ".py"), "exec"), namespace)
     assert len(scenario_env.requests) == count, "the dry run sent a request"
     assert json.loads(json.dumps(namespace["_rendered"])) == received
