@@ -1,0 +1,167 @@
+"""One simulated host on disk: its base folder as SageMaker lays out ``/opt/ml``, its environment and command.
+
+::
+
+    <job folder>/<algo-N>/input/config/{resourceconfig,hyperparameters,inputdataconfig}.json
+                         /input/data/<channel>     only the channels of the host's group
+                         /code/                    the code archive, unpacked
+                         /model/  /output/data/  /output/intermediate/
+"""
+import json
+import os
+import shlex
+
+import attrs
+
+from sagemaker_hetero.local import _cluster, _resolver, _storage
+from sagemaker_hetero.training.environment import Environment
+
+__all__ = ["HostPlan", "prepare_host", "host_environ", "host_command", "write_site", "SITE_DIR"]
+
+SITE_DIR = ".site"
+# Variables of the machine that must not leak into a host: a host gets its own.
+_DROPPED_PREFIXES = ("SM_", "SAGEMAKER_")
+_DROPPED = ("TRAINING_JOB_NAME",)
+
+
+@attrs.frozen
+class HostPlan(object):
+    """What starting one host needs: the host, its base folder, the command, its folder and environment."""
+
+    host = attrs.field()
+    base_dir = attrs.field()
+    argv = attrs.field()
+    cwd = attrs.field()
+    env = attrs.field(repr=False)
+
+
+def _write_json(path, value):
+    with open(path, "w") as handle:
+        json.dump(value, handle)
+
+
+def write_site(root):
+    """The name resolver as ``<root>/.site/sitecustomize.py``; returns the folder.
+
+    Shared by the jobs under ``root`` and rewritten only when it changed, so Python's bytecode
+    cache of it stays valid and a host does not compile it again at each start.
+    """
+    site = os.path.join(root, SITE_DIR)
+    target = os.path.join(site, "sitecustomize.py")
+    with open(_resolver.__file__, "rb") as source:
+        code = source.read()
+    try:
+        with open(target, "rb") as current:
+            if current.read() == code:
+                return site
+    except OSError:
+        pass
+    os.makedirs(site, exist_ok=True)
+    tmp = "%s.%d.part" % (target, os.getpid())
+    with open(tmp, "wb") as handle:
+        handle.write(code)
+    os.replace(tmp, target)
+    return site
+
+
+def _files_under(path):
+    if os.path.isfile(path):
+        return [os.path.basename(path)], os.path.dirname(path)
+    out = []
+    for parent, dirs, names in os.walk(path, followlinks=True):
+        dirs.sort()
+        for name in names:
+            out.append(os.path.relpath(os.path.join(parent, name), path))
+    return out, path
+
+
+def _place_channel(channel, source, dest, cluster, host):
+    """Make ``dest`` (``input/data/<channel>``) show ``source``: linked, or the host's share of files."""
+    if channel.distribution == "ShardedByS3Key":
+        files, base = _files_under(source)
+        readers = cluster.hosts_of(channel.groups)
+        os.makedirs(dest, exist_ok=True)
+        for rel in _cluster.shard(files, readers, host.name):
+            _storage.link_or_copy(os.path.join(base, rel), os.path.join(dest, rel))
+    elif os.path.isdir(source):
+        _storage.link_or_copy(source, dest)
+    else:
+        os.makedirs(dest, exist_ok=True)
+        _storage.link_or_copy(source, os.path.join(dest, os.path.basename(source)))
+
+
+def host_environ(base_env, request_env, job_name, base_dir, code_dir, site_dir, hosts_spec, host_name):
+    """``(variables, Environment)``: the environment a host's entry point runs with, and the host's view.
+
+    The machine's variables minus ``SM_*``, ``SAGEMAKER_*`` and ``TRAINING_JOB_NAME``; the request's
+    ``Environment``; ``SAGEMAKER_BASE_DIR``, ``TRAINING_JOB_NAME`` and every ``SM_*`` variable the
+    toolkit exports, computed from this host's files; ``PYTHONPATH`` = resolver, code, then the
+    machine's; ``PYTHONUNBUFFERED`` (as the framework images set it); the host-name table.
+    """
+    env = {
+        k: v
+        for k, v in base_env.items()
+        if not k.startswith(_DROPPED_PREFIXES) and k not in _DROPPED
+    }
+    env.update(request_env or {})
+    env["SAGEMAKER_BASE_DIR"] = base_dir
+    env["TRAINING_JOB_NAME"] = job_name
+    view = Environment(base_dir=base_dir, environ=env)
+    env.update(view.to_env_vars())
+    paths = [site_dir, code_dir] + [p for p in [base_env.get("PYTHONPATH")] if p]
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    env["PYTHONUNBUFFERED"] = "TRUE"
+    env[_resolver.HOSTS_ENV] = hosts_spec
+    env[_resolver.CURRENT_ENV] = host_name
+    return env, view
+
+
+def host_command(program, python, args, code_dir):
+    """The command the toolkit would start for ``program`` (relative to ``code_dir``).
+
+    ``*.sh`` and other non-Python programs run through ``/bin/sh -c ./program args``; with a
+    ``setup.py`` in the code the entry point runs as a module (``python -m``, not pip-installed);
+    otherwise ``python program args``.
+    """
+    if program.endswith(".sh") or (not program.endswith(".py") and not _is_package(code_dir)):
+        path = os.path.join(code_dir, program)
+        if os.path.isfile(path):
+            os.chmod(path, os.stat(path).st_mode | 0o111)
+        line = "./%s %s" % (shlex.quote(program), " ".join(shlex.quote(a) for a in args))
+        return ["/bin/sh", "-c", line.rstrip()]
+    if _is_package(code_dir):
+        module = program[: -len(".py")] if program.endswith(".py") else program
+        return [python, "-m", module.replace("/", ".")] + list(args)
+    return [python, program] + list(args)
+
+
+def _is_package(code_dir):
+    return os.path.isfile(os.path.join(code_dir, "setup.py"))
+
+
+def prepare_host(job_dir, cluster, host, request, channels, sources, archive, python, base_env, site_dir, hosts_spec):
+    """Create ``host``'s base folder and return its :class:`HostPlan`.
+
+    ``sources``: ``{channel: local file or folder}``; ``archive``: the code archive's path.
+    """
+    base = os.path.join(job_dir, host.name)
+    config_dir = os.path.join(base, "input", "config")
+    data_dir = os.path.join(base, "input", "data")
+    code_dir = os.path.join(base, "code")
+    for folder in (config_dir, data_dir, code_dir, os.path.join(base, "model"),
+                   os.path.join(base, "output", "data"), os.path.join(base, "output", "intermediate")):
+        os.makedirs(folder, exist_ok=True)
+    _write_json(os.path.join(config_dir, "resourceconfig.json"), cluster.resource_config(host.name))
+    _write_json(os.path.join(config_dir, "hyperparameters.json"), dict(request.get("HyperParameters") or {}))
+    _write_json(os.path.join(config_dir, "inputdataconfig.json"), _cluster.input_data_config(channels, host))
+    for channel in channels:
+        if _cluster.receives(channel, host):
+            _place_channel(channel, sources[channel.name], os.path.join(data_dir, channel.name), cluster, host)
+    if archive is not None:
+        _storage.extract_archive(archive, code_dir)
+    env, view = host_environ(
+        base_env, request.get("Environment"), request["TrainingJobName"], base, code_dir, site_dir, hosts_spec,
+        host.name,
+    )
+    argv = host_command(view.user_entry_point, python, view.to_cmd_args(), code_dir)
+    return HostPlan(host=host, base_dir=base, argv=argv, cwd=code_dir, env=env)

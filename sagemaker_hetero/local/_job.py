@@ -1,0 +1,495 @@
+"""A running local job: one process group per host, their output, their end, the artifacts.
+
+Threads, all daemons: one pumps every host's output (stdout and stderr, one pipe per host) to the
+session's stream, prefixed ``[<group>/<host>] ``; one per host waits for its process; one
+supervises: on the first failing host, on ``max_run`` or on :meth:`LocalJob.stop` it terminates
+every host (SIGTERM to each process group, SIGKILL after the grace period), then packs the
+artifacts and sets the final status. :meth:`LocalJob.wait` joins it; a ``KeyboardInterrupt`` there
+stops every host before it propagates. Nothing a host started outlives the job, unless it left the
+host's process group (``setsid``) itself.
+"""
+import atexit
+import collections
+import datetime
+import os
+import posixpath
+import queue
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import weakref
+
+from sagemaker_hetero.exceptions import LocalJobError
+from sagemaker_hetero.local import _artifacts
+
+__all__ = ["LocalJob", "LAST_LINES", "TERMINAL"]
+
+LAST_LINES = 20
+TERMINAL = ("Completed", "Failed", "Stopped")
+_FAILURE_LIMIT = 64 * 1024
+_PUMP_DRAIN_SECONDS = 2.0
+_RUNNING = weakref.WeakSet()
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+def _kill_group(pid, sig):
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+class _HostRun(object):
+    """One host's process and what it printed."""
+
+    def __init__(self, plan):
+        self.plan = plan
+        self.host = plan.host
+        self.label = "[%s/%s] " % (plan.host.group, plan.host.name)
+        self.proc = None
+        self.exit_code = None
+        self.exited = threading.Event()
+        self.lines = collections.deque(maxlen=LAST_LINES)
+        self.partial = b""
+
+    def failure_text(self):
+        """The host's ``output/failure`` file (at most 64 KiB), or ``None``."""
+        path = os.path.join(self.plan.base_dir, "output", "failure")
+        try:
+            with open(path, "rb") as handle:
+                text = handle.read(_FAILURE_LIMIT).decode("utf-8", "replace").strip()
+        except OSError:
+            return None
+        return text or None
+
+
+class LocalJob(object):
+    """A training job running on this machine (``estimator.latest_training_job`` of a local run).
+
+    ``describe()`` answers like DescribeTrainingJob (status ``InProgress``, ``Completed``,
+    ``Failed`` or ``Stopped``); ``wait()`` blocks until the end and raises
+    :class:`~sagemaker_hetero.exceptions.LocalJobError` unless the job completed; ``stop()``
+    terminates every host.
+    """
+
+    def __init__(self, session, name, request, job_dir, plans, storage, artifacts_uri, out, grace_period, keep,
+                 transitions, removable):
+        self.sagemaker_session = session
+        self.name = name
+        self.request = request
+        self.job_dir = job_dir
+        self._storage = storage
+        self._artifacts_uri = artifacts_uri  # <output path>/<job name>/output
+        self._out = out
+        self._echo = True
+        self._shown = None  # the groups whose lines are shown; None: every group
+        self._grace = grace_period
+        self._keep = keep
+        self._removable = removable
+        self._runs = [_HostRun(p) for p in plans]
+        self._events = queue.Queue()
+        self._lock = threading.RLock()
+        self._out_lock = threading.Lock()
+        self._done = threading.Event()
+        self._status = "InProgress"
+        self._secondary = "Starting"
+        self._transitions = list(transitions)
+        self._failure_reason = None
+        self._error = None
+        self._model_uri = None
+        self._created = transitions[0]["StartTime"] if transitions else _now()
+        self._started_at = None
+        self._ended_at = None
+        self._threads = []
+
+    # -- names ---------------------------------------------------------------------------------
+
+    @property
+    def job_name(self):
+        return self.name
+
+    def __repr__(self):
+        return "LocalJob(%r)" % (self.name,)
+
+    def __str__(self):
+        return self.name
+
+    # -- starting ------------------------------------------------------------------------------
+
+    def _set_secondary(self, status, message=""):
+        now = _now()
+        with self._lock:
+            if self._transitions and "EndTime" not in self._transitions[-1]:
+                self._transitions[-1]["EndTime"] = now
+            self._transitions.append({"Status": status, "StartTime": now, "StatusMessage": message})
+            self._secondary = status
+
+    def start(self):
+        """Start every host's process and the threads watching them."""
+        self._set_secondary("Training", "Running the entry point on %d host(s)" % len(self._runs))
+        self._started_at = _now()
+        self._clock = time.monotonic()
+        try:
+            for run in self._runs:
+                run.proc = subprocess.Popen(
+                    run.plan.argv,
+                    cwd=run.plan.cwd,
+                    env=run.plan.env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                    close_fds=True,
+                )
+        except BaseException:
+            for run in self._runs:
+                if run.proc is not None:
+                    _kill_group(run.proc.pid, signal.SIGKILL)
+                    run.proc.wait()
+                    run.proc.stdout.close()
+            raise
+        _RUNNING.add(self)
+        self._spawn(self._pump, "pump")
+        for run in self._runs:
+            self._spawn(self._waiter, "wait-" + run.host.name, run)
+        self._spawn(self._supervise, "supervise")
+        return self
+
+    def _spawn(self, target, label, *args):
+        thread = threading.Thread(target=target, args=args, name="local-%s-%s" % (self.name, label))
+        thread.daemon = True
+        thread.start()
+        self._threads.append(thread)
+        return thread
+
+    # -- output --------------------------------------------------------------------------------
+
+    def _write(self, text, flush=False):
+        """Write to the output stream; a stream that fails is given up (the hosts must not block)."""
+        if not self._echo:
+            return
+        with self._out_lock:
+            try:
+                if text:
+                    self._out.write(text)
+                if flush:
+                    self._out.flush()
+            except Exception as exc:
+                self._echo = False
+                sys.stderr.write("sagemaker-hetero local: cannot write the output of %s: %r\n" % (self.name, exc))
+
+    def _say(self, text):
+        self._write("[local] %s: %s\n" % (self.name, text), flush=True)
+
+    def _emit(self, run, chunk, final=False):
+        data = run.partial + chunk
+        pieces = data.split(b"\n")
+        run.partial = b"" if final else pieces.pop()
+        if final and pieces and pieces[-1] == b"":
+            pieces.pop()
+        if not pieces:
+            return
+        texts = [p.rstrip(b"\r").decode("utf-8", "replace") for p in pieces]
+        run.lines.extend(texts)
+        if self._shown is None or run.host.group in self._shown:
+            self._write("".join(run.label + t + "\n" for t in texts))
+
+    def _pump(self):
+        selector = selectors.DefaultSelector()
+        try:
+            for run in self._runs:
+                selector.register(run.proc.stdout, selectors.EVENT_READ, run)
+            while selector.get_map():
+                ready = selector.select(timeout=0.5)
+                for key, _ in ready:
+                    run = key.data
+                    try:
+                        chunk = os.read(key.fd, 65536)
+                    except OSError:
+                        chunk = b""
+                    if chunk:
+                        self._emit(run, chunk)
+                    else:
+                        self._emit(run, b"", final=True)
+                        selector.unregister(key.fileobj)
+                        key.fileobj.close()
+                if ready:
+                    self._write("", flush=True)
+                if self._done.is_set():  # the job is over; a stray process's output is not waited for
+                    break
+        except Exception as exc:  # unread pipes would block the hosts: end the job instead
+            sys.stderr.write("sagemaker-hetero local: cannot read the output of %s: %r\n" % (self.name, exc))
+            self._events.put(("stop", "stopped"))
+        finally:
+            for key in list(selector.get_map().values()):
+                key.fileobj.close()
+            selector.close()
+
+    # -- watching ------------------------------------------------------------------------------
+
+    def _waiter(self, run):
+        run.exit_code = run.proc.wait()
+        _kill_group(run.proc.pid, signal.SIGKILL)  # what the host left running dies with it
+        run.exited.set()
+        self._events.put(("exit", run))
+
+    def _terminate(self, runs):
+        """SIGTERM to each host's process group; SIGKILL after the grace period to what is left."""
+        runs = [r for r in runs if not r.exited.is_set()]
+        for run in runs:
+            _kill_group(run.proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + self._grace
+        for run in runs:
+            run.exited.wait(max(0.0, deadline - time.monotonic()))
+        for run in runs:
+            if not run.exited.is_set():
+                _kill_group(run.proc.pid, signal.SIGKILL)
+        for run in runs:
+            run.exited.wait(5.0)
+
+    def _kill_now(self):
+        """SIGKILL to every host still running (interpreter exit, a second Ctrl-C)."""
+        for run in self._runs:
+            if run.proc is not None and not run.exited.is_set():
+                _kill_group(run.proc.pid, signal.SIGKILL)
+
+    def _supervise(self):
+        outcome, culprit = "completed", None
+        try:
+            max_run = self.request["StoppingCondition"]["MaxRuntimeInSeconds"]
+            deadline = self._clock + max_run
+            pending = set(self._runs)
+            while pending:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    outcome = "timeout"
+                    break
+                try:
+                    kind, item = self._events.get(timeout=min(left, 3600.0))
+                except queue.Empty:
+                    continue
+                if kind == "stop":
+                    outcome = item
+                    break
+                pending.discard(item)
+                if item.exit_code != 0:
+                    outcome, culprit = "failed", item
+                    break
+            if pending:
+                if outcome == "failed":
+                    self._say("%s (%s) exited with code %s; stopping the other hosts"
+                              % (culprit.host.name, culprit.host.group, culprit.exit_code))
+                self._terminate(pending)
+            self._finish(outcome, culprit, max_run)
+        except BaseException as exc:  # never leave hosts behind, whatever happened here
+            self._kill_now()
+            with self._lock:
+                self._status, self._secondary = "Failed", "Failed"
+                self._failure_reason = "InternalError: %r" % (exc,)
+                self._error = self._make_error("internal", "the local runner failed: %r" % (exc,))
+        finally:
+            self._ended_at = _now()
+            _RUNNING.discard(self)
+            self._done.set()
+
+    # -- the end -------------------------------------------------------------------------------
+
+    def _finish(self, outcome, culprit, max_run):
+        elapsed = time.monotonic() - self._clock
+        self._drain_output()
+        if outcome != "failed":  # SageMaker saves the artifacts of completed and stopped jobs
+            self._set_secondary("Uploading", "Packing model and output data")
+            self._collect()
+        if outcome == "completed":
+            status, secondary = "Completed", "Completed"
+            self._say("Completed in %.2f s; model artifacts: %s" % (elapsed, self._model_uri))
+        elif outcome == "failed":
+            status, secondary = "Failed", "Failed"
+            failure = culprit.failure_text()
+            reason = "AlgorithmError: %s (%s) exited with code %s" % (
+                culprit.host.name, culprit.host.group, culprit.exit_code
+            )
+            if failure:
+                reason += ": " + failure
+            self._failure_reason = reason
+            self._error = self._make_error(
+                "failed",
+                "host %s (group %s) exited with code %s" % (culprit.host.name, culprit.host.group, culprit.exit_code),
+                culprit,
+            )
+            self._say("Failed: %s; host folders kept in %s" % (reason.splitlines()[0], self.job_dir))
+        elif outcome == "timeout":
+            status, secondary = "Stopped", "MaxRuntimeExceeded"
+            self._error = self._make_error(
+                "timeout",
+                "timeout: the job ran past max_run (MaxRuntimeInSeconds=%s) and every host was stopped" % max_run,
+            )
+            self._say("Stopped: ran past max_run (%s s); host folders kept in %s" % (max_run, self.job_dir))
+        else:
+            status, secondary = "Stopped", "Stopped"
+            why = "interrupted (Ctrl-C)" if outcome == "interrupted" else "stopped"
+            self._error = self._make_error(outcome, "%s: every host was stopped" % why)
+            self._say("Stopped (%s); host folders kept in %s" % (why, self.job_dir))
+        with self._lock:
+            if self._transitions and "EndTime" not in self._transitions[-1]:
+                self._transitions[-1]["EndTime"] = _now()
+            self._transitions.append({"Status": secondary, "StartTime": _now(), "StatusMessage": ""})
+            self._status, self._secondary = status, secondary
+        if status == "Completed" and not self._keep:
+            for path in self._removable:
+                shutil.rmtree(path, ignore_errors=True)
+
+    def _drain_output(self):
+        """Wait briefly for the last output; a pipe a stray process still holds is not waited for."""
+        deadline = time.monotonic() + _PUMP_DRAIN_SECONDS
+        for thread in self._threads:
+            if thread.name.endswith("-pump"):
+                thread.join(max(0.0, deadline - time.monotonic()))
+        self._write("", flush=True)
+
+    def _collect(self):
+        """Pack every host's ``model/`` and ``output/data/`` to ``<output path>/<job>/output/``."""
+        runs = sorted(self._runs, key=lambda r: int(r.host.name.rsplit("-", 1)[1]))
+        for source, archive in (("model", "model.tar.gz"), (os.path.join("output", "data"), "output.tar.gz")):
+            folders = [(r.host.name, os.path.join(r.plan.base_dir, source)) for r in runs]
+            entries, moved = _artifacts.combine(folders)
+            for host, rel in moved:
+                self._say("%s/%s differs from an earlier host's copy: stored as %s/%s in %s"
+                          % (source, rel, host, rel, archive))
+            uri = posixpath.join(self._artifacts_uri, archive)
+            local = self._storage.local_path(uri)
+            if local is not None:
+                _artifacts.pack(entries, local)
+            else:
+                tmp = _artifacts.pack(entries, os.path.join(self.job_dir, ".upload", archive))
+                self._storage.put(tmp, uri)
+            if archive == "model.tar.gz":
+                self._model_uri = self._storage.file_uri_of(uri)
+
+    def _make_error(self, reason, text, culprit=None):
+        lines = ["Local training job %s: %s." % (self.name, text)]
+        if culprit is not None:
+            failure = culprit.failure_text()
+            if failure:
+                lines.append("%s:" % os.path.join(culprit.plan.base_dir, "output", "failure"))
+                lines.extend("  " + line for line in failure.splitlines())
+            if culprit.lines:
+                lines.append("Last lines of %s:" % culprit.host.name)
+                lines.extend("  " + culprit.label + line for line in culprit.lines)
+        lines.append("Host folders: %s" % self.job_dir)
+        error = LocalJobError("\n".join(lines))
+        error.job_name = self.name
+        error.training_job_name = self.name
+        error.reason = reason
+        error.status = "Failed" if reason in ("failed", "internal") else "Stopped"
+        error.failure_reason = self._failure_reason
+        error.allowed_statuses = ("Completed",)  # with the three above: UnexpectedStatusException's attributes
+        error.host = culprit.host.name if culprit else None
+        error.group = culprit.host.group if culprit else None
+        error.exit_code = culprit.exit_code if culprit else None
+        error.failure = culprit.failure_text() if culprit else None
+        error.last_lines = list(culprit.lines) if culprit else []
+        error.exit_codes = {r.host.name: r.exit_code for r in self._runs}
+        return error
+
+    # -- the public surface --------------------------------------------------------------------
+
+    def describe(self):
+        """The job as DescribeTrainingJob would show it, plus ``LocalRun`` (folders, hosts, pids)."""
+        with self._lock:
+            desc = {
+                "TrainingJobName": self.name,
+                "TrainingJobArn": "arn:aws:sagemaker:%s:%s:training-job/%s"
+                % (self.sagemaker_session.boto_region_name, self.sagemaker_session.account_id(), self.name),
+                "TrainingJobStatus": self._status,
+                "SecondaryStatus": self._secondary,
+                "CreationTime": self._created,
+                "SecondaryStatusTransitions": [dict(t) for t in self._transitions],
+            }
+            if self._started_at is not None:
+                desc["TrainingStartTime"] = self._started_at
+            if self._done.is_set():
+                desc["TrainingEndTime"] = self._ended_at
+                desc["LastModifiedTime"] = self._ended_at
+            if self._failure_reason:
+                desc["FailureReason"] = self._failure_reason
+            if self._model_uri and self._status in ("Completed", "Stopped"):
+                desc["ModelArtifacts"] = {"S3ModelArtifacts": self._model_uri}
+        for key in ("AlgorithmSpecification", "HyperParameters", "InputDataConfig", "OutputDataConfig",
+                    "ResourceConfig", "StoppingCondition", "RoleArn", "Environment", "VpcConfig"):
+            if key in self.request:
+                desc[key] = self.request[key]
+        desc["LocalRun"] = {
+            "JobDirectory": self.job_dir,
+            "Hosts": [
+                {
+                    "Host": r.host.name,
+                    "InstanceGroupName": r.host.group,
+                    "InstanceType": r.host.instance_type,
+                    "Address": r.host.address,
+                    "BaseDirectory": r.plan.base_dir,
+                    "Pid": r.proc.pid if r.proc is not None else None,
+                    "ExitCode": r.exit_code,
+                }
+                for r in self._runs
+            ],
+        }
+        return desc
+
+    def _show_only(self, instance_groups):
+        names = [getattr(g, "instance_group_name", g) for g in instance_groups]
+        known = sorted(set(r.host.group for r in self._runs))
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            raise ValueError("instance_groups: %s not a group of job %s (groups: %s)"
+                             % (", ".join(map(repr, unknown)), self.name, ", ".join(known)))
+        self._shown = frozenset(names)
+
+    def stop(self):
+        """Stop every host (SIGTERM, SIGKILL after the grace period); returns at once, like StopTrainingJob."""
+        self._events.put(("stop", "stopped"))
+
+    def wait(self, logs="All", poll=None, out=None, instance_groups=None):
+        """Block until the job ends; return its description if it completed.
+
+        Raises :class:`~sagemaker_hetero.exceptions.LocalJobError` (with ``host``, ``group``,
+        ``exit_code``, ``failure``, ``last_lines``, ``status``, ``reason``) otherwise. ``logs``
+        ``False``/``"None"`` silences the hosts' output from now on; ``instance_groups`` (names or
+        InstanceGroup objects) shows only those groups' lines; ``out`` replaces the output stream.
+        Ctrl-C stops every host, then propagates. ``poll`` is accepted for compatibility and ignored.
+        """
+        if instance_groups is not None:
+            self._show_only(instance_groups)
+        if out is not None:
+            with self._out_lock:
+                self._out = out
+        if logs in (False, "None"):
+            self._echo = False
+        try:
+            while not self._done.wait(0.25):
+                pass
+        except KeyboardInterrupt:
+            try:
+                self._events.put(("stop", "interrupted"))
+                self._done.wait(self._grace + 10.0)
+            finally:
+                self._kill_now()
+            raise
+        if self._error is not None:
+            raise self._error
+        return self.describe()
+
+
+def _stop_all_at_exit():
+    for job in list(_RUNNING):
+        job._kill_now()
+
+
+atexit.register(_stop_all_at_exit)

@@ -1,0 +1,156 @@
+"""Host names of a local job, resolved inside the Python processes of its simulated hosts.
+
+:mod:`sagemaker_hetero.local` copies this file, unchanged, as ``sitecustomize.py`` into a folder it
+puts first on every host's ``PYTHONPATH``, so Python imports it at start-up in every process a host
+runs (the entry point and the Python processes it starts). With the job's table of host names in
+``SAGEMAKER_HETERO_LOCAL_HOSTS`` (``algo-1=127.41.7.1,algo-2=127.41.7.2``) and this host's name in
+``SAGEMAKER_HETERO_LOCAL_HOST``, it wraps the ``socket`` module so that:
+
+- ``algo-N`` resolves to that host's loopback address (``getaddrinfo``, ``gethostbyname``,
+  ``gethostbyname_ex``, and the address tuples given to ``connect``, ``connect_ex``, ``bind`` and
+  ``sendto``); ``gethostbyaddr`` maps the addresses back to the names;
+- a server bound to every interface (``""`` or ``0.0.0.0`` with a port, or a passive
+  ``getaddrinfo`` for no host) listens on this host's own address, so hosts can use the same port;
+- a connection to another host leaves from this host's address, so the peer sees who called.
+
+Without the table it does nothing. Standard library only, and small: every host process runs it.
+It then runs the ``sitecustomize`` it shadows, if the interpreter has one.
+"""
+import os
+
+HOSTS_ENV = "SAGEMAKER_HETERO_LOCAL_HOSTS"
+CURRENT_ENV = "SAGEMAKER_HETERO_LOCAL_HOST"
+_ANY = ("", "0.0.0.0")
+
+
+def parse_hosts(text):
+    """``{name: address}`` from ``name=address,name=address`` (names lower-cased)."""
+    table = {}
+    for item in (text or "").split(","):
+        name, sep, address = item.partition("=")
+        if sep and name and address:
+            table[name.strip().lower()] = address.strip()
+    return table
+
+
+def format_hosts(table):
+    """The inverse of :func:`parse_hosts`."""
+    return ",".join("%s=%s" % (name, address) for name, address in table.items())
+
+
+def install(table, current=None):
+    """Wrap the ``socket`` module for the host names in ``table``; ``current`` is this host's name."""
+    import socket
+
+    own = table.get((current or "").lower())
+    shared = len(set(table.values())) < len(table)  # every host on 127.0.0.1: no own address
+    addresses = frozenset(table.values())
+    names = {}
+    for name, address in table.items():
+        names.setdefault(address, name)
+    real = {
+        "getaddrinfo": socket.getaddrinfo,
+        "gethostbyname": socket.gethostbyname,
+        "gethostbyname_ex": socket.gethostbyname_ex,
+        "gethostbyaddr": socket.gethostbyaddr,
+        "connect": socket.socket.connect,
+        "connect_ex": socket.socket.connect_ex,
+        "bind": socket.socket.bind,
+        "sendto": socket.socket.sendto,
+    }
+
+    def lookup(host):
+        if isinstance(host, bytes):
+            host = host.decode("ascii", "replace")
+        if isinstance(host, str):
+            return table.get(host.lower())
+        return None
+
+    def getaddrinfo(host, port, family=0, type=0, proto=0, flags=0):
+        address = lookup(host)
+        if address is None and own and host in (None,) + _ANY and flags & socket.AI_PASSIVE and port:
+            if family in (0, socket.AF_INET) and str(port) != "0":
+                address, family = own, socket.AF_INET
+        return real["getaddrinfo"](host if address is None else address, port, family, type, proto, flags)
+
+    def gethostbyname(name):
+        address = lookup(name)
+        return real["gethostbyname"](name) if address is None else address
+
+    def gethostbyname_ex(name):
+        address = lookup(name)
+        return real["gethostbyname_ex"](name) if address is None else (name, [], [address])
+
+    def gethostbyaddr(ip):
+        name = names.get(ip) if not shared else None
+        return real["gethostbyaddr"](ip) if name is None else (name, [], [ip])
+
+    def target(sock, address, binding):
+        if sock.family != socket.AF_INET or not isinstance(address, tuple) or len(address) != 2:
+            return address
+        mapped = lookup(address[0])
+        if mapped is not None:
+            return (mapped, address[1])
+        if binding and own and address[0] in _ANY and address[1]:
+            return (own, address[1])
+        return address
+
+    def leave_from_own(sock, address):
+        if shared or not own or not isinstance(address, tuple) or address[0] not in addresses:
+            return
+        try:
+            if sock.getsockname() == ("0.0.0.0", 0):
+                real["bind"](sock, (own, 0))
+        except OSError:
+            pass
+
+    def connect(self, address):
+        address = target(self, address, False)
+        leave_from_own(self, address)
+        return real["connect"](self, address)
+
+    def connect_ex(self, address):
+        address = target(self, address, False)
+        leave_from_own(self, address)
+        return real["connect_ex"](self, address)
+
+    def bind(self, address):
+        return real["bind"](self, target(self, address, True))
+
+    def sendto(self, data, *args):
+        if args:
+            args = args[:-1] + (target(self, args[-1], False),)
+        return real["sendto"](self, data, *args)
+
+    socket.getaddrinfo = getaddrinfo
+    socket.gethostbyname = gethostbyname
+    socket.gethostbyname_ex = gethostbyname_ex
+    socket.gethostbyaddr = gethostbyaddr
+    socket.socket.connect = connect
+    socket.socket.connect_ex = connect_ex
+    socket.socket.bind = bind
+    socket.socket.sendto = sendto
+    return real
+
+
+def _run_shadowed_sitecustomize():
+    """Run the ``sitecustomize`` module this file hides from the interpreter, if there is one."""
+    import sys
+    from importlib.machinery import PathFinder
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = [p for p in sys.path if os.path.abspath(p or os.curdir) != here]
+    spec = PathFinder.find_spec("sitecustomize", path)
+    if spec is None or spec.loader is None:
+        return
+    import importlib.util
+
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+
+if __name__ == "sitecustomize":
+    _table = parse_hosts(os.environ.get(HOSTS_ENV))
+    if _table:
+        install(_table, os.environ.get(CURRENT_ENV))
+    _run_shadowed_sitecustomize()

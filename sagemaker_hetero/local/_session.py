@@ -1,0 +1,345 @@
+"""``LocalSession``: run a training job's hosts as processes on this machine.
+
+The estimator validates and renders the request exactly as for AWS (target ``"local"``), then
+hands it to :meth:`LocalSession._start`, which lays out one folder per host from that request and
+starts one process per host (see ``_job``).
+"""
+import os
+import posixpath
+import random
+import shutil
+import socket
+import sys
+import tempfile
+import threading
+
+import attrs
+
+from sagemaker_hetero import _archive, _context, _plan
+from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._settings import group_name
+from sagemaker_hetero.exceptions import ConfigError, Problem
+from sagemaker_hetero.local import _cluster, _hosts, _job, _resolver, _storage
+
+__all__ = ["LocalSession", "DEFAULT_REGION", "LOCAL_ACCOUNT", "DEFAULT_GRACE_PERIOD", "default_root"]
+
+DEFAULT_REGION = "us-west-2"
+LOCAL_ACCOUNT = "000000000000"
+DEFAULT_GRACE_PERIOD = 10.0
+JOB_MARKER = ".sagemaker-hetero-job"
+_DATA_DIR = ".data"
+_NO_PIPE = "Pipe mode is not simulated locally; use File or FastFile"
+_UPLOAD_DIR = ".upload"
+
+
+def default_root():
+    """``<temp>/sagemaker-hetero-local-<uid>``: where jobs run when no ``root`` is given."""
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    return os.path.join(tempfile.gettempdir(), "sagemaker-hetero-local-%s" % ("user" if uid is None else uid))
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+class LocalSession(object):
+    """Runs every instance group's hosts as real processes on this machine (no AWS account needed).
+
+    Pass it as ``sagemaker_session=`` to any estimator; ``fit`` then validates and renders the same
+    request as for AWS and runs it here: one process per host, each with its own SageMaker-like
+    base folder, ``SM_*`` variables, loopback address and ``algo-N`` name.
+
+    - ``boto_session``: a ``boto3.Session`` for ``s3://`` inputs or outputs (default: a new one).
+    - ``python``: the interpreter that runs the entry point (default: this one).
+    - ``root``: where job folders live (default :func:`default_root`); a job runs in
+      ``<root>/<job name>/``, and the local bucket ``s3://sagemaker-hetero-local/KEY`` is ``<root>/KEY``.
+    - ``keep``: keep the host folders after a job completes (they are always kept when it fails
+      or is stopped; the artifacts are always kept).
+    - ``assignment``: ``"ordered"`` or ``"shuffled"`` (``algo-N`` names drawn at random for the
+      groups, as SageMaker may do; ``seed`` makes the draw repeatable, else it is printed).
+    - ``region``: default: the boto session's, ``AWS_REGION``/``AWS_DEFAULT_REGION``, the AWS
+      profile's, else ``us-west-2``.
+    - ``grace_period``: seconds between SIGTERM and SIGKILL when hosts are stopped (SageMaker: 120).
+    - ``out``: the stream the hosts' output goes to (default ``sys.stdout``).
+    """
+
+    local_mode = True
+
+    def __init__(self, boto_session=None, *, python=None, root=None, keep=False, assignment="ordered", seed=None,
+                 region=None, grace_period=DEFAULT_GRACE_PERIOD, out=None):
+        problems = []
+        if assignment not in _cluster.ASSIGNMENTS:
+            allowed = ", ".join(map(repr, _cluster.ASSIGNMENTS))
+            problems.append(Problem("assignment", "must be one of %s" % allowed, assignment))
+        if seed is not None and not isinstance(seed, (int, str)):
+            problems.append(Problem("seed", "must be an integer or a string", seed))
+        if not _is_number(grace_period) or grace_period < 0:
+            problems.append(Problem("grace_period", "must be a number of seconds >= 0", grace_period))
+        python = python or sys.executable
+        if not isinstance(python, str) or not (shutil.which(python) or os.access(python, os.X_OK)):
+            problems.append(Problem("python", "must be an executable Python interpreter", python))
+        if root is not None and (not isinstance(root, str) or not root):
+            problems.append(Problem("root", "must be a folder path", root))
+        if out is not None and not hasattr(out, "write"):
+            problems.append(Problem("out", "must be a writable text stream", out))
+        if problems:
+            raise ConfigError(problems)
+        self.boto_session = boto_session
+        self.boto_region_name = (
+            region
+            or getattr(boto_session, "region_name", None)
+            or _context.region_from_environment()
+            or DEFAULT_REGION
+        )
+        self.python = python
+        self.root = os.path.abspath(root or default_root())
+        self.keep = bool(keep)
+        self.assignment = assignment
+        self.seed = seed
+        self.grace_period = float(grace_period)
+        self.out = out
+        self._storage = _storage.Storage(self.root, self.boto_region_name, boto_session)
+        self._jobs = {}
+        self._network = None
+        self._lock = threading.Lock()
+
+    def __repr__(self):
+        return "LocalSession(root=%r, assignment=%r)" % (self.root, self.assignment)
+
+    # -- what the SageMaker Python SDK's sessions answer ---------------------------------------
+
+    def account_id(self):
+        """The placeholder account of local runs (``000000000000``)."""
+        return LOCAL_ACCOUNT
+
+    def default_bucket(self):
+        """The local bucket: ``s3://sagemaker-hetero-local/KEY`` is the file ``<root>/KEY``."""
+        return _storage.LOCAL_BUCKET
+
+    def describe_training_job(self, job_name):
+        return self._job(job_name).describe()
+
+    def stop_training_job(self, job_name):
+        self._job(job_name).stop()
+
+    def _job(self, job_name):
+        try:
+            return self._jobs[job_name]
+        except KeyError:
+            raise KeyError("no local training job named %r was started by this session" % (job_name,))
+
+    # -- what the estimators call --------------------------------------------------------------
+
+    def _offline_facts(self):
+        """Region, the placeholder account and the local bucket: a dry run needs nothing else."""
+        return _plan.Facts(region=self.boto_region_name, account_id=LOCAL_ACCOUNT, default_bucket=_storage.LOCAL_BUCKET)
+
+    def _start(self, settings, now):
+        """Validated settings -> a started :class:`~sagemaker_hetero.local.LocalJob`."""
+        settings = localize(settings)
+        problems = []
+        if not settings.has_code:
+            problems.append(
+                Problem("entry_point", "is required for a local run: every host runs the entry point "
+                        "(LocalSession cannot run a container image's own program)", None)
+            )
+        if problems:
+            raise ConfigError(problems)
+        plan = _plan.make_plan(settings, self._offline_facts(), now)
+        channels = _cluster.channels_of(plan.request, file_groups(settings))
+        problems = self._request_problems(settings, plan, channels)
+        if problems:
+            raise ConfigError(problems)
+        return self._launch(settings, plan, channels)
+
+    # -- checks --------------------------------------------------------------------------------
+
+    def _request_problems(self, settings, plan, channels):
+        request = plan.request
+        problems = []
+        if request["AlgorithmSpecification"].get("TrainingInputMode") == "Pipe":
+            problems.append(Problem("input_mode", _NO_PIPE, "Pipe"))
+        total = sum(c for _, _, c in _cluster.groups_of(request))
+        if total > _cluster.MAX_HOSTS:
+            where = "instance_groups" if settings.is_hetero else "instance_count"
+            problems.append(Problem(where, "a local run starts at most %d hosts" % _cluster.MAX_HOSTS, total))
+        isolated_code = D.CODE_CHANNEL if settings.enable_network_isolation else None
+        for channel in channels:
+            if channel.name == isolated_code:
+                continue
+            path = _channel_path(settings, channel.name)
+            if channel.input_mode == "Pipe" and request["AlgorithmSpecification"].get("TrainingInputMode") != "Pipe":
+                problems.append(Problem(path + ".input_mode", _NO_PIPE, "Pipe"))
+            if channel.data_type not in (None, "S3Prefix"):
+                problems.append(
+                    Problem(path + ".s3_data_type", "a local run reads S3Prefix channels only", channel.data_type)
+                )
+            local = self._storage.local_path(channel.uri)
+            if local is not None and not os.path.exists(local):
+                problems.append(Problem(path, "is not a file or folder on this machine (%s)" % local, channel.uri))
+        code = plan.code
+        if code is not None and not code.upload:
+            local = self._storage.local_path(code.s3_uri)
+            if local is not None and not os.path.isfile(local):
+                problems.append(Problem("source_dir", "is not a file on this machine (%s)" % local, code.s3_uri))
+        return problems
+
+    # -- running -------------------------------------------------------------------------------
+
+    def _pick_network(self):
+        """``(A, B)`` for this job's ``127.A.B.0/24``, or ``None`` where only 127.0.0.1 is loopback."""
+        rng = random.SystemRandom()
+        a, b = rng.randint(1, 254), rng.randint(0, 255)
+        with self._lock:
+            if self._network is False:
+                return None
+            probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            try:
+                probe.bind(("127.%d.%d.1" % (a, b), 0))
+            except OSError:
+                self._network = False
+                return None
+            finally:
+                probe.close()
+            self._network = True
+        return (a, b)
+
+    def _fresh_job_dir(self, job_dir, name):
+        job = self._jobs.get(name)
+        if job is not None and not job._done.is_set():
+            raise ConfigError([Problem("job_name", "a local job of this name is still running", name)])
+        if os.path.lexists(job_dir):
+            if not os.path.isfile(os.path.join(job_dir, JOB_MARKER)):
+                message = "%s exists and is not a local job's folder; choose another job_name or root" % job_dir
+                raise ConfigError([Problem("job_name", message, name)])
+            shutil.rmtree(job_dir)
+        os.makedirs(job_dir)
+        with open(os.path.join(job_dir, JOB_MARKER), "w") as handle:
+            handle.write(name + "\n")
+
+    def _code_archive(self, settings, plan, job_dir):
+        code = plan.code
+        local = self._storage.local_path(code.s3_uri)
+        if not code.upload:
+            if local is not None:
+                return local
+            dest = os.path.join(job_dir, "source", D.CODE_ARCHIVE)
+            self._storage.fetch_object(code.s3_uri, dest)
+            return dest
+        dest = local if local is not None else os.path.join(job_dir, "source", D.CODE_ARCHIVE)
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        body, _ = _archive.build_archive(settings)
+        try:
+            with open(dest + ".part", "wb") as handle:
+                shutil.copyfileobj(body, handle)
+        finally:
+            body.close()
+        os.replace(dest + ".part", dest)
+        return dest
+
+    def _inputs(self, settings, channels, job_dir, archive):
+        sources = {}
+        for channel in channels:
+            if settings.enable_network_isolation and channel.name == D.CODE_CHANNEL:
+                sources[channel.name] = archive
+                continue
+            local = self._storage.local_path(channel.uri)
+            if local is None:
+                local = os.path.join(job_dir, _DATA_DIR, channel.name)
+                self._storage.fetch_prefix(channel.uri, local)
+            sources[channel.name] = local
+        return sources
+
+    def _launch(self, settings, plan, channels):
+        request, name = plan.request, plan.job_name
+        started = _job._now()
+        transitions = [{"Status": "Starting", "StartTime": started, "StatusMessage": "Preparing the host folders"}]
+        job_dir = os.path.join(self.root, name)
+        self._fresh_job_dir(job_dir, name)
+        seed = self.seed
+        if self.assignment == "shuffled" and seed is None:
+            seed = random.SystemRandom().randint(0, 2 ** 31 - 1)
+        cluster = _cluster.assign_hosts(request, self.assignment, seed)
+        network = self._pick_network()
+        cluster = cluster.with_addresses(_cluster.host_addresses(len(cluster.hosts), network))
+        archive = self._code_archive(settings, plan, job_dir)
+        transitions[-1]["EndTime"] = _job._now()
+        transitions.append({"Status": "Downloading", "StartTime": transitions[-1]["EndTime"],
+                            "StatusMessage": "Linking and downloading the input data"})
+        sources = self._inputs(settings, channels, job_dir, archive)
+        site = _hosts.write_site(self.root)
+        spec = _resolver.format_hosts({h.name: h.address for h in cluster.hosts})
+        base_env = dict(os.environ)
+        plans = [
+            _hosts.prepare_host(
+                job_dir, cluster, host, request, channels, sources, archive, self.python, base_env, site, spec
+            )
+            for host in cluster.hosts
+        ]
+        removable = [p.base_dir for p in plans] + [os.path.join(job_dir, _DATA_DIR), os.path.join(job_dir, _UPLOAD_DIR)]
+        output = request["OutputDataConfig"]["S3OutputPath"].rstrip("/")
+        job = _job.LocalJob(
+            self, name, request, job_dir, plans, self._storage, posixpath.join(output, name, "output"),
+            self.out or sys.stdout, self.grace_period, self.keep, transitions, removable,
+        )
+        job._say(_describe_cluster(cluster, network, self.assignment, seed))
+        self._jobs[name] = job
+        return job.start()
+
+
+def _channel_path(settings, name):
+    if settings.model_uri is not None and name == settings.model_channel_name:
+        return "model_uri"
+    return "inputs[%r]" % (name,)
+
+
+def _describe_cluster(cluster, network, assignment, seed):
+    groups = "; ".join(
+        "%s: %s (%s)" % (group, ", ".join(hosts), itype) for group, itype, hosts in cluster.groups
+    )
+    where = "127.%d.%d.0/24" % network if network else "127.0.0.1 (shared)"
+    how = "shuffled, seed %s" % seed if assignment == "shuffled" else "ordered"
+    return "%d host(s) on %s, %s: %s" % (len(cluster.hosts), where, how, groups)
+
+
+# -- settings as a local run needs them ------------------------------------------------------
+
+
+def _local_uri(value):
+    """A plain local path or relative ``file://`` URI as an absolute ``file://`` URI; S3 URIs unchanged."""
+    if not isinstance(value, str) or value.startswith("s3://") or value.startswith("https://"):
+        return value
+    if value.startswith("file://"):
+        return _storage.file_uri(_storage.path_of_file_uri(value))
+    return _storage.file_uri(value)
+
+
+def localize(settings):
+    """``settings`` with local inputs (channels, ``model_uri``) and ``output_path`` as absolute ``file://`` URIs."""
+    from sagemaker_hetero.inputs import TrainingInput
+
+    channels = []
+    for name, value in settings.channels:
+        if isinstance(value, TrainingInput):
+            uri = _local_uri(value.s3_data)
+            value = value if uri == value.s3_data else attrs.evolve(value, s3_data=uri)
+        else:
+            value = _local_uri(value)
+        channels.append((name, value))
+    changes = {"channels": tuple(channels)}
+    if settings.model_uri is not None:
+        changes["model_uri"] = _local_uri(settings.model_uri)
+    if isinstance(settings.output_path, str) and settings.output_path.startswith("file://"):
+        changes["output_path"] = _local_uri(settings.output_path)
+    return attrs.evolve(settings, **changes)
+
+
+def file_groups(settings):
+    """``{channel: [group, ...]}`` of the channels that name instance groups (for ``FileDataSource``)."""
+    from sagemaker_hetero.inputs import TrainingInput
+
+    out = {}
+    for name, value in settings.channels:
+        if isinstance(value, TrainingInput) and value.instance_groups is not None:
+            out[name] = [group_name(g) for g in value.instance_groups]
+    return out

@@ -1,0 +1,196 @@
+"""A failing host, max_run, stop() and Ctrl-C: every host ends, nothing is left behind, the error says why."""
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+
+import pytest
+
+from sagemaker_hetero.exceptions import LocalJobError
+
+from ._helpers import ROOT, estimator_for, pid_alive, processes_with_env
+
+# Every host starts a grandchild (same process group) and records both pids, then sleeps; a host
+# whose group is FAIL_GROUP fails after FAIL_AFTER seconds; IGNORE_TERM hosts ignore SIGTERM.
+SLEEPER = """
+import os, signal, subprocess, sys, time
+base = os.environ["SAGEMAKER_BASE_DIR"]
+host, group = os.environ["SM_CURRENT_HOST"], os.environ["SM_CURRENT_INSTANCE_GROUP"]
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+with open(os.path.join(os.environ["PID_DIR"], host), "w") as f:
+    f.write("%d %d" % (os.getpid(), child.pid))
+if os.environ.get("IGNORE_TERM") == group:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+print("started", flush=True)
+if os.environ.get("FAIL_GROUP") == group and host == os.environ.get("FAIL_HOST", host):
+    time.sleep(float(os.environ.get("FAIL_AFTER", "0.3")))
+    with open(os.path.join(base, "output", "failure"), "w") as f:
+        f.write("bad record in part-3\\nline 2 of the reason")
+    print("about to fail", flush=True)
+    sys.exit(3)
+time.sleep(120)
+"""
+
+
+def pids_in(folder):
+    pids = []
+    for name in os.listdir(folder):
+        with open(os.path.join(folder, name)) as handle:
+            pids.extend(int(p) for p in handle.read().split())
+    return pids
+
+
+def wait_for_files(folder, count, timeout=20):
+    deadline = time.monotonic() + timeout
+    while len(os.listdir(folder)) < count:
+        assert time.monotonic() < deadline, "the hosts did not start"
+        time.sleep(0.05)
+    time.sleep(0.1)  # the files are complete once written; give slow starts a moment
+
+
+def assert_all_gone(pids, marker, timeout=5):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and (any(pid_alive(p) for p in pids) or processes_with_env(marker)):
+        time.sleep(0.05)
+    assert [p for p in pids if pid_alive(p)] == []
+    assert processes_with_env(marker) == []
+
+
+@pytest.fixture
+def pid_dir(tmp_path):
+    folder = tmp_path / "pids"
+    folder.mkdir()
+    return str(folder)
+
+
+def environment(pid_dir, **extra):
+    env = {"PID_DIR": pid_dir, "LOCAL_TEST_MARKER": uuid.uuid4().hex}
+    env.update(extra)
+    return env
+
+
+def test_a_failing_host_stops_the_others_and_the_error_names_it(session_factory, write_code, pid_dir):
+    session = session_factory(grace_period=1)
+    env = environment(pid_dir, FAIL_GROUP="cpu", FAIL_HOST="algo-2", IGNORE_TERM="gpu")
+    estimator = estimator_for(session, write_code(SLEEPER), environment=env, job_name="failing")
+    started = time.monotonic()
+    with pytest.raises(LocalJobError) as info:
+        estimator.fit()
+    elapsed = time.monotonic() - started
+    error = info.value
+    assert (error.host, error.group, error.exit_code) == ("algo-2", "cpu", 3)
+    assert error.failure == "bad record in part-3\nline 2 of the reason"
+    assert error.last_lines[-2:] == ["started", "about to fail"]
+    assert (error.status, error.reason, error.job_name) == ("Failed", "failed", "failing")
+    assert error.exit_codes["algo-2"] == 3 and error.exit_codes["algo-1"] == -signal.SIGTERM
+    assert error.exit_codes["algo-3"] == -signal.SIGKILL  # ignored SIGTERM: killed after the grace period
+    text = str(error)
+    assert "host algo-2 (group cpu) exited with code 3" in text
+    assert "  bad record in part-3" in text and "[cpu/algo-2] about to fail" in text
+    assert elapsed < 0.3 + 1 + 5
+    desc = estimator.latest_training_job.describe()
+    assert desc == session.describe_training_job("failing")
+    assert desc["TrainingJobStatus"] == "Failed"
+    assert desc["FailureReason"].startswith("AlgorithmError: algo-2 (cpu) exited with code 3: bad record in part-3")
+    assert "ModelArtifacts" not in desc
+    assert os.path.isdir(os.path.join(session.root, "failing", "algo-2"))  # kept for a look
+    assert_all_gone(pids_in(pid_dir), env["LOCAL_TEST_MARKER"])
+
+
+def test_max_run_stops_every_host(session_factory, write_code, pid_dir):
+    session = session_factory(grace_period=0.5)
+    env = environment(pid_dir, IGNORE_TERM="gpu")
+    estimator = estimator_for(session, write_code(SLEEPER), environment=env, max_run=1, job_name="too-long")
+    started = time.monotonic()
+    with pytest.raises(LocalJobError, match="timeout: the job ran past max_run") as info:
+        estimator.fit()
+    assert time.monotonic() - started < 1 + 0.5 + 4
+    assert (info.value.reason, info.value.status, info.value.host) == ("timeout", "Stopped", None)
+    desc = session.describe_training_job("too-long")
+    assert (desc["TrainingJobStatus"], desc["SecondaryStatus"]) == ("Stopped", "MaxRuntimeExceeded")
+    assert desc["ModelArtifacts"]["S3ModelArtifacts"].endswith("/too-long/output/model.tar.gz")
+    assert_all_gone(pids_in(pid_dir), env["LOCAL_TEST_MARKER"])
+
+
+def test_stop_ends_a_background_job(session_factory, write_code, pid_dir):
+    session = session_factory()
+    env = environment(pid_dir)
+    estimator = estimator_for(session, write_code(SLEEPER), environment=env, job_name="stopped")
+    estimator.fit(wait=False)
+    wait_for_files(pid_dir, 3)
+    estimator.latest_training_job.stop()
+    with pytest.raises(LocalJobError, match="stopped: every host was stopped") as info:
+        estimator.latest_training_job.wait()
+    assert info.value.status == "Stopped"
+    assert session.describe_training_job("stopped")["TrainingJobStatus"] == "Stopped"
+    assert_all_gone(pids_in(pid_dir), env["LOCAL_TEST_MARKER"])
+
+
+DRIVER = """
+import sys
+sys.path.insert(0, %(tests)r)
+from sagemaker_hetero.local import LocalSession
+from tests.local._helpers import estimator_for
+session = LocalSession(root=%(root)r, grace_period=1)
+estimator = estimator_for(session, %(code)r, environment=%(env)r, job_name="interrupted")
+try:
+    estimator.fit()
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    raise
+"""
+
+
+def test_ctrl_c_while_waiting_stops_every_host_and_leaves_no_process(tmp_path, write_code, pid_dir):
+    env = environment(pid_dir, IGNORE_TERM="gpu")
+    script = tmp_path / "driver.py"
+    script.write_text(textwrap.dedent(DRIVER % {
+        "tests": ROOT, "root": str(tmp_path / "jobs"), "code": write_code(SLEEPER), "env": env,
+    }))
+    driver = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+        env=dict(os.environ, PYTHONPATH=ROOT),
+    )
+    try:
+        wait_for_files(pid_dir, 3)
+        pids = pids_in(pid_dir)
+        assert all(pid_alive(p) for p in pids)
+        driver.send_signal(signal.SIGINT)
+        out, err = driver.communicate(timeout=20)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+    assert "interrupted" in out and "KeyboardInterrupt" in err
+    assert "Stopped (interrupted (Ctrl-C))" in out
+    assert_all_gone(pids, env["LOCAL_TEST_MARKER"])
+
+
+ABANDONED = """
+import os, sys, time
+sys.path.insert(0, %(tests)r)
+from sagemaker_hetero.local import LocalSession
+from tests.local._helpers import estimator_for
+session = LocalSession(root=%(root)r)
+estimator = estimator_for(session, %(code)r, environment=%(env)r, job_name="abandoned")
+estimator.fit(wait=False)
+while len(os.listdir(%(pids)r)) < 3:
+    time.sleep(0.05)
+print("leaving", flush=True)
+"""
+
+
+def test_a_background_job_never_waited_for_dies_with_the_python_process(tmp_path, write_code, pid_dir):
+    env = environment(pid_dir)
+    script = tmp_path / "driver.py"
+    script.write_text(textwrap.dedent(ABANDONED % {
+        "tests": ROOT, "root": str(tmp_path / "jobs"), "code": write_code(SLEEPER), "env": env, "pids": pid_dir,
+    }))
+    result = subprocess.run(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+        env=dict(os.environ, PYTHONPATH=ROOT), timeout=30,
+    )
+    assert result.returncode == 0 and "leaving" in result.stdout, result.stderr
+    assert_all_gone(pids_in(pid_dir), env["LOCAL_TEST_MARKER"])
