@@ -15,6 +15,7 @@ _EXPORTS = {
     "PyTorch": "sagemaker_hetero.pytorch",
     "TensorFlow": "sagemaker_hetero.tensorflow",
     "Session": "sagemaker_hetero.session",
+    "LocalSession": "sagemaker_hetero.local",
     "ConfigError": "sagemaker_hetero.exceptions",
     "UnexpectedStatusException": "sagemaker_hetero.exceptions",
 }

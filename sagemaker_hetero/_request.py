@@ -115,25 +115,23 @@ def channel_config(value, all_groups=None):
 
     if isinstance(value, str):
         value = TrainingInput(s3_data=value)
+    groups = value.instance_groups if value.instance_groups is not None else all_groups
     if isinstance(value.s3_data, str) and value.s3_data.startswith("file://"):
-        source = {
-            "FileDataSource": {
-                "FileUri": value.s3_data,
-                "FileDataDistributionType": value.distribution or D.S3_DISTRIBUTION,
-            }
-        }
+        # Local runs only (the SDK v2's local-mode shape); it keeps the channel's groups too.
+        data = {"FileUri": value.s3_data, "FileDataDistributionType": value.distribution or D.S3_DISTRIBUTION}
+        kind = "FileDataSource"
     else:
-        s3 = {
+        data = {
             "S3DataType": value.s3_data_type,
             "S3Uri": value.s3_data,
             "S3DataDistributionType": value.distribution or D.S3_DISTRIBUTION,
         }
-        groups = value.instance_groups if value.instance_groups is not None else all_groups
-        if groups is not None:
-            s3["InstanceGroupNames"] = [group_name(g) for g in groups]
-        if value.attribute_names is not None:
-            s3["AttributeNames"] = list(value.attribute_names)
-        source = {"S3DataSource": s3}
+        kind = "S3DataSource"
+    if groups is not None:
+        data["InstanceGroupNames"] = [group_name(g) for g in groups]
+    if value.attribute_names is not None and kind == "S3DataSource":
+        data["AttributeNames"] = list(value.attribute_names)
+    source = {kind: data}
     body = {"DataSource": source}
     if value.compression is not None:
         body["CompressionType"] = value.compression

@@ -162,4 +162,25 @@ class UnexpectedStatusException(SageMakerHeteroError, ValueError):
 
 
 class LocalJobError(SageMakerHeteroError, RuntimeError):
-    """A host of a local heterogeneous run failed or timed out."""
+    """A host of a local heterogeneous run failed, or the run timed out or was stopped.
+
+    ``host``, ``group``, ``exit_code``, ``failure`` (the host's ``output/failure`` file) and
+    ``last_lines`` describe the host that failed (None when no host is to blame); ``exit_codes``
+    maps every host to its exit code. ``job_name``, ``status`` and ``failure_reason`` are named as
+    on :class:`UnexpectedStatusException`.
+    """
+
+    def __init__(self, message, job_name=None, status=None, failure_reason=None, reason=None, host=None,
+                 group=None, exit_code=None, failure=None, last_lines=(), exit_codes=None):
+        super(LocalJobError, self).__init__(message)
+        self.job_name = self.training_job_name = job_name
+        self.status = status
+        self.failure_reason = failure_reason
+        self.allowed_statuses = ("Completed",)
+        self.reason = reason
+        self.host = host
+        self.group = group
+        self.exit_code = exit_code
+        self.failure = failure
+        self.last_lines = list(last_lines)
+        self.exit_codes = dict(exit_codes or {})

@@ -103,6 +103,9 @@ def fresh_python(code, cwd=None, env=None):
         ("sagemaker_hetero.pytorch", "PyTorch"),
         ("sagemaker_hetero.tensorflow", "TensorFlow"),
         ("sagemaker_hetero.exceptions", "ConfigError"),
+        ("sagemaker_hetero.exceptions", "UnexpectedStatusException"),
+        ("sagemaker_hetero.session", "Session"),
+        ("sagemaker_hetero.local", "LocalSession"),
     ],
 )
 def test_public_import_paths_and_reexports(module, name):

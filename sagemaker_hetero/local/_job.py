@@ -384,19 +384,19 @@ class LocalJob(object):
                 lines.append("Last lines of %s:" % culprit.host.name)
                 lines.extend("  " + culprit.label + line for line in culprit.lines)
         lines.append("Host folders: %s" % self.job_dir)
-        error = LocalJobError("\n".join(lines))
-        error.job_name = self.name
-        error.training_job_name = self.name
-        error.reason = reason
-        error.status = "Failed" if reason in ("failed", "internal") else "Stopped"
-        error.failure_reason = self._failure_reason
-        error.allowed_statuses = ("Completed",)  # with the three above: UnexpectedStatusException's attributes
-        error.host = culprit.host.name if culprit else None
-        error.group = culprit.host.group if culprit else None
-        error.exit_code = culprit.exit_code if culprit else None
-        error.failure = culprit.failure_text() if culprit else None
-        error.last_lines = list(culprit.lines) if culprit else []
-        error.exit_codes = {r.host.name: r.exit_code for r in self._runs}
+        error = LocalJobError(
+            "\n".join(lines),
+            job_name=self.name,
+            status="Failed" if reason in ("failed", "internal") else "Stopped",
+            failure_reason=self._failure_reason,
+            reason=reason,
+            host=culprit.host.name if culprit else None,
+            group=culprit.host.group if culprit else None,
+            exit_code=culprit.exit_code if culprit else None,
+            failure=culprit.failure_text() if culprit else None,
+            last_lines=culprit.lines if culprit else (),
+            exit_codes={r.host.name: r.exit_code for r in self._runs},
+        )
         return error
 
     # -- the public surface --------------------------------------------------------------------

@@ -66,7 +66,11 @@ def test_dry_run_is_offline_and_shows_the_local_bucket_and_file_channels(monkeyp
     assert request["HyperParameters"]["sagemaker_region"] == '"us-west-2"'
     assert request["RoleArn"] == "arn:aws:iam::000000000000:role/SageMakerRole"
     assert request["InputDataConfig"][0]["DataSource"] == {
-        "FileDataSource": {"FileUri": "file:///data/train", "FileDataDistributionType": "FullyReplicated"}
+        "FileDataSource": {
+            "FileUri": "file:///data/train",
+            "FileDataDistributionType": "FullyReplicated",
+            "InstanceGroupNames": ["cpu"],
+        }
     }
     assert not os.path.exists(str(tmp_path / "jobs"))
 
