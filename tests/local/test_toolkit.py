@@ -2,8 +2,9 @@
 
 ``test_the_real_toolkit_*`` runs ``sagemaker_training.environment.Environment`` inside every host;
 it needs the toolkit, which is not a dependency of this project: it runs when this interpreter can
-import ``sagemaker_training``, or with ``HETERO_TOOLKIT_PYTHON`` naming an interpreter
-that can; otherwise it is skipped. The golden-case test always runs: it rebuilds the job behind
+import ``sagemaker_training``, with ``HETERO_TOOLKIT_PYTHON`` naming an interpreter that can, or
+when the repository holds a ``.venv-toolkit`` virtualenv with it (CI makes one); otherwise it is
+skipped. The golden-case test always runs: it rebuilds the job behind
 ``tests/data/runtime/hetero_mpi_cpu_host.json`` (made by the real toolkit) and checks that our
 Environment, inside the simulated host, reports the recorded values.
 """
@@ -42,6 +43,9 @@ def toolkit_python():
     given = os.environ.get("HETERO_TOOLKIT_PYTHON")
     if given:
         return given
+    beside = os.path.join(ROOT, ".venv-toolkit", "bin", "python")
+    if os.path.exists(beside):
+        return beside
     pytest.importorskip("sagemaker_training")
     return sys.executable
 
