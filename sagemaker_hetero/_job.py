@@ -1,14 +1,22 @@
-"""A started training job: describe it, wait for it, stop it."""
+"""A started training job: describe it, wait for it (streaming its logs), stop it."""
 import sys
 import time
 
-from sagemaker_hetero.exceptions import UnexpectedStatusException
+from sagemaker_hetero import _log_tail, _logs, _wire_in
+from sagemaker_hetero._settings import group_name
+from sagemaker_hetero.exceptions import AccessDeniedError, ConfigError, ThrottlingError, UnexpectedStatusException
 
-__all__ = ["TrainingJob", "format_elapsed"]
+__all__ = ["TrainingJob", "format_elapsed", "STREAM_LOGS", "NO_LOGS"]
 
 TERMINAL = ("Completed", "Failed", "Stopped")
 POLL_MIN_SECONDS = 2.0
 POLL_MAX_SECONDS = 30.0
+#: ``logs`` values that stream the job's logs while waiting, and those that do not ("Rules" shows
+#: debugger rule jobs in the SDK v2; there are none here, so it shows nothing).
+STREAM_LOGS = (True, "All", "Training")
+NO_LOGS = (False, None, "None", "Rules")
+#: How often the last read of the logs after the job ended is tried while CloudWatch throttles.
+DRAIN_ATTEMPTS = 5
 
 
 def format_elapsed(seconds):
@@ -40,18 +48,34 @@ class TrainingJob(object):
     def stop(self):
         self.sagemaker_session.stop_training_job(self.name)
 
-    def wait(self, logs="All", poll=None, out=None, clock=time.monotonic, sleep=time.sleep):
+    def _tail(self, desc, instance_groups):
+        """A LogTail for this job, its labeller knowing the job's groups; checks the filter."""
+        groups = _wire_in.group_names(desc)
+        if isinstance(instance_groups, str) or hasattr(instance_groups, "instance_group_name"):
+            instance_groups = [instance_groups]
+        only = [group_name(g) for g in instance_groups] if instance_groups else None
+        problems = _logs.filter_problems(only, groups, self.name)
+        if problems:
+            raise ConfigError(problems)
+        return _log_tail.LogTail(self.sagemaker_session, self.name, _logs.LogLabeller(groups, only))
+
+    def wait(self, logs="All", poll=None, out=None, clock=time.monotonic, sleep=time.sleep, instance_groups=None):
         """Poll until the job ends, printing each new status on one line; return the description.
 
+        With ``logs`` ``"All"`` (or ``True``, ``"Training"``) the job's CloudWatch logs are printed
+        as they arrive, each line labelled ``[<group>/<host>]`` (``[?/<host>]`` until the host's group
+        is known), interleaved with the status lines; ``instance_groups`` (names) shows only those
+        groups' lines. ``False``, ``"None"`` or ``"Rules"`` print the status lines only.
+
         Raises :class:`UnexpectedStatusException` if the job ends Failed or Stopped. Ctrl-C stops
-        the waiting, not the job. ``poll`` is ``(first, longest)`` seconds between polls (default:
-        the session's ``poll_interval``, else 2 s doubling up to 30 s).
+        the waiting, not the job. ``poll`` is ``(first, longest)`` seconds between polls, or one
+        number for both (default: the session's ``poll_interval``, else 2 s doubling up to 30 s;
+        back to the first after a change or new log lines, doubled while CloudWatch throttles).
         """
         out = out or sys.stdout
-        first, longest = poll or getattr(self.sagemaker_session, "poll_interval", None) or (
-            POLL_MIN_SECONDS,
-            POLL_MAX_SECONDS,
-        )
+        first, longest = _poll_bounds(poll, self.sagemaker_session)
+        follow = logs in STREAM_LOGS
+        reader = None
         start = clock()
         delay = first
         last = None
@@ -59,20 +83,27 @@ class TrainingJob(object):
             while True:
                 desc = self.describe()
                 status = desc.get("TrainingJobStatus")
-                secondary = desc.get("SecondaryStatus")
-                message = _status_message(desc)
-                seen = (status, secondary, message)
-                if seen != last:
-                    last = seen
-                    delay = first
-                    text = status if not secondary or secondary == status else "%s/%s" % (status, secondary)
-                    line = "[%s] %s: %s" % (format_elapsed(clock() - start), self.name, text)
-                    if message:
-                        line += " - " + message
-                    out.write(line + "\n")
-                    out.flush()
+                seen = _wire_in.job_status(desc)
+                changed = seen != last
+                last = seen
+                line = "[%s] %s: %s" % (format_elapsed(clock() - start), self.name, _status_text(*seen))
+                if follow and reader is None:
+                    reader = _Reader(self._tail(desc, instance_groups), out)
                 if status in TERMINAL:
+                    if reader is not None:
+                        reader.drain(sleep, first)
+                    if changed:
+                        _write(out, [line])
                     break
+                if changed:
+                    delay = first
+                    _write(out, [line])
+                if reader is not None:
+                    got = reader.read()
+                    if got:
+                        delay = first
+                    if reader.throttled:
+                        delay = min(delay * 2, longest)
                 sleep(delay)
                 delay = min(delay * 2, longest)
         except KeyboardInterrupt:
@@ -86,9 +117,88 @@ class TrainingJob(object):
             raise UnexpectedStatusException(self.name, status, desc.get("FailureReason"))
         return desc
 
+    def logs(self, follow=False, instance_groups=None, out=None, poll=None, clock=time.monotonic, sleep=time.sleep):
+        """Print the job's logs so far, labelled ``[<group>/<host>]``; return the description.
 
-def _status_message(desc):
-    transitions = desc.get("SecondaryStatusTransitions") or []
-    if transitions:
-        return transitions[-1].get("StatusMessage") or ""
-    return ""
+        ``follow=True`` keeps printing until the job ends, like ``wait(logs="All")`` (and raises
+        like it); ``instance_groups`` shows only those groups' lines.
+        """
+        if follow:
+            return self.wait(logs="All", poll=poll, out=out, clock=clock, sleep=sleep, instance_groups=instance_groups)
+        out = out or sys.stdout
+        desc = self.describe()
+        reader = _Reader(self._tail(desc, instance_groups), out, strict=True)
+        reader.drain(sleep, _poll_bounds(poll, self.sagemaker_session)[0], reads=1)
+        return desc
+
+
+def _poll_bounds(poll, session):
+    poll = poll or getattr(session, "poll_interval", None) or (POLL_MIN_SECONDS, POLL_MAX_SECONDS)
+    if isinstance(poll, (int, float)):
+        return poll, poll  # one number, as the SDK v2's logs_for_job(poll=10) gives
+    return poll
+
+
+def _status_text(status, secondary, message):
+    text = status if not secondary or secondary == status else "%s/%s" % (status, secondary)
+    return text + " - " + message if message else text
+
+
+def _write(out, lines):
+    if not lines:
+        return
+    out.write("".join((line if isinstance(line, str) else line.text()) + "\n" for line in lines))
+    out.flush()
+
+
+class _Reader(object):
+    """Reads a LogTail for the waiter and prints what it gets.
+
+    Throttling that outlasts botocore's retries is kept in ``throttled`` (the waiter backs off and
+    tries again). Access denied to CloudWatch Logs prints one note and the waiting goes on
+    without logs (``strict``: it raises, as ``logs()`` has nothing else to do).
+    """
+
+    def __init__(self, tail, out, strict=False):
+        self.tail = tail
+        self.out = out
+        self.strict = strict
+        self.throttled = None
+        self.denied = False
+
+    def read(self):
+        """Print the new lines; return how many there were."""
+        self.throttled = None
+        if self.denied:
+            return 0
+        try:
+            lines = self.tail.poll()
+        except ThrottlingError as exc:
+            self.throttled = exc
+            return 0
+        except AccessDeniedError as exc:
+            if self.strict:
+                raise
+            self.denied = True
+            _write(self.out, ["[logs not shown: %s]" % (exc.aws_message,)])
+            return 0
+        _write(self.out, lines)
+        return len(lines)
+
+    def drain(self, sleep, first, reads=2):
+        """The job ended (or ``logs()`` reads once): read what is there, and once more a moment later
+        if the job has streams (CloudWatch may show the last lines late); then print whatever the
+        labeller still holds. Throttled reads are tried again, up to ``DRAIN_ATTEMPTS``."""
+        done = 0
+        for attempt in range(DRAIN_ATTEMPTS):
+            self.read()
+            if self.denied:
+                return
+            if not self.throttled:
+                done += 1
+                if done >= reads or not self.tail.stream_names:
+                    break
+            elif attempt == DRAIN_ATTEMPTS - 1 and self.strict:
+                raise self.throttled
+            sleep(first * (2 ** attempt if self.throttled else 1))
+        _write(self.out, self.tail.finish())

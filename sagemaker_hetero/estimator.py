@@ -7,7 +7,9 @@ import difflib
 import os
 import time
 
-from sagemaker_hetero import _context, _plan, _validate
+import attrs
+
+from sagemaker_hetero import _context, _display, _plan, _validate
 from sagemaker_hetero._settings import ESTIMATOR_FIELDS, JobSettings, normalize_inputs
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
@@ -67,6 +69,8 @@ class EstimatorBase(object):
         elif isinstance(self._hyperparameters, dict):
             self._hyperparameters = dict(self._hyperparameters)
         self.latest_training_job = None
+        #: the channels (``{name: TrainingInput or URI}``) of the latest ``fit`` or ``attach``
+        self.latest_inputs = None
         self._current_job_name = None
         problems = _validate.problems(self._settings(), self._target())
         if problems:
@@ -131,7 +135,8 @@ class EstimatorBase(object):
             facts = session._offline_facts() if session is not None else _offline_facts()
             plan = _plan.make_plan(settings, facts, now)
             self._current_job_name = plan.job_name
-            return plan.request
+            self.latest_inputs = dict(settings.channels) or None
+            return _display.RenderedRequest(plan.request)
         if session is None:
             from sagemaker_hetero.session import Session
 
@@ -139,9 +144,87 @@ class EstimatorBase(object):
         job = session._start(settings, now)
         self._current_job_name = job.name
         self.latest_training_job = job
+        self.latest_inputs = dict(settings.channels) or None
         if wait:
             job.wait(logs=logs)
         return None
+
+    # -- jobs started elsewhere, logs, and how an estimator shows itself ------------------------
+
+    @classmethod
+    def attach(cls, training_job_name, sagemaker_session=None, model_channel_name="model"):
+        """An estimator rebuilt from an existing training job (the SageMaker Python SDK v2's ``attach``).
+
+        The job is described once: instance groups (in order), channels with their instance groups
+        (``latest_inputs``), distribution and its group, framework and Python versions (from the
+        image tag), entry point and code (the job's ``sourcedir.tar.gz`` in S3), hyperparameters,
+        role, output, volume, limits, VPC and the rest. ``latest_training_job`` is the job, so
+        ``.wait()``, ``.logs()`` or ``.describe()`` work on it, and
+        ``fit(estimator.latest_inputs, job_name=..., dry_run=True)`` renders the job's request again.
+        Tags are not part of a job's description and are not restored.
+        """
+        from sagemaker_hetero import _wire_in
+        from sagemaker_hetero._job import TrainingJob
+
+        if sagemaker_session is None:
+            from sagemaker_hetero.session import Session
+
+            sagemaker_session = Session()
+        desc = sagemaker_session.describe_training_job(training_job_name)
+        settings = _wire_in.settings_from_description(
+            desc,
+            framework=cls._framework,
+            region=getattr(sagemaker_session, "boto_region_name", None),
+            model_channel_name=model_channel_name,
+        )
+        defaults = attrs.fields_dict(JobSettings)
+        kwargs = {}
+        for name in cls._allowed() - {"sagemaker_session", "job_name"}:
+            value = getattr(settings, name)
+            if value is not None and not (name in defaults and value == defaults[name].default):
+                kwargs[name] = value
+        estimator = cls(sagemaker_session=sagemaker_session, **kwargs)
+        estimator.latest_inputs = dict(settings.channels) or None
+        estimator.latest_training_job = TrainingJob(sagemaker_session, training_job_name)
+        estimator._current_job_name = training_job_name
+        return estimator
+
+    def logs(self, instance_groups=None):
+        """Print the latest job's logs until it ends, each line labelled ``[<group>/<host>]``;
+        ``instance_groups`` (names) shows only those groups (see docs/logs.md)."""
+        job = self.latest_training_job
+        if job is None:
+            raise ValueError("the estimator has no training job yet: call fit() or attach() first")
+        if hasattr(job, "logs"):
+            return job.logs(follow=True, instance_groups=instance_groups)
+        return job.wait(logs="All")
+
+    def _view(self):
+        session = self.sagemaker_session
+        region = getattr(session, "boto_region_name", None) if session is not None else None
+        if region is None:
+            region = _context.region_from_environment()
+        title = "%s estimator" % type(self).__name__
+        if self._current_job_name:
+            title += " (latest job: %s)" % self._current_job_name
+        return _display.view_from_settings(self._settings(self.latest_inputs), title, region=region)
+
+    def describe_cluster(self):
+        """The cluster as a text table: each instance group's type and count, the channels it
+        receives and which group runs the distributed launcher, then the image and the output."""
+        return self._view().text()
+
+    def __repr__(self):
+        try:
+            return self.describe_cluster()
+        except Exception:  # noqa: BLE001 - repr never fails
+            return "<%s estimator>" % type(self).__name__
+
+    def _repr_html_(self):
+        try:
+            return self._view().html()
+        except Exception:  # noqa: BLE001 - a notebook falls back to repr
+            return None
 
 
 def _offline_facts():

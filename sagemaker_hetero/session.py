@@ -17,6 +17,7 @@ from sagemaker_hetero import _archive, _aws_errors, _plan, _request, _validate
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._context import default_bucket_name
 from sagemaker_hetero._job import TrainingJob
+from sagemaker_hetero._logs import LOG_GROUP
 
 __all__ = ["Session"]
 
@@ -72,7 +73,8 @@ class Session(object):
         with self._lock:
             client = self._clients.get(name)
             if client is None:
-                service, retries = (name, RETRIES) if name != "sagemaker-poll" else ("sagemaker", POLL_RETRIES)
+                # "<service>-poll": a client for polling (adaptive retries), e.g. "logs-poll".
+                service, retries = (name[: -len("-poll")], POLL_RETRIES) if name.endswith("-poll") else (name, RETRIES)
                 config = botocore.config.Config(retries=self._retries(retries), user_agent_extra=USER_AGENT)
                 client = self.boto_session.client(service, region_name=self.boto_region_name, config=config)
                 self._clients[name] = client
@@ -303,6 +305,46 @@ class Session(object):
 
     def stop_training_job(self, job_name):
         return _aws_errors.call(self._client("sagemaker"), "StopTrainingJob", TrainingJobName=job_name)
+
+    def logs_for_job(self, job_name, wait=False, poll=None, instance_groups=None, out=None):
+        """Print the job's CloudWatch logs, each line labelled ``[<group>/<host>]`` (see docs/logs.md).
+
+        ``wait=True`` follows the job until it ends (and raises ``UnexpectedStatusException`` if it
+        fails); ``instance_groups`` shows only those groups' lines. Returns the job's description.
+        """
+        job = TrainingJob(self, job_name)
+        return job.logs(follow=wait, instance_groups=instance_groups, out=out, poll=poll)
+
+    # -- CloudWatch Logs (read by _log_tail) ---------------------------------------------------
+
+    def _log_stream_names(self, prefix):
+        """Names of the training job log streams starting with ``prefix`` (none if the log group
+        does not exist yet)."""
+        client = self._client("logs-poll")
+        names, token = [], None
+        while True:
+            params = {"logGroupName": LOG_GROUP, "logStreamNamePrefix": prefix}
+            if token:
+                params["nextToken"] = token
+            try:
+                response = _aws_errors.call(client, "DescribeLogStreams", **params)
+            except E.ResourceNotFoundError:
+                return names
+            page = [s["logStreamName"] for s in response.get("logStreams") or ()]
+            names.extend(n for n in page if n not in names)
+            next_token = response.get("nextToken")
+            if not page or not next_token or next_token == token:
+                return names
+            token = next_token
+
+    def _log_events(self, stream_name, token=None):
+        """``([(timestamp ms, message)], next token)``: the stream's events after ``token``."""
+        params = {"logGroupName": LOG_GROUP, "logStreamName": stream_name, "startFromHead": True}
+        if token:
+            params["nextToken"] = token
+        response = _aws_errors.call(self._client("logs-poll"), "GetLogEvents", **params)
+        events = [(e.get("timestamp", 0), e.get("message", "")) for e in response.get("events") or ()]
+        return events, response.get("nextForwardToken")
 
 
 def _is_name_taken(exc):

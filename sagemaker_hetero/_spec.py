@@ -1,0 +1,229 @@
+"""A job spec (the CLI's YAML or JSON file) as estimator arguments. Pure: the caller reads the file.
+
+A spec is a mapping holding an estimator's keyword arguments, plus ``framework`` (which estimator),
+``inputs`` and ``experiment_config`` (``fit``'s)::
+
+    framework: pytorch              # pytorch | tensorflow | generic
+    instance_groups:
+      - {name: data_group, type: ml.c5.18xlarge, count: 2}
+    inputs:
+      train: {s3_data: "s3://bucket/train", instance_groups: [data_group]}
+      dummy: "s3://bucket/dummy"
+    distribution: {torch_distributed: {enabled: true}, instance_groups: [dnn_group]}
+
+Local paths (``entry_point`` without ``source_dir``, ``source_dir``, ``dependencies``) are relative to
+the spec's folder. Every problem is reported at once as a :class:`ConfigError`, with paths into the
+spec (``instance_groups[1].type``); unknown keys are problems naming the closest valid key.
+"""
+import difflib
+import importlib
+import os
+
+import attrs
+
+from sagemaker_hetero._settings import JobSettings, normalize_inputs
+from sagemaker_hetero.exceptions import ConfigError, Problem
+
+__all__ = ["Spec", "parse", "FRAMEWORKS", "GROUP_KEYS", "INPUT_KEYS"]
+
+#: ``framework:`` value -> (module, estimator class)
+FRAMEWORKS = {
+    "pytorch": ("sagemaker_hetero.pytorch", "PyTorch"),
+    "tensorflow": ("sagemaker_hetero.tensorflow", "TensorFlow"),
+    "generic": ("sagemaker_hetero.estimator", "Estimator"),
+}
+GROUP_KEYS = ("name", "type", "count")
+_GROUP_FIELDS = {"name": "instance_group_name", "type": "instance_type", "count": "instance_count"}
+INPUT_KEYS = (
+    "s3_data",
+    "distribution",
+    "compression",
+    "content_type",
+    "record_wrapping",
+    "s3_data_type",
+    "instance_groups",
+    "input_mode",
+    "attribute_names",
+    "target_attribute_name",
+    "shuffle_config",
+)
+_FIT_KEYS = ("inputs", "experiment_config")
+_STRING_KEYS = ("framework_version", "py_version")
+
+
+def _estimator_class(framework):
+    module, name = FRAMEWORKS[framework]
+    return getattr(importlib.import_module(module), name)
+
+
+def _spec_keys(cls):
+    return sorted((cls._allowed() - {"sagemaker_session"}) | set(_FIT_KEYS) | {"framework"})
+
+
+def _unknown(path, key, valid, out):
+    close = difflib.get_close_matches(str(key), list(valid), n=1, cutoff=0.5)
+    if close:
+        out.append(Problem(path, "is not a spec key; did you mean %r?" % close[0], key))
+    else:
+        out.append(Problem(path, "is not a spec key (valid keys: %s)" % ", ".join(valid), key))
+
+
+@attrs.frozen
+class Spec(object):
+    """A parsed spec: the estimator class, its keyword arguments and ``fit``'s."""
+
+    framework = attrs.field()
+    estimator_class = attrs.field()
+    kwargs = attrs.field()
+    inputs = attrs.field(default=None)
+    experiment_config = attrs.field(default=None)
+    # problems found while parsing; the checks below add the validator's
+    problems = attrs.field(default=())
+
+    def settings(self):
+        """The :class:`JobSettings` an estimator made of this spec would validate and render."""
+        channels, inputs_problem = normalize_inputs(self.inputs)
+        return JobSettings(
+            framework=self.estimator_class._framework,
+            channels=channels,
+            inputs_problem=inputs_problem,
+            experiment_config=self.experiment_config,
+            **self.kwargs
+        )
+
+    def check(self, target="aws", path_exists=None, region=None):
+        """Every problem: the spec's own, then the validator's (paths in the spec's terms)."""
+        from sagemaker_hetero import _validate
+
+        out = list(self.problems)
+        reported = set(p.path for p in self.problems)
+        for problem in _validate.problems(self.settings(), target, path_exists=path_exists, region=region):
+            path = _spec_path(problem.path)
+            if any(path == r or path.startswith(r + ".") or path.startswith(r + "[") for r in reported):
+                continue  # that part of the spec is already reported as malformed
+            out.append(Problem(path, problem.message, problem.value) if problem.has_value else Problem(path, problem.message))
+        return out
+
+    def estimator(self, sagemaker_session=None):
+        """The estimator (raises :class:`ConfigError` like its constructor)."""
+        return self.estimator_class(sagemaker_session=sagemaker_session, **self.kwargs)
+
+
+def _spec_path(path):
+    """A validator path in the spec's terms: ``instance_groups[0].instance_type`` -> ``...type``."""
+    if path.startswith("instance_groups["):
+        for key, field in _GROUP_FIELDS.items():
+            if path.endswith("." + field):
+                return path[: -len(field)] + key
+    return path
+
+
+def _resolve(base_dir, path):
+    if base_dir is None or not isinstance(path, str) or not path or path.startswith("s3://") or os.path.isabs(path):
+        return path
+    return os.path.normpath(os.path.join(base_dir, path))
+
+
+def _groups(value, out):
+    from sagemaker_hetero.instance_group import InstanceGroup
+
+    if not isinstance(value, list):
+        out.append(Problem("instance_groups", "must be a list of {name, type, count}", value))
+        return value
+    groups = []
+    for i, item in enumerate(value):
+        path = "instance_groups[%d]" % i
+        if not isinstance(item, dict):
+            out.append(Problem(path, "must be a mapping {name, type, count}", item))
+            continue
+        for key in item:
+            if key not in GROUP_KEYS:
+                _unknown("%s.%s" % (path, key), key, GROUP_KEYS, out)
+        for key in GROUP_KEYS:
+            if key not in item:
+                out.append(Problem("%s.%s" % (path, key), "is required"))
+        groups.append(InstanceGroup(item.get("name"), item.get("type"), item.get("count")))
+    return groups
+
+
+def _input(path, value, out):
+    from sagemaker_hetero.inputs import ShuffleConfig, TrainingInput
+
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, dict):
+        out.append(Problem(path, "must be an S3 URI or a mapping of TrainingInput arguments", value))
+        return value
+    kwargs = {}
+    for key, item in value.items():
+        if key not in INPUT_KEYS:
+            _unknown("%s.%s" % (path, key), key, INPUT_KEYS, out)
+            continue
+        kwargs[key] = item
+    if "s3_data" not in value:
+        out.append(Problem(path + ".s3_data", "is required"))
+    shuffle = kwargs.get("shuffle_config")
+    if isinstance(shuffle, dict) and set(shuffle) == {"seed"}:
+        kwargs["shuffle_config"] = ShuffleConfig(shuffle["seed"])
+    elif shuffle is not None:
+        out.append(Problem(path + ".shuffle_config", "must be a mapping {seed: <integer>}", shuffle))
+        kwargs.pop("shuffle_config")
+    return TrainingInput(**kwargs)
+
+
+def parse(data, base_dir=None):
+    """A :class:`Spec` of the mapping ``data``; its ``problems`` list what is malformed.
+
+    Raises :class:`ConfigError` only when no estimator can be made at all (not a mapping, no or an
+    unknown ``framework``).
+    """
+    if not isinstance(data, dict):
+        raise ConfigError([Problem("spec", "must be a mapping of estimator arguments", type(data).__name__)])
+    out = []
+    framework = data.get("framework")
+    if framework not in FRAMEWORKS:
+        if "framework" not in data:
+            problem = Problem("framework", "is required: one of %s" % ", ".join(FRAMEWORKS))
+        else:
+            problem = Problem("framework", "must be one of %s" % ", ".join(FRAMEWORKS), framework)
+        valid = sorted(set(k for f in FRAMEWORKS for k in _spec_keys(_estimator_class(f))))
+        for key in data:
+            if key not in valid:
+                _unknown(key, key, valid, out)
+        raise ConfigError([problem] + out)
+    cls = _estimator_class(framework)
+    valid = _spec_keys(cls)
+    kwargs = {}
+    for key, value in data.items():
+        if key not in valid:
+            _unknown(str(key), key, valid, out)
+        elif key not in _FIT_KEYS and key != "framework":
+            kwargs[key] = value
+    for key in _STRING_KEYS:
+        if key in kwargs and not isinstance(kwargs[key], str):
+            out.append(
+                Problem(key, "must be a string; quote it (YAML reads 1.10 as the number 1.1)", kwargs[key])
+            )
+    if "instance_groups" in kwargs:
+        kwargs["instance_groups"] = _groups(kwargs["instance_groups"], out)
+    if kwargs.get("source_dir") is not None:
+        kwargs["source_dir"] = _resolve(base_dir, kwargs["source_dir"])
+    elif kwargs.get("entry_point") is not None:
+        kwargs["entry_point"] = _resolve(base_dir, kwargs["entry_point"])
+    if isinstance(kwargs.get("dependencies"), list):
+        kwargs["dependencies"] = [_resolve(base_dir, d) for d in kwargs["dependencies"]]
+    inputs = data.get("inputs")
+    if inputs is not None:
+        if isinstance(inputs, dict):
+            inputs = {name: _input("inputs[%r]" % (name,), value, out) for name, value in inputs.items()}
+        elif not isinstance(inputs, str):
+            out.append(Problem("inputs", "must be an S3 URI or a mapping of channel name to URI or TrainingInput arguments", inputs))
+            inputs = None
+    return Spec(
+        framework=framework,
+        estimator_class=cls,
+        kwargs=kwargs,
+        inputs=inputs,
+        experiment_config=data.get("experiment_config"),
+        problems=tuple(out),
+    )

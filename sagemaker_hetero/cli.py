@@ -1,0 +1,352 @@
+"""``sagemaker-hetero``: render, validate, submit and watch training jobs from CI (see docs/cli.md).
+
+::
+
+    sagemaker-hetero render SPEC [--format json|cli-input-json]   the request as JSON (no network)
+    sagemaker-hetero validate SPEC                                  every problem at once (no network)
+    sagemaker-hetero submit SPEC [--wait] [--logs] [--group NAME]   create the job (and wait for it)
+    sagemaker-hetero status JOB                                     the job's status
+    sagemaker-hetero logs JOB [--follow] [--group NAME]             its logs, labelled by instance group
+    sagemaker-hetero stop JOB                                       stop it
+    sagemaker-hetero local SPEC                                     run it on this machine
+
+Exit codes: 0 success (job Completed), 1 job Failed or Stopped, 2 invalid spec or usage, 3 AWS
+error. ``render`` and ``validate`` import neither boto3 nor botocore.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+from sagemaker_hetero import exceptions as E
+
+__all__ = ["main", "EXIT_OK", "EXIT_JOB_FAILED", "EXIT_USAGE", "EXIT_AWS"]
+
+EXIT_OK = 0
+EXIT_JOB_FAILED = 1
+EXIT_USAGE = 2
+EXIT_AWS = 3
+PROG = "sagemaker-hetero"
+_PLACEHOLDER = "<account-id>"
+
+
+# -- reading a spec ----------------------------------------------------------------------------
+
+
+def _read_spec(path):
+    """``(data, base folder)`` of a YAML or JSON spec file (``-``: standard input)."""
+    if path == "-":
+        text, base = sys.stdin.read(), os.getcwd()
+    else:
+        try:
+            with open(path) as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise E.ConfigError([E.Problem("SPEC", "cannot be read: %s" % exc, path)])
+        base = os.path.dirname(os.path.abspath(path))
+    ext = os.path.splitext(path)[1].lower()
+    if ext == ".json":
+        return _json(text, path), base
+    if ext in (".yaml", ".yml"):
+        return _yaml(text, path), base
+    try:
+        return json.loads(text), base
+    except ValueError:
+        return _yaml(text, path), base
+
+
+def _json(text, path):
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise E.ConfigError([E.Problem("SPEC", "is not valid JSON: %s" % exc, path)])
+
+
+def _yaml(text, path):
+    try:
+        import yaml
+    except ImportError:
+        raise E.ConfigError(
+            [
+                E.Problem(
+                    "SPEC",
+                    "is YAML, which needs PyYAML: pip install 'sagemaker-hetero[yaml]' (or pyyaml), "
+                    "or write the spec as JSON",
+                    path,
+                )
+            ]
+        )
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise E.ConfigError([E.Problem("SPEC", "is not valid YAML: %s" % exc, path)])
+
+
+def _load(args, target, region):
+    """The parsed spec, after every check (raises ConfigError listing all problems)."""
+    from sagemaker_hetero import _spec
+    from sagemaker_hetero.estimator import _path_exists
+
+    data, base = _read_spec(args.spec)
+    spec = _spec.parse(data, base)
+    problems = spec.check(target, path_exists=_path_exists, region=region)
+    if problems:
+        raise E.ConfigError(problems)
+    return spec
+
+
+def _region(args, required):
+    from sagemaker_hetero import _context
+
+    if args.region:
+        return args.region
+    env = dict(os.environ)
+    if args.profile:
+        env["AWS_PROFILE"] = args.profile
+    region = _context.region_from_environment(env)
+    if region is None and required:
+        raise E.ConfigError(
+            [E.Problem("--region", "no AWS region is configured: pass --region, or set AWS_REGION or a profile's region")]
+        )
+    return region
+
+
+def _session(args):
+    import boto3
+    import botocore.exceptions
+
+    from sagemaker_hetero import _aws_errors
+    from sagemaker_hetero.session import Session
+
+    try:
+        boto_session = boto3.Session(profile_name=args.profile, region_name=args.region)
+    except botocore.exceptions.BotoCoreError as exc:  # an unknown profile, say
+        raise _aws_errors.translate(exc, "Session")
+    return Session(boto_session=boto_session)
+
+
+# -- commands ----------------------------------------------------------------------------------
+
+
+def _render(args):
+    from sagemaker_hetero import _archive, _plan
+
+    region = _region(args, required=True)
+    spec = _load(args, "aws", region)
+    settings = spec.settings()
+    facts = _plan.Facts(region=region, account_id=args.account_id, default_bucket=args.default_bucket)
+    plan = _plan.make_plan(settings, facts, time.time())
+    text = json.dumps(plan.request, indent=2)
+    if args.format == "cli-input-json" and _PLACEHOLDER in text:
+        raise E.ConfigError(
+            [
+                E.Problem(
+                    "--format cli-input-json",
+                    "the request holds the placeholder %s (the default bucket or a role name's ARN); pass "
+                    "--account-id or --default-bucket, or give output_path (and code_location) and a role ARN "
+                    "in the spec" % _PLACEHOLDER,
+                )
+            ]
+        )
+    if args.archive:
+        if plan.code is None or not plan.code.upload:
+            raise E.ConfigError([E.Problem("--archive", "the job ships no code archive to build")])
+        body, _ = _archive.build_archive(settings)
+        with body, open(args.archive, "wb") as f:
+            f.write(body.read())
+        sys.stderr.write("Wrote %s; upload it to %s before creating the job.\n" % (args.archive, plan.code.s3_uri))
+    sys.stdout.write(text + "\n")
+    return EXIT_OK
+
+
+def _validate(args):
+    spec = _load(args, "aws", _region(args, required=False))
+    settings = spec.settings()
+    groups = settings.instance_groups if settings.is_hetero else None
+    summary = {
+        "valid": True,
+        "spec": args.spec,
+        "estimator": spec.estimator_class.__name__,
+        "instance_groups": [g.instance_group_name for g in groups] if groups else None,
+        "instances": sum(g.instance_count for g in groups) if groups else settings.instance_count,
+        "channels": [name for name, _ in settings.channels],
+        "job_name": settings.job_name,
+    }
+    if args.output == "json":
+        sys.stdout.write(json.dumps(summary) + "\n")
+    else:
+        sys.stdout.write(
+            "%s: valid (%s, %s instance%s%s, %d channel%s)\n"
+            % (
+                args.spec,
+                summary["estimator"],
+                summary["instances"],
+                "" if summary["instances"] == 1 else "s",
+                " in groups %s" % ", ".join(summary["instance_groups"]) if groups else "",
+                len(summary["channels"]),
+                "" if len(summary["channels"]) == 1 else "s",
+            )
+        )
+    return EXIT_OK
+
+
+def _report(args, desc):
+    from sagemaker_hetero import _wire_in
+
+    summary = _wire_in.status_summary(desc)
+    if args.output == "json":
+        sys.stdout.write(json.dumps(summary) + "\n")
+    else:
+        status, secondary, message = _wire_in.job_status(desc)
+        text = status if not secondary or secondary == status else "%s/%s" % (status, secondary)
+        line = "%s: %s" % (summary["job_name"], text)
+        if message:
+            line += " - " + message
+        if summary["failure_reason"]:
+            line += "\nFailure reason: %s" % summary["failure_reason"]
+        sys.stdout.write(line + "\n")
+    return EXIT_JOB_FAILED if summary["status"] in ("Failed", "Stopped") else EXIT_OK
+
+
+def _submit(args):
+    spec = _load(args, "aws", _region(args, required=False))
+    session = _session(args)
+    estimator = spec.estimator(session)
+    estimator.fit(spec.inputs, wait=False, experiment_config=spec.experiment_config)
+    job = estimator.latest_training_job
+    progress = sys.stderr if args.output == "json" else sys.stdout
+    progress.write("Created training job %s in %s\n" % (job.name, session.boto_region_name))
+    progress.flush()
+    if not (args.wait or args.logs):
+        if args.output == "json":
+            return _report(args, job.describe())
+        return EXIT_OK
+    try:
+        desc = job.wait(logs="All" if args.logs else "None", out=progress, instance_groups=args.group)
+    except E.UnexpectedStatusException:
+        return _report(args, job.describe()) if args.output == "json" else EXIT_JOB_FAILED
+    return _report(args, desc) if args.output == "json" else EXIT_OK
+
+
+def _status(args):
+    return _report(args, _session(args).describe_training_job(args.job))
+
+
+def _logs(args):
+    from sagemaker_hetero._job import TrainingJob
+
+    job = TrainingJob(_session(args), args.job)
+    try:
+        job.logs(follow=args.follow, instance_groups=args.group)
+    except E.UnexpectedStatusException:
+        return EXIT_JOB_FAILED
+    return EXIT_OK
+
+
+def _stop(args):
+    _session(args).stop_training_job(args.job)
+    if args.output == "json":
+        sys.stdout.write(json.dumps({"job_name": args.job, "stopping": True}) + "\n")
+    else:
+        sys.stdout.write("Stopping training job %s\n" % args.job)
+    return EXIT_OK
+
+
+def _local(args):
+    from sagemaker_hetero.local import LocalSession
+
+    spec = _load(args, "local", None)
+    estimator = spec.estimator(LocalSession(root=args.root))
+    try:
+        estimator.fit(spec.inputs, wait=True, experiment_config=spec.experiment_config)
+    except (E.UnexpectedStatusException, E.LocalJobError) as exc:
+        sys.stderr.write("%s: %s\n" % (PROG, exc))
+        return EXIT_JOB_FAILED
+    return EXIT_OK
+
+
+# -- the parser --------------------------------------------------------------------------------
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Render, validate, submit and watch SageMaker training jobs on heterogeneous clusters.",
+        epilog="Exit codes: 0 success, 1 job Failed or Stopped, 2 invalid spec or usage, 3 AWS error. "
+        "See docs/cli.md for the spec format.",
+    )
+    aws = argparse.ArgumentParser(add_help=False)
+    aws.add_argument("--region", help="AWS region (default: AWS_REGION, AWS_DEFAULT_REGION or the profile's)")
+    aws.add_argument("--profile", help="AWS profile (default: AWS_PROFILE or 'default')")
+    output = argparse.ArgumentParser(add_help=False)
+    output.add_argument("--output", choices=("text", "json"), default="text", help="text (default) or json on stdout")
+    spec = argparse.ArgumentParser(add_help=False)
+    spec.add_argument("spec", metavar="SPEC", help="the job spec: a YAML or JSON file ('-' reads standard input)")
+    job = argparse.ArgumentParser(add_help=False)
+    job.add_argument("job", metavar="JOB", help="the training job's name")
+    group = argparse.ArgumentParser(add_help=False)
+    group.add_argument(
+        "--group", action="append", metavar="NAME", help="show only this instance group's log lines (repeatable)"
+    )
+
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    p = commands.add_parser("render", parents=[spec, aws], help="print the CreateTrainingJob request (no network)")
+    p.add_argument(
+        "--format",
+        choices=("json", "cli-input-json"),
+        default="json",
+        help="json (default), or cli-input-json: for 'aws sagemaker create-training-job --cli-input-json', "
+        "refused while the account is a placeholder",
+    )
+    p.add_argument("--account-id", help="the AWS account id, for the default bucket's name (no look-up)")
+    p.add_argument("--default-bucket", help="the bucket to use instead of sagemaker-{region}-{account}")
+    p.add_argument("--archive", metavar="FILE", help="also write the code archive (sourcedir.tar.gz) to FILE")
+    p.set_defaults(handler=_render)
+    p = commands.add_parser("validate", parents=[spec, aws, output], help="check the spec; list every problem")
+    p.set_defaults(handler=_validate)
+    p = commands.add_parser("submit", parents=[spec, aws, output, group], help="create the training job")
+    p.add_argument("--wait", action="store_true", help="wait until the job ends; exit 1 if it fails or is stopped")
+    p.add_argument("--logs", action="store_true", help="wait, printing the job's logs labelled by instance group")
+    p.set_defaults(handler=_submit)
+    p = commands.add_parser("status", parents=[job, aws, output], help="print a job's status")
+    p.set_defaults(handler=_status)
+    p = commands.add_parser("logs", parents=[job, aws, group], help="print a job's logs labelled by instance group")
+    p.add_argument("--follow", action="store_true", help="keep printing until the job ends")
+    p.set_defaults(handler=_logs)
+    p = commands.add_parser("stop", parents=[job, aws, output], help="stop a job")
+    p.set_defaults(handler=_stop)
+    p = commands.add_parser("local", parents=[spec], help="run the job on this machine (LocalSession)")
+    p.add_argument("--root", metavar="DIR", help="where the job's folders go (default: LocalSession's)")
+    p.set_defaults(handler=_local)
+    return parser
+
+
+def main(argv=None):
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, or a usage error argparse has printed
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    if getattr(args, "handler", None) is None:
+        parser.print_usage(sys.stderr)
+        sys.stderr.write("%s: error: a command is required\n" % PROG)
+        return EXIT_USAGE
+    what = getattr(args, "spec", None) or getattr(args, "job", None)
+    try:
+        return args.handler(args)
+    except E.ConfigError as exc:
+        sys.stderr.write("%s: %s: %s\n" % (PROG, what, exc))
+        if getattr(args, "output", None) == "json":
+            problems = [{"path": p.path, "message": p.message, "value": p.value} for p in exc.problems]
+            sys.stdout.write(json.dumps({"valid": False, "problems": problems}, default=repr) + "\n")
+        return EXIT_USAGE
+    except E.UnexpectedStatusException as exc:
+        sys.stderr.write("%s: %s\n" % (PROG, exc))
+        return EXIT_JOB_FAILED
+    except E.AWSError as exc:
+        sys.stderr.write("%s: %s\n" % (PROG, exc))
+        return EXIT_AWS
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,354 @@
+"""Logs labelled by instance group: the pure labeller, then waiting on a job whose CloudWatch log
+streams are written into the moto server (moto writes none itself; see tests/_aws.py, (e)).
+
+DescribeTrainingJob answers are scripted through tests._aws.FaultProxy so the job looks InProgress
+for a few polls; the ``sleep`` hook of ``wait`` writes new streams and events between polls.
+"""
+import io
+import json
+import time
+
+import boto3
+import pytest
+
+from sagemaker_hetero import Estimator, InstanceGroup, Session
+from sagemaker_hetero._logs import LOG_GROUP, LogLabeller, filter_problems, merge, parse_stream_name
+from sagemaker_hetero.exceptions import ConfigError, UnexpectedStatusException
+from sagemaker_hetero.training import format_marker
+
+ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
+FAST = (0.01, 0.02)
+GROUPS = ("data_group", "dnn_group")
+
+
+def texts(lines):
+    return [line.text() for line in lines]
+
+
+def training_env(host, group, hosts=("algo-1", "algo-2"), blank=True):
+    """The lines a framework container prints at start (indent 4, as the training toolkit does);
+    ``blank=False`` leaves out the empty line (CloudWatch has no empty events)."""
+    env = {
+        "additional_framework_parameters": {},
+        "current_host": host,
+        "current_instance_group": group,
+        "current_instance_group_hosts": [host],
+        "hosts": list(hosts),
+        # the resource config nests its own host and group keys: they must not be taken
+        "resource_config": {"current_host": "algo-9", "current_group_name": "other", "hosts": list(hosts)},
+        "is_hetero": True,
+    }
+    head = ["2024-01-01 00:00:00,000 sagemaker-training-toolkit INFO     Invoking user script", "Training Env:"]
+    return head + ([""] if blank else []) + json.dumps(env, indent=4).splitlines()
+
+
+def events(lines, start=1000, step=1):
+    return [(start + i * step, line) for i, line in enumerate(lines)]
+
+
+# -- the pure part -----------------------------------------------------------------------------
+
+
+def test_stream_names_are_taken_apart():
+    name = parse_stream_name("my-job/algo-12-1700000000")
+    assert (name.job, name.host, name.epoch) == ("my-job", "algo-12", 1700000000)
+    assert parse_stream_name("my-job/odd").host == "odd"
+
+
+def test_lines_before_the_marker_are_unknown_and_after_it_labelled():
+    labeller = LogLabeller(GROUPS)
+    marker = format_marker("algo-2", "dnn_group", "ml.p4d.24xlarge")
+    out = labeller.feed("job/algo-2-1", events(["booting", marker, "epoch 1"]))
+    assert texts(out) == ["[?/algo-2] booting", "[dnn_group/algo-2] " + marker, "[dnn_group/algo-2] epoch 1"]
+    assert labeller.streams == {"job/algo-2-1": "dnn_group"}
+
+
+def test_the_training_environment_over_several_events_labels_the_stream():
+    labeller = LogLabeller(GROUPS)
+    env = training_env("algo-1", "data_group")
+    out = labeller.feed("job/algo-1-1", events(["pip install ..."] + env + ["Invoking script", "reading shards"]))
+    shown = texts(out)
+    assert shown[:2] == ["[?/algo-1] pip install ...", "[?/algo-1] " + env[0]]  # before "Training Env:"
+    assert all(line.startswith("[data_group/algo-1] ") for line in shown[2:])
+    assert shown[2] == "[data_group/algo-1] Training Env:"
+    assert len(shown) == 1 + len(env) + 2
+    assert labeller.streams["job/algo-1-1"] == "data_group"  # not the nested resource_config's "other"
+
+
+def test_an_environment_split_across_polls_is_held_until_complete():
+    labeller = LogLabeller(GROUPS)
+    env = training_env("algo-1", "dnn_group")
+    first = labeller.feed("job/algo-1-1", events(env[:8]))
+    assert texts(first) == ["[?/algo-1] " + env[0]]  # the block is held, not labelled "?"
+    rest = labeller.feed("job/algo-1-1", events(env[8:] + ["step 1"], start=2000))
+    assert [line.group for line in rest] == ["dnn_group"] * len(env)  # the held block, then "step 1"
+    assert [line.seq for line in rest] == list(range(1, len(env) + 1))
+
+
+def test_an_environment_of_another_host_or_an_unknown_group_is_not_believed():
+    labeller = LogLabeller(GROUPS)
+    other_host = labeller.feed("job/algo-1-1", events(training_env("algo-2", "dnn_group")))
+    assert set(line.group for line in other_host) == {None}
+    unknown = labeller.feed("job/algo-3-1", events([format_marker("algo-3", "gpu", "ml.p3.2xlarge")]))
+    assert texts(unknown)[0].startswith("[?/algo-3]")
+
+
+def test_a_header_without_json_is_released_and_a_later_marker_still_counts():
+    labeller = LogLabeller(GROUPS)
+    out = labeller.feed(
+        "job/algo-1-1", events(["Training Env:", "not json", format_marker("algo-1", "data_group", "ml.c5.xlarge")])
+    )
+    assert [line.group for line in out] == [None, None, "data_group"]
+
+
+def test_one_group_or_a_homogeneous_cluster_is_known_up_front():
+    one = LogLabeller(["only_group"]).feed("job/algo-4-1", events(["hello"]))
+    assert texts(one) == ["[only_group/algo-4] hello"]
+    homogeneous = LogLabeller(["homogeneousCluster"]).feed("job/algo-1-1", events(["hi"]))
+    assert texts(homogeneous) == ["[homogeneousCluster/algo-1] hi"]
+
+
+def test_a_multi_line_event_becomes_several_lines():
+    out = LogLabeller(["g"]).feed("job/algo-1-1", [(5, "Traceback:\n  File x\nError\n")])
+    assert texts(out) == ["[g/algo-1] Traceback:", "[g/algo-1]   File x", "[g/algo-1] Error"]
+
+
+def test_a_group_filter_holds_unknown_lines_until_the_group_is_known():
+    labeller = LogLabeller(GROUPS, only=["dnn_group"])
+    assert labeller.feed("job/algo-1-1", events(["boot 1"])) == []
+    assert labeller.feed("job/algo-2-1", events(["boot 2"])) == []
+    data = labeller.feed("job/algo-1-1", events([format_marker("algo-1", "data_group", "t"), "x"], start=2000))
+    assert data == []  # held lines of the other group are dropped with it
+    dnn = labeller.feed("job/algo-2-1", events([format_marker("algo-2", "dnn_group", "t")], start=2000))
+    assert texts(dnn)[0] == "[dnn_group/algo-2] boot 2"
+    assert labeller.feed("job/algo-3-1", events(["never says who"])) == []
+    assert texts(labeller.finish()) == ["[?/algo-3] never says who"]  # it might be a dnn host
+
+
+def test_merge_orders_streams_by_time():
+    labeller = LogLabeller(["g"])
+    a = labeller.feed("job/algo-1-1", [(10, "a1"), (30, "a2")])
+    b = labeller.feed("job/algo-2-1", [(20, "b1"), (30, "b2")])
+    assert [line.message for line in merge(a + b)] == ["a1", "b1", "a2", "b2"]
+
+
+def test_a_filter_naming_no_group_of_the_job_is_a_problem():
+    problems = filter_problems(["dnn_group", "gpu"], GROUPS, "my-job")
+    assert [(p.path, p.value) for p in problems] == [("instance_groups[1]", "gpu")]
+    assert "'data_group', 'dnn_group'" in problems[0].message
+
+
+# -- against the moto server -------------------------------------------------------------------
+
+
+def estimator(**overrides):
+    kwargs = dict(
+        image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/my-trainer:latest",
+        role=ROLE,
+        instance_groups=[InstanceGroup("data_group", "ml.c5.xlarge", 1), InstanceGroup("dnn_group", "ml.p3.2xlarge", 1)],
+        output_path="s3://out-bucket/",
+    )
+    kwargs.update(overrides)
+    return Estimator(**kwargs)
+
+
+class CloudWatch(object):
+    """Writes a job's log streams straight into the moto server (bypassing the fault proxy)."""
+
+    def __init__(self, moto_url, job):
+        self.client = boto3.client("logs", endpoint_url=moto_url)
+        self.job = job
+        self.base = int(time.time() * 1000) - 60000  # moto drops events older than 14 days
+        try:
+            self.client.create_log_group(logGroupName=LOG_GROUP)
+        except self.client.exceptions.ResourceAlreadyExistsException:
+            pass
+
+    def stream(self, host):
+        name = "%s/%s-1700000000" % (self.job, host)
+        self.client.create_log_stream(logGroupName=LOG_GROUP, logStreamName=name)
+        return name
+
+    def put(self, host, pairs):
+        """``pairs``: ``(ms after base, message)``."""
+        self.client.put_log_events(
+            logGroupName=LOG_GROUP,
+            logStreamName="%s/%s-1700000000" % (self.job, host),
+            logEvents=[{"timestamp": self.base + t, "message": m} for t, m in pairs],
+        )
+
+
+def describe(status, secondary, message=""):
+    return {
+        "TrainingJobName": "logs-job",
+        "TrainingJobStatus": status,
+        "SecondaryStatus": secondary,
+        "ResourceConfig": {
+            "InstanceGroups": [
+                {"InstanceGroupName": "data_group", "InstanceType": "ml.c5.xlarge", "InstanceCount": 1},
+                {"InstanceGroupName": "dnn_group", "InstanceType": "ml.p3.2xlarge", "InstanceCount": 1},
+            ]
+        },
+        "SecondaryStatusTransitions": [{"Status": secondary, "StatusMessage": message}],
+    }
+
+
+def script(proxy, *answers):
+    for answer in answers:
+        proxy.add_fault(operation="DescribeTrainingJob", kind="status", status=200, body=answer, times=1)
+
+
+def test_fit_streams_every_hosts_logs_labelled_in_time_order(aws, capsys):
+    cw = CloudWatch(aws.url, "logs-job")
+    cw.stream("algo-1")
+    cw.stream("algo-2")
+    cw.put("algo-1", [(0, "booting")] + [(1 + i, line) for i, line in enumerate(training_env("algo-1", "data_group", blank=False))]
+           + [(100, "serving batch 1"), (300, "serving batch 2")])
+    cw.put("algo-2", [(50, format_marker("algo-2", "dnn_group", "ml.p3.2xlarge")), (200, "loss 0.5")])
+    session = Session()
+    session.poll_interval = FAST
+    estimator(sagemaker_session=session).fit(job_name="logs-job", logs="All")
+    printed = capsys.readouterr().out.splitlines()
+    logs = [line for line in printed if "/algo-" in line.split(" ")[0]]
+    invoking, env = training_env("algo-1", "data_group", blank=False)[0], training_env("algo-1", "data_group", blank=False)[1:]
+    assert logs == ["[?/algo-1] booting", "[?/algo-1] " + invoking] + ["[data_group/algo-1] " + line for line in env] + [
+        "[dnn_group/algo-2] " + format_marker("algo-2", "dnn_group", "ml.p3.2xlarge"),
+        "[data_group/algo-1] serving batch 1",
+        "[dnn_group/algo-2] loss 0.5",
+        "[data_group/algo-1] serving batch 2",
+    ]
+    assert "logs-job: Completed" in printed[-1]  # the final status line comes after the last logs
+
+
+def test_waiting_picks_up_late_streams_and_interleaves_status_lines(fault_proxy):
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    training = describe("InProgress", "Training", "Training in progress")
+    script(fault_proxy, describe("InProgress", "Starting", "Launching instances"), training, training, training)
+    cw.stream("algo-2")
+    cw.put("algo-2", [(0, "algo-2 up")])
+    steps = iter(
+        [
+            lambda: (cw.stream("algo-1"), cw.put("algo-1", [(5, format_marker("algo-1", "dnn_group", "ml.p3.2xlarge"))])),
+            lambda: (cw.put("algo-2", [(10, format_marker("algo-2", "data_group", "ml.c5.xlarge")), (20, "shard 1")]),
+                     cw.put("algo-1", [(15, "epoch 1")])),
+            lambda: cw.put("algo-1", [(30, "epoch 2")]),
+        ]
+    )
+    sleeps = []
+
+    def sleep(seconds):
+        sleeps.append(seconds)
+        step = next(steps, None)
+        if step:
+            step()
+
+    out = io.StringIO()
+    est.latest_training_job.wait(poll=FAST, out=out, sleep=sleep)
+    lines = out.getvalue().splitlines()
+    assert lines[0].endswith("logs-job: InProgress/Starting - Launching instances")
+    assert lines[1] == "[?/algo-2] algo-2 up"
+    assert lines[2].endswith("logs-job: InProgress/Training - Training in progress")
+    assert lines[3] == "[dnn_group/algo-1] " + format_marker("algo-1", "dnn_group", "ml.p3.2xlarge")  # a late stream
+    assert lines[4:8] == [
+        "[data_group/algo-2] " + format_marker("algo-2", "data_group", "ml.c5.xlarge"),
+        "[dnn_group/algo-1] epoch 1",
+        "[data_group/algo-2] shard 1",
+        "[dnn_group/algo-1] epoch 2",
+    ]
+    assert "logs-job: Completed" in lines[8]
+    assert len(lines) == 9
+
+
+def test_throttled_log_reads_are_retried(fault_proxy, monkeypatch):
+    # standard retries: adaptive mode's client-side rate limiter would only make the test slow
+    monkeypatch.setenv("AWS_RETRY_MODE", "standard")
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    cw.put("algo-1", [(0, "hello")])
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    fault_proxy.add_fault(operation="DescribeLogStreams", kind="throttle", times=1)
+    fault_proxy.add_fault(operation="GetLogEvents", kind="throttle", times=1)
+    out = io.StringIO()
+    est.latest_training_job.wait(poll=FAST, out=out, sleep=lambda s: None)
+    assert "[?/algo-1] hello" in out.getvalue().splitlines()
+    assert fault_proxy.hits == 2  # both answered on botocore's retry
+
+
+def test_throttling_that_outlasts_botocores_retries_backs_the_poll_off(fault_proxy, monkeypatch):
+    monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")  # botocore gives up at once; our loop backs off
+    monkeypatch.setenv("AWS_RETRY_MODE", "standard")
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    cw.put("algo-1", [(0, "hello")])
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    training = describe("InProgress", "Training")
+    script(fault_proxy, training, training, training)
+    fault_proxy.add_fault(operation="DescribeLogStreams", kind="throttle", times=2)
+    delays = []
+    out = io.StringIO()
+    est.latest_training_job.wait(poll=(1, 8), out=out, sleep=delays.append)
+    assert delays[:3] == [2, 8, 1]  # doubled on each throttled poll, back to the first with new lines
+    assert "[?/algo-1] hello" in out.getvalue()
+
+
+def test_a_group_filter_shows_only_that_group(fault_proxy):
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    for host, group in (("algo-1", "dnn_group"), ("algo-2", "data_group")):
+        cw.stream(host)
+        cw.put(host, [(0, "start"), (1, format_marker(host, group, "t")), (2, "work of " + host)])
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    out = io.StringIO()
+    est.latest_training_job.wait(poll=FAST, out=out, sleep=lambda s: None, instance_groups=["dnn_group"])
+    lines = out.getvalue().splitlines()
+    assert lines[:3] == [
+        "[dnn_group/algo-1] start",
+        "[dnn_group/algo-1] " + format_marker("algo-1", "dnn_group", "t"),
+        "[dnn_group/algo-1] work of algo-1",
+    ]
+    assert not any("algo-2" in line for line in lines)
+    with pytest.raises(ConfigError) as info:
+        est.latest_training_job.wait(poll=FAST, out=out, instance_groups=["gpu_group"])
+    assert info.value.problems[0].path == "instance_groups[0]"
+
+
+def test_logs_none_reads_no_cloudwatch(fault_proxy):
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    for logs in (False, "None", "Rules"):
+        est.latest_training_job.wait(logs=logs, poll=FAST, out=io.StringIO())
+    assert not [op for op in fault_proxy.operations() if op in ("DescribeLogStreams", "GetLogEvents")]
+
+
+def test_logs_of_a_finished_job_and_of_a_failed_one(fault_proxy):
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    cw.put("algo-1", [(0, format_marker("algo-1", "data_group", "t")), (1, "done")])
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    out = io.StringIO()
+    desc = est.latest_training_job.logs(out=out)
+    assert desc["TrainingJobStatus"] == "Completed"
+    assert out.getvalue().splitlines()[-1] == "[data_group/algo-1] done"
+    failed = dict(describe("Failed", "Failed"), FailureReason="AlgorithmError: boom")
+    script(fault_proxy, failed)
+    with pytest.raises(UnexpectedStatusException):
+        Session().logs_for_job("logs-job", wait=True, out=io.StringIO(), poll=FAST)
+
+
+def test_no_permission_to_read_logs_prints_a_note_and_the_waiting_goes_on(fault_proxy):
+    denied = {"__type": "AccessDeniedException", "message": "not allowed to logs:DescribeLogStreams"}
+    fault_proxy.add_fault(operation="DescribeLogStreams", kind="status", status=400, body=denied, times=1)
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    script(fault_proxy, describe("InProgress", "Training"))
+    out = io.StringIO()
+    assert est.latest_training_job.wait(poll=FAST, out=out, sleep=lambda s: None)["TrainingJobStatus"] == "Completed"
+    lines = out.getvalue().splitlines()
+    assert lines[1] == "[logs not shown: not allowed to logs:DescribeLogStreams]"
+    assert "logs-job: Completed" in lines[2]
+    assert fault_proxy.operations().count("DescribeLogStreams") == 1  # not asked again
