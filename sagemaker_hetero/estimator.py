@@ -130,6 +130,9 @@ class EstimatorBase(object):
             problems.append(Problem("logs", "must be one of %s" % ", ".join(map(repr, _LOGS)), logs))
         if problems:
             raise ConfigError(problems)
+        prepare = getattr(session, "_prepare_settings", None)
+        if prepare is not None:  # e.g. a LocalSession turns local paths into file:// URIs
+            settings = prepare(settings)
         now = time.time()
         if dry_run:
             facts = session._offline_facts() if session is not None else _offline_facts()

@@ -134,9 +134,13 @@ class LocalSession(object):
         """Region, the placeholder account and the local bucket: a dry run needs nothing else."""
         return _plan.Facts(region=self.boto_region_name, account_id=LOCAL_ACCOUNT, default_bucket=_storage.LOCAL_BUCKET)
 
+    def _prepare_settings(self, settings):
+        """Validated settings as a local run reads them (local paths as absolute file:// URIs);
+        the estimator calls this before both the dry run and ``_start``."""
+        return localize(settings)
+
     def _start(self, settings, now):
-        """Validated settings -> a started :class:`~sagemaker_hetero.local.LocalJob`."""
-        settings = localize(settings)
+        """Prepared settings -> a started :class:`~sagemaker_hetero.local.LocalJob`."""
         problems = []
         if not settings.has_code:
             problems.append(

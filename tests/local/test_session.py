@@ -122,3 +122,20 @@ def test_an_image_without_entry_point_cannot_run_locally(tmp_path):
     estimator = Estimator(IMAGE, ROLE, 1, "ml.m5.large", sagemaker_session=LocalSession(root=str(tmp_path)))
     with pytest.raises(ConfigError, match="entry_point: is required for a local run"):
         estimator.fit()
+
+
+def test_dry_run_and_run_render_plain_local_paths_alike(tmp_path, monkeypatch, write_code):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "x.csv").write_text("1\n")
+    monkeypatch.chdir(tmp_path)
+    session = LocalSession(root=str(tmp_path / "jobs"))
+    estimator = estimator_for(session, write_code("print(1)\n"), role="SageMakerRole", job_name="paths")
+    request = estimator.fit({"train": TrainingInput("data", instance_groups=["cpu"]),
+                             "val": TrainingInput("data", instance_groups=["gpu"])}, dry_run=True)
+    source = request["InputDataConfig"][0]["DataSource"]
+    assert source == {"FileDataSource": {"FileUri": "file://" + str(data), "FileDataDistributionType": "FullyReplicated",
+                                         "InstanceGroupNames": ["cpu"]}}
+    estimator.fit({"train": TrainingInput("data", instance_groups=["cpu"]),
+                   "val": TrainingInput("data", instance_groups=["gpu"])}, logs=False)
+    assert estimator.latest_training_job.request["InputDataConfig"] == request["InputDataConfig"]
