@@ -3,7 +3,6 @@
 AWS commands talk to the moto server; StopTrainingJob and job states moto does not have are
 answered by tests._aws.FaultProxy.
 """
-import io
 import json
 import os
 import subprocess

@@ -151,13 +151,9 @@ class Channel(object):
     input_mode = attrs.field(default="File")
 
 
-def channels_of(request, file_groups=None):
-    """The request's channels as :class:`Channel`, in request order.
-
-    ``file_groups`` (``{channel: [group, ...]}``) tells which groups receive a ``FileDataSource``
-    channel when the request does not say (the request format has ``InstanceGroupNames`` only in
-    ``S3DataSource``); ``InstanceGroupNames`` in the request always wins.
-    """
+def channels_of(request):
+    """The request's channels as :class:`Channel`, in request order (``InstanceGroupNames`` of an
+    ``S3DataSource`` or ``FileDataSource`` says which groups receive one; none: every group)."""
     default_mode = request.get("AlgorithmSpecification", {}).get("TrainingInputMode", "File")
     out = []
     for body in request.get("InputDataConfig") or ():
@@ -170,8 +166,6 @@ def channels_of(request, file_groups=None):
             fds = source["FileDataSource"]
             uri, distribution, data_type = fds["FileUri"], fds.get("FileDataDistributionType"), None
             groups = fds.get("InstanceGroupNames")
-            if groups is None and file_groups:
-                groups = file_groups.get(body["ChannelName"])
         distribution = distribution or "FullyReplicated"
         mode = body.get("InputMode") or default_mode
         config = {

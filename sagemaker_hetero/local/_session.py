@@ -17,7 +17,6 @@ import attrs
 
 from sagemaker_hetero import _archive, _context, _plan
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._settings import group_name
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.local import _cluster, _hosts, _job, _resolver, _storage
 
@@ -150,7 +149,7 @@ class LocalSession(object):
         if problems:
             raise ConfigError(problems)
         plan = _plan.make_plan(settings, self._offline_facts(), now)
-        channels = _cluster.channels_of(plan.request, file_groups(settings))
+        channels = _cluster.channels_of(plan.request)
         problems = self._request_problems(settings, plan, channels)
         if problems:
             raise ConfigError(problems)
@@ -336,14 +335,3 @@ def localize(settings):
     if isinstance(settings.output_path, str) and settings.output_path.startswith("file://"):
         changes["output_path"] = _local_uri(settings.output_path)
     return attrs.evolve(settings, **changes)
-
-
-def file_groups(settings):
-    """``{channel: [group, ...]}`` of the channels that name instance groups (for ``FileDataSource``)."""
-    from sagemaker_hetero.inputs import TrainingInput
-
-    out = {}
-    for name, value in settings.channels:
-        if isinstance(value, TrainingInput) and value.instance_groups is not None:
-            out[name] = [group_name(g) for g in value.instance_groups]
-    return out

@@ -101,8 +101,17 @@ def test_addresses_one_per_host_in_the_jobs_network_or_shared():
         _cluster.host_addresses(255, (1, 1))
 
 
-def test_channels_route_by_instance_group_names_and_file_channels_by_settings():
-    channels = _cluster.channels_of(SEED_REQUEST, {"dummy-input-channel": ["instance_group_2"]})
+def _with_file_groups(request, groups):
+    """``request`` whose FileDataSource channel names ``groups`` (as the core renders file:// channels)."""
+    import copy
+
+    out = copy.deepcopy(request)
+    out["InputDataConfig"][1]["DataSource"]["FileDataSource"]["InstanceGroupNames"] = list(groups)
+    return out
+
+
+def test_channels_route_by_instance_group_names_of_s3_and_file_channels():
+    channels = _cluster.channels_of(_with_file_groups(SEED_REQUEST, ["instance_group_2"]))
     assert [(c.name, c.uri, c.groups, c.distribution) for c in channels] == [
         ("training", "s3://bucket/folder1", ("instance_group_1",), "FullyReplicated"),
         ("dummy-input-channel", "file:///data/f2", ("instance_group_2",), "ShardedByS3Key"),
@@ -122,7 +131,7 @@ def test_channels_route_by_instance_group_names_and_file_channels_by_settings():
 
 
 def test_a_channel_without_groups_goes_to_every_host():
-    channels = _cluster.channels_of(SEED_REQUEST)  # no settings: the file channel names no group
+    channels = _cluster.channels_of(SEED_REQUEST)  # the file channel names no group
     cluster = _cluster.assign_hosts(SEED_REQUEST)
     assert [sorted(_cluster.input_data_config(channels, h)) for h in cluster.hosts] == [
         ["dummy-input-channel", "training"],
