@@ -22,6 +22,7 @@ import os
 import attrs
 
 from sagemaker_hetero._settings import JobSettings, normalize_inputs
+from sagemaker_hetero.inputs import TrainingInput
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = ["Spec", "parse", "FRAMEWORKS", "GROUP_KEYS", "INPUT_KEYS"]
@@ -34,19 +35,7 @@ FRAMEWORKS = {
 }
 GROUP_KEYS = ("name", "type", "count")
 _GROUP_FIELDS = {"name": "instance_group_name", "type": "instance_type", "count": "instance_count"}
-INPUT_KEYS = (
-    "s3_data",
-    "distribution",
-    "compression",
-    "content_type",
-    "record_wrapping",
-    "s3_data_type",
-    "instance_groups",
-    "input_mode",
-    "attribute_names",
-    "target_attribute_name",
-    "shuffle_config",
-)
+INPUT_KEYS = tuple(f.name for f in attrs.fields(TrainingInput))
 _FIT_KEYS = ("inputs", "experiment_config")
 _STRING_KEYS = ("framework_version", "py_version")
 
@@ -147,7 +136,7 @@ def _groups(value, out):
 
 
 def _input(path, value, out):
-    from sagemaker_hetero.inputs import ShuffleConfig, TrainingInput
+    from sagemaker_hetero.inputs import ShuffleConfig
 
     if isinstance(value, str):
         return value

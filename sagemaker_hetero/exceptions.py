@@ -122,6 +122,11 @@ class AWSError(SageMakerHeteroError):
         super(AWSError, self).__init__(text)
 
 
+    def hinted(self, hint, cls=None, operation=None):
+        """The same AWS error, as ``cls`` (default: this type) with ``hint`` saying what to do."""
+        return (cls or type(self))(self.aws_message, code=self.code, operation=operation or self.operation, hint=hint)
+
+
 class NoCredentialsError(AWSError):
     """No AWS credentials were found."""
 

@@ -129,12 +129,10 @@ class Session(object):
             except E.ResourceNotFoundError:
                 self._create_bucket(name)
             except E.AccessDeniedError as exc:
-                raise E.BucketOwnedByOtherAccountError(
-                    exc.aws_message,
-                    code=exc.code,
-                    operation="HeadBucket",
-                    hint="The bucket %s exists but this account cannot use it (another account owns the name). "
+                raise exc.hinted(
+                    "The bucket %s exists but this account cannot use it (another account owns the name). "
                     "Pass Session(default_bucket='a-bucket-you-own') or output_path/code_location." % name,
+                    cls=E.BucketOwnedByOtherAccountError,
                 )
             self._bucket_ready.add(name)
 
@@ -148,12 +146,10 @@ class Session(object):
             if exc.code == "BucketAlreadyOwnedByYou":
                 return
             if exc.code == "BucketAlreadyExists":
-                raise E.BucketOwnedByOtherAccountError(
-                    exc.aws_message,
-                    code=exc.code,
-                    operation="CreateBucket",
-                    hint="The default bucket name %s belongs to another AWS account. Pass "
+                raise exc.hinted(
+                    "The default bucket name %s belongs to another AWS account. Pass "
                     "Session(default_bucket='a-bucket-you-own') or output_path/code_location." % name,
+                    cls=E.BucketOwnedByOtherAccountError,
                 )
             raise
 
@@ -165,12 +161,9 @@ class Session(object):
                 try:
                     response = _aws_errors.call(self._client("iam"), "GetRole", RoleName=role)
                 except E.ResourceNotFoundError as exc:
-                    raise E.ResourceNotFoundError(
-                        exc.aws_message,
-                        code=exc.code,
-                        operation="GetRole",
-                        hint="There is no IAM role named %r in this account; pass the role ARN or create "
-                        "a role that trusts sagemaker.amazonaws.com." % role,
+                    raise exc.hinted(
+                        "There is no IAM role named %r in this account; pass the role ARN or create "
+                        "a role that trusts sagemaker.amazonaws.com." % role
                     )
                 self._role_arns[role] = response["Role"]["Arn"]
             return self._role_arns[role]
@@ -268,12 +261,7 @@ class Session(object):
                     hint="A job named %r seems to exist already; choose another job_name." % plan.job_name,
                 )
             if exc.code == "NoSuchBucket":
-                raise E.ResourceNotFoundError(
-                    exc.aws_message,
-                    code=exc.code,
-                    operation="PutObject",
-                    hint="The code bucket %r does not exist; create it or change output_path/code_location." % bucket,
-                )
+                raise exc.hinted("The code bucket %r does not exist; create it or change output_path/code_location." % bucket)
             raise
 
     def _same_object(self, bucket, key, md5):
