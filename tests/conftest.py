@@ -8,6 +8,8 @@ for the whole session in pytest_configure).
 * ``aws`` (function): resets moto state and the recorded requests, and makes
   the environment hermetic (fake credentials, us-west-2, ``AWS_ENDPOINT_URL``
   = the moto server, no ~/.aws files, no IMDS); yields the MotoServer.
+* ``workdir`` (function): a working directory holding ``train.py`` and ``src/train.py``, with
+  ``AWS_REGION`` set (what a dry run needs); modules use it with ``pytest.mark.usefixtures``.
 * ``fault_proxy`` (function): a :class:`tests._aws.FaultProxy` in front of
   the moto server, with ``AWS_ENDPOINT_URL`` pointing at the proxy.
 """
@@ -90,3 +92,13 @@ def fault_proxy(aws, monkeypatch):
         yield proxy
     finally:
         proxy.stop()
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    (tmp_path / "train.py").write_text("print('hello')\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "train.py").write_text("print('hello')\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("AWS_REGION", "us-west-2")
+    return tmp_path

@@ -26,14 +26,7 @@ PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMESTAMP = r"\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}-\d{3}"
 
 
-@pytest.fixture(autouse=True)
-def workdir(tmp_path, monkeypatch):
-    (tmp_path / "train.py").write_text("print('hello')\n")
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "train.py").write_text("print('hello')\n")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("AWS_REGION", "us-west-2")
-    return tmp_path
+pytestmark = pytest.mark.usefixtures("workdir")  # tests/conftest.py
 
 
 def cpu_group():

@@ -12,11 +12,7 @@ from sagemaker_hetero._display import RenderedRequest
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
 
 
-@pytest.fixture(autouse=True)
-def workdir(tmp_path, monkeypatch):
-    (tmp_path / "train.py").write_text("print('hello')\n")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("AWS_REGION", "us-west-2")
+pytestmark = pytest.mark.usefixtures("workdir")  # tests/conftest.py
 
 
 def hetero(**overrides):

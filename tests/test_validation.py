@@ -26,15 +26,7 @@ GPU = InstanceGroup("gpu_group", "ml.p3dn.24xlarge", 1)
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-@pytest.fixture(autouse=True)
-def workdir(tmp_path, monkeypatch):
-    """A working directory holding ``train.py`` and ``src/train.py``, and a configured region."""
-    (tmp_path / "train.py").write_text("print('hello')\n")
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "train.py").write_text("print('hello')\n")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("AWS_REGION", "us-west-2")
-    return tmp_path
+pytestmark = pytest.mark.usefixtures("workdir")  # tests/conftest.py
 
 
 # -- helpers -----------------------------------------------------------------------------------
