@@ -15,15 +15,15 @@ Local paths (``entry_point`` without ``source_dir``, ``source_dir``, ``dependenc
 the spec's folder. Every problem is reported at once as a :class:`ConfigError`, with paths into the
 spec (``instance_groups[1].type``); unknown keys are problems naming the closest valid key.
 """
-import difflib
 import importlib
 import os
 
 import attrs
 
+from sagemaker_hetero import _validate
 from sagemaker_hetero._settings import JobSettings, normalize_inputs
-from sagemaker_hetero.inputs import TrainingInput
 from sagemaker_hetero.exceptions import ConfigError, Problem
+from sagemaker_hetero.inputs import TrainingInput
 
 __all__ = ["Spec", "parse", "FRAMEWORKS", "GROUP_KEYS", "INPUT_KEYS"]
 
@@ -50,9 +50,9 @@ def _spec_keys(cls):
 
 
 def _unknown(path, key, valid, out):
-    close = difflib.get_close_matches(str(key), list(valid), n=1, cutoff=0.5)
-    if close:
-        out.append(Problem(path, "is not a spec key; did you mean %r?" % close[0], key))
+    hint = _validate.did_you_mean(key, valid, cutoff=0.5)
+    if hint:
+        out.append(Problem(path, "is not a spec key" + hint, key))
     else:
         out.append(Problem(path, "is not a spec key (valid keys: %s)" % ", ".join(valid), key))
 
@@ -82,8 +82,6 @@ class Spec(object):
 
     def check(self, target="aws", path_exists=None, region=None):
         """Every problem: the spec's own, then the validator's (paths in the spec's terms)."""
-        from sagemaker_hetero import _validate
-
         out = list(self.problems)
         reported = set(p.path for p in self.problems)
         for problem in _validate.problems(self.settings(), target, path_exists=path_exists, region=region):

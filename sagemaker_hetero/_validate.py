@@ -13,7 +13,7 @@ from sagemaker_hetero import _hyperparameters, _images, _instance_types
 from sagemaker_hetero._settings import NOT_GIVEN, group_name
 from sagemaker_hetero.exceptions import Problem
 
-__all__ = ["problems", "is_s3_uri"]
+__all__ = ["problems", "is_s3_uri", "did_you_mean"]
 
 _S3_URI = re.compile(D.S3_URI_PATTERN)
 _CHANNEL_NAME = re.compile(D.CHANNEL_NAME_PATTERN)
@@ -43,8 +43,12 @@ def _is_int(value):
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
-def _is_number(value):
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+def did_you_mean(word, choices, cutoff=0.6):
+    """``"; did you mean 'x'?"`` naming the choice closest to ``word``, or ``""`` if none is close."""
+    import difflib
+
+    close = difflib.get_close_matches(str(word), sorted(choices), n=1, cutoff=cutoff)
+    return "; did you mean %r?" % close[0] if close else ""
 
 
 class _Collector(object):
@@ -409,10 +413,7 @@ def _check_distribution(settings, groups, out):
         return
     for key in dist:
         if key not in _KNOWN_STRATEGIES:
-            import difflib
-
-            close = difflib.get_close_matches(str(key), _KNOWN_STRATEGIES, n=1)
-            hint = "; did you mean %r?" % close[0] if close else ""
+            hint = did_you_mean(key, _KNOWN_STRATEGIES)
             out.add("distribution.%s" % key, "is not a distribution strategy%s" % hint, key)
         elif key != "instance_groups" and not isinstance(dist[key], dict):
             out.add("distribution.%s" % key, "must be a dict such as {'enabled': True}", dist[key])

@@ -3,7 +3,6 @@
 The names and arguments are those of the SageMaker Python SDK v2, so code written for it runs
 after changing ``sagemaker`` to ``sagemaker_hetero`` in its imports.
 """
-import difflib
 import os
 import time
 
@@ -59,8 +58,7 @@ class EstimatorBase(object):
             kwargs[name] = value
         for name in kwargs:
             if name not in allowed:
-                close = difflib.get_close_matches(name, sorted(allowed), n=1, cutoff=0.5)
-                hint = "; did you mean %r?" % close[0] if close else ""
+                hint = _validate.did_you_mean(name, allowed, cutoff=0.5)
                 raise TypeError("%s() got an unexpected keyword argument %r%s" % (type(self).__name__, name, hint))
         for name in allowed:
             setattr(self, _PRIVATE.get(name, name), kwargs.get(name, self._defaults.get(name)))
