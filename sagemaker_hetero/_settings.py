@@ -4,6 +4,8 @@ Nothing here checks or converts values; ``_validate`` checks them, ``_request`` 
 """
 import attrs
 
+from sagemaker_hetero import _defaults as D
+
 __all__ = ["JobSettings", "ESTIMATOR_FIELDS", "group_name", "normalize_inputs", "NOT_GIVEN"]
 
 NOT_GIVEN = object()
@@ -71,10 +73,10 @@ class JobSettings(object):
     instance_groups = attrs.field(default=None)
     instance_type = attrs.field(default=None)
     instance_count = attrs.field(default=None)
-    volume_size = attrs.field(default=30)
+    volume_size = attrs.field(default=D.VOLUME_SIZE_GB)
     volume_kms_key = attrs.field(default=None)
-    max_run = attrs.field(default=24 * 60 * 60)
-    input_mode = attrs.field(default="File")
+    max_run = attrs.field(default=D.MAX_RUN_SECONDS)
+    input_mode = attrs.field(default=D.INPUT_MODE)
     output_path = attrs.field(default=None)
     output_kms_key = attrs.field(default=None)
     base_job_name = attrs.field(default=None)
@@ -96,7 +98,7 @@ class JobSettings(object):
     source_dir = attrs.field(default=None)
     dependencies = attrs.field(default=None)
     code_location = attrs.field(default=None)
-    container_log_level = attrs.field(default=20)
+    container_log_level = attrs.field(default=D.CONTAINER_LOG_LEVEL)
     image_uri = attrs.field(default=None)
     framework_version = attrs.field(default=None)
     py_version = attrs.field(default=None)
@@ -105,7 +107,7 @@ class JobSettings(object):
     profiler_config = attrs.field(default=None)
     disable_profiler = attrs.field(default=False)
     model_uri = attrs.field(default=None)
-    model_channel_name = attrs.field(default="model")
+    model_channel_name = attrs.field(default=D.MODEL_CHANNEL)
     enable_sagemaker_metrics = attrs.field(default=None)
     model_dir = attrs.field(default=None)
     job_name = attrs.field(default=None)
@@ -126,7 +128,7 @@ def group_name(ref):
     return ref if name is NOT_GIVEN else name
 
 
-def normalize_inputs(inputs, default_channel="training"):
+def normalize_inputs(inputs, default_channel=D.DEFAULT_CHANNEL):
     """``fit(inputs)`` as ``((name, value), ...)`` and a problem text (or None)."""
     from sagemaker_hetero.inputs import TrainingInput
 

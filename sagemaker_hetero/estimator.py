@@ -33,16 +33,9 @@ class EstimatorBase(object):
     _framework = None
     _positional = ()
     _own_fields = ()
+    # The settings' own defaults (JobSettings), for the attributes the SDK v2 exposes.
     _defaults = {
-        "volume_size": 30,
-        "max_run": 24 * 60 * 60,
-        "input_mode": "File",
-        "encrypt_inter_container_traffic": False,
-        "use_spot_instances": False,
-        "enable_network_isolation": False,
-        "container_log_level": 20,
-        "disable_profiler": False,
-        "model_channel_name": "model",
+        f.name: f.default for f in attrs.fields(JobSettings) if f.name in ESTIMATOR_FIELDS and f.default is not None
     }
 
     def __init__(self, *args, **kwargs):
