@@ -14,16 +14,16 @@ __all__ = ["build_archive", "archive_members"]
 _SPOOL_LIMIT = 64 * 1024 * 1024
 
 
-def _entries(settings):
+def _entries(code):
     """``[(archive name, local path)]`` for every file and directory, sorted by archive name."""
     roots = []
-    if settings.source_dir is not None:
-        root = settings.source_dir
+    if code.source_dir is not None:
+        root = code.source_dir
         for name in sorted(os.listdir(root)):
             roots.append((name, os.path.join(root, name)))
     else:
-        roots.append((os.path.basename(settings.entry_point), settings.entry_point))
-    for dep in settings.dependencies or ():
+        roots.append((os.path.basename(code.entry_point), code.entry_point))
+    for dep in code.dependencies or ():
         roots.append((os.path.basename(os.path.normpath(dep)), dep))
     out = {}
     for arcname, path in roots:
@@ -57,12 +57,12 @@ def _info(arcname, path):
     return info
 
 
-def build_archive(settings):
-    """A file object (positioned at 0) holding the gzipped tar; ``.size`` is set on it."""
+def build_archive(code):
+    """``(file object positioned at 0, size)``: the gzipped tar of a job's :class:`~._model.Code`."""
     spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_LIMIT)
     with gzip.GzipFile(filename="", mode="wb", fileobj=spool, mtime=0) as gz:
         with tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
-            for arcname, path in _entries(settings):
+            for arcname, path in _entries(code):
                 info = _info(arcname, path)
                 if info.isdir():
                     tar.addfile(info)

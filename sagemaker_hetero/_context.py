@@ -8,7 +8,7 @@ import os
 
 from sagemaker_hetero import _defaults as D
 
-__all__ = ["region_from_environment", "partition_for", "placeholder_bucket", "role_arn_for", "timestamp"]
+__all__ = ["region_from_environment", "partition_for", "default_bucket_name", "role_arn_for"]
 
 
 def region_from_environment(environ=None):
@@ -42,25 +42,12 @@ def default_bucket_name(region, account_id):
     return "sagemaker-%s-%s" % (region, account_id)
 
 
-def placeholder_bucket(region):
-    """The default bucket's name with the account id shown as a placeholder."""
-    return default_bucket_name(region, D.ACCOUNT_PLACEHOLDER)
-
-
 def role_arn_for(role, region, account_id=None):
     """An IAM role ARN as given, or the ARN a plain role name has (placeholder account if unknown).
 
     A role with a path (``service-role/...``) cannot be known without IAM; the real submission
     looks the name up instead.
     """
-    if role.startswith("arn:"):
+    if not isinstance(role, str) or role.startswith("arn:"):
         return role
-    return "arn:%s:iam::%s:role/%s" % (partition_for(region), account_id or D.ACCOUNT_PLACEHOLDER, role)
-
-
-def timestamp(now):
-    """``YYYY-MM-DD-HH-MM-SS-mmm`` (UTC) of the epoch time ``now``, as job names carry it."""
-    import time
-
-    ms = int(round((now - int(now)) * 1000)) % 1000
-    return time.strftime("%Y-%m-%d-%H-%M-%S", time.gmtime(int(now))) + "-%03d" % ms
+    return "arn:%s:iam::%s:role/%s" % (partition_for(region or ""), account_id or D.ACCOUNT_PLACEHOLDER, role)

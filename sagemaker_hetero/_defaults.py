@@ -1,12 +1,14 @@
-"""Defaults and service limits, in one place.
+"""Our defaults and names, in one place (stdlib-free: the in-job package imports it too).
 
-Limits come from the SageMaker CreateTrainingJob API (botocore's service model and the AWS
-documentation); see docs/validation.md.
+The service's own field limits (lengths, ranges, patterns, enums) are NOT here: they are read from
+botocore's service model (``_service``, ``data/service_model.json``). What is here is ours: the
+SageMaker Python SDK v2's defaults, the names of the SDK's own channels and files, and the few
+documented rules the service model does not carry (see docs/validation.md).
 """
 
+# -- the SageMaker Python SDK v2's defaults ------------------------------------------------------
 VOLUME_SIZE_GB = 30
 MAX_RUN_SECONDS = 24 * 60 * 60
-MAX_RUN_LIMIT_SECONDS = 28 * 24 * 60 * 60
 INPUT_MODE = "File"
 S3_DATA_TYPE = "S3Prefix"
 S3_DISTRIBUTION = "FullyReplicated"
@@ -18,46 +20,27 @@ MODEL_CONTENT_TYPE = "application/x-sagemaker-model"
 CODE_ARCHIVE = "sourcedir.tar.gz"
 NETWORK_ISOLATION_SUBMIT_DIR = "/opt/ml/input/data/code/sourcedir.tar.gz"
 TF_MPI_MODEL_DIR = "/opt/ml/model"
-ACCOUNT_PLACEHOLDER = "<account-id>"
-
-MAX_INSTANCE_GROUPS = 5
-MAX_GROUP_NAME = 64
-MAX_CHANNELS = 20
-MAX_CHANNEL_NAME = 64
-CHANNEL_NAME_PATTERN = r"[A-Za-z0-9.\-_]+"
-MAX_GROUPS_PER_CHANNEL = 5
-MAX_S3_URI = 1024
-S3_URI_PATTERN = r"(https|s3)://([^/]+)/?(.*)"
+#: the job-name timestamp is ``-YYYY-MM-DD-HH-MM-SS-mmm`` (24 characters) after a base of at most this
 MAX_JOB_NAME = 63
-JOB_NAME_PATTERN = r"[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}"
-MAX_HYPERPARAMETERS = 100
-MAX_HYPERPARAMETER_KEY = 256
-MAX_HYPERPARAMETER_VALUE = 2500
-MAX_ENVIRONMENT = 100
-MAX_ENVIRONMENT_KEY = 512
-MAX_ENVIRONMENT_VALUE = 512
-ENVIRONMENT_KEY_PATTERN = r"[a-zA-Z_][a-zA-Z0-9_]*"
-MAX_TAGS = 50
-MAX_TAG_KEY = 128
-MAX_TAG_VALUE = 256
-KEEP_ALIVE_RANGE = (0, 21600)
-RETRY_ATTEMPTS_RANGE = (1, 30)
-MAX_SUBNETS = 16
-MAX_SECURITY_GROUPS = 5
-MAX_METRIC_DEFINITIONS = 40
-MAX_ATTRIBUTE_NAMES = 16
-ROLE_ARN_PATTERN = r"arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.@\-_/]+"
-ROLE_NAME_PATTERN = r"[\w+=,.@-]{1,64}"
 
-S3_DATA_TYPES = ("ManifestFile", "S3Prefix", "AugmentedManifestFile", "Converse")
-S3_DISTRIBUTIONS = ("FullyReplicated", "ShardedByS3Key")
-INPUT_MODES = ("Pipe", "File", "FastFile")
-COMPRESSIONS = ("None", "Gzip")
-RECORD_WRAPPERS = ("None", "RecordIO")
+# -- names ---------------------------------------------------------------------------------------
+#: The one group of a cluster without instance groups (as the training toolkit names it).
+HOMOGENEOUS_GROUP = "homogeneousCluster"
+#: The account id shown where it is not known (dry runs).
+ACCOUNT_PLACEHOLDER = "<account-id>"
+#: An account id that fits the service's patterns: a local run's account, and the stand-in for an
+#: unknown account while a request is checked.
+ZERO_ACCOUNT_ID = "000000000000"
+#: How the estimators of each framework are named in messages.
+FRAMEWORK_LABELS = {"pytorch": "PyTorch", "tensorflow": "TensorFlow", None: "Estimator"}
+#: A training job's statuses from which it does not move on.
+TERMINAL_STATUSES = ("Completed", "Failed", "Stopped")
 
-# Heterogeneous clusters need these framework versions (AWS developer guide).
+# -- documented rules of ours that the service model does not carry --------------------------------
+#: AWS documents 28 days as the longest a training job may run.
+MAX_RUN_LIMIT_SECONDS = 28 * 24 * 60 * 60
+#: Heterogeneous clusters need these framework versions (AWS developer guide).
 HETERO_MIN_VERSION = {"pytorch": (1, 10), "tensorflow": (2, 6)}
-
-# Types documented for the SageMaker distributed data parallel library; newer p-family
-# types (p5 and later) are accepted too.
+#: Types documented for the SageMaker distributed data parallel library; newer p-family types
+#: (p5 and later) are accepted too.
 SMDDP_INSTANCE_TYPES = ("ml.p3.16xlarge", "ml.p3dn.24xlarge", "ml.p4d.24xlarge", "ml.p4de.24xlarge")

@@ -1,21 +1,21 @@
 """The cluster of a job as a table, for notebooks (HTML) and terminals (text). Pure.
 
 One row per instance group: its type and count, the channels it receives and whether it runs the
-distributed launcher; then the image and where the output goes. An estimator shows the view of its
-settings (with the channels of its latest job); a rendered request (:class:`RenderedRequest`, what
-``fit(dry_run=True)`` returns) shows the view of the request.
+distributed launcher; then the image and where the output goes. Drawn from the job model: an
+estimator shows its own job (with the channels of its latest ``fit``), a dry run
+(:class:`RenderedRequest`) the job it rendered.
 """
 import html
 import json
 
 import attrs
 
-from sagemaker_hetero import _context, _request
-from sagemaker_hetero._settings import group_name
+from sagemaker_hetero import _context, _images
+from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._model import CODE, MODEL
 
-__all__ = ["GroupRow", "ClusterView", "RenderedRequest", "view_from_settings", "HOMOGENEOUS_GROUP"]
+__all__ = ["GroupRow", "ClusterView", "RenderedRequest", "view_of"]
 
-HOMOGENEOUS_GROUP = "homogeneousCluster"
 _COLUMNS = ("group", "instance type", "count", "channels", "launcher")
 _NONE = "-"
 
@@ -88,112 +88,54 @@ def _escape(value):
     return html.escape(_str(value), quote=True)
 
 
-def _enabled(section):
-    return isinstance(section, dict) and section.get("enabled", False) is True
-
-
-def strategy_label(distribution):
-    """``"torch_distributed"``, ``"mpi (8 processes per host)"``, ... or ``None``."""
-    if not isinstance(distribution, dict):
-        return None
-    labels = []
-    mpi = distribution.get("mpi")
-    if _enabled(mpi):
-        per_host = mpi.get("processes_per_host")
-        labels.append("mpi (%s processes per host)" % per_host if per_host else "mpi")
-    sm = distribution.get("smdistributed")
-    if isinstance(sm, dict):
-        for part in ("dataparallel", "modelparallel"):
-            if _enabled(sm.get(part)):
-                labels.append("smdistributed %s" % part)
-    for key in ("pytorchddp", "torch_distributed", "pytorchxla", "parameter_server", "multi_worker_mirrored_strategy"):
-        if _enabled(distribution.get(key)):
-            labels.append(key)
-    return " + ".join(labels) or None
-
-
-def _channel_groups(value):
-    refs = getattr(value, "instance_groups", None)
-    if refs is None or not isinstance(refs, (list, tuple)):
-        return None
-    return [group_name(r) for r in refs]
-
-
-def _image(settings, region):
+def _image(job, region):
     try:
-        if region is not None or settings.image_uri is not None:
-            return _request.image_for(settings, region)
-    except Exception:  # noqa: BLE001 - an image that cannot be resolved is described instead
+        if region is not None or job.image_uri is not None:
+            return str(_images.training_image(job, region))
+    except _images.ImageLookupError:  # an image that cannot be resolved is described instead
         pass
-    if settings.framework is not None and settings.framework_version is not None:
+    if job.framework is not None and job.framework_version is not None:
         return "%s %s %s (the image is chosen when the job is rendered)" % (
-            settings.framework,
-            settings.framework_version,
-            settings.py_version or "",
-        )
+            job.framework, job.framework_version, job.py_version or "")
     return _NONE
 
 
-def view_from_settings(settings, title, region=None, image=None):
-    """The :class:`ClusterView` of ``settings`` (with its channels); ``image`` overrides the image shown."""
-    if settings.is_hetero and isinstance(settings.instance_groups, (list, tuple)):
-        groups = [
-            (getattr(g, "instance_group_name", g), getattr(g, "instance_type", None), getattr(g, "instance_count", None))
-            for g in settings.instance_groups
-        ]
-    else:
-        groups = [(HOMOGENEOUS_GROUP, settings.instance_type, settings.instance_count)]
-    channels = [(name, _channel_groups(value)) for name, value in settings.channels]
-    if settings.model_uri is not None:
-        channels.append(("%s (model)" % settings.model_channel_name, None))
-    if settings.enable_network_isolation and settings.has_code:
-        channels.append(("code (source)", None))
-    strategy = strategy_label(settings.distribution)
-    launcher_group = None
-    if strategy:
-        refs = settings.distribution.get("instance_groups") if isinstance(settings.distribution, dict) else None
-        if refs and isinstance(refs, (list, tuple)):
-            launcher_group = group_name(refs[0])
-        elif len(groups) == 1:
-            launcher_group = groups[0][0]
+_SUFFIX = {MODEL: " (model)", CODE: " (source)"}
+
+
+def view_of(job, title, region=None, image=None):
+    """The :class:`ClusterView` of the job model ``job``; ``image`` overrides the image shown."""
+    strategy = job.distribution.strategy if job.distribution is not None else None
+    launcher = job.launcher_group if job.heterogeneous else (D.HOMOGENEOUS_GROUP if strategy else None)
     rows = tuple(
         GroupRow(
-            name,
-            itype,
-            count,
-            tuple(c for c, names in channels if names is None or name in names),
-            strategy if name == launcher_group else None,
+            group.name,
+            group.instance_type,
+            group.count,
+            tuple("%s%s" % (c.name, _SUFFIX.get(c.kind, "")) for c in job.channels if job.receives(c, group.name)),
+            strategy if launcher is not None and group.name == launcher else None,
         )
-        for name, itype, count in groups
+        for group in job.groups
     )
-    if settings.output_path is not None:
-        output = settings.output_path
+    if job.output_path is not None:
+        output = str(job.output_path)
     elif region is not None:
-        output = "s3://%s/ (the default bucket)" % _context.placeholder_bucket(region)
+        output = "s3://%s/ (the default bucket)" % _context.default_bucket_name(region, D.ACCOUNT_PLACEHOLDER)
     else:
         output = "the default bucket (s3://sagemaker-{region}-{account}/)"
     notes = []
-    if settings.entry_point is not None:
-        notes.append("entry point: %s%s" % (settings.entry_point, " in %s" % settings.source_dir if settings.source_dir else ""))
-    if strategy and launcher_group is None:
+    if job.code is not None:
+        source = job.code.source_dir
+        notes.append("entry point: %s%s" % (job.code.entry_point, " in %s" % source if source else ""))
+    if strategy and launcher is None:
         notes.append("distribution: %s (no instance group named)" % strategy)
     return ClusterView(
         title=title,
         rows=rows,
-        image=image if image is not None else _image(settings, region),
+        image=image if image is not None else _image(job, region),
         output=output,
         notes=tuple(notes),
     )
-
-
-def request_view(request):
-    """The :class:`ClusterView` of a CreateTrainingJob request (or DescribeTrainingJob answer)."""
-    from sagemaker_hetero import _wire_in
-
-    settings = _wire_in.settings_from_description(request)
-    label = {"pytorch": "PyTorch", "tensorflow": "TensorFlow"}.get(settings.framework, "Generic")
-    title = "%s training job %s" % (label, settings.job_name)
-    return view_from_settings(settings, title, image=_wire_in.training_image(request))
 
 
 class RenderedRequest(dict):
@@ -205,14 +147,27 @@ class RenderedRequest(dict):
     :meth:`describe_cluster` gives the same table as text. ``dict(request)`` is a plain copy.
     """
 
-    __slots__ = ()
+    __slots__ = ("plan",)
+
+    def __init__(self, request=(), plan=None):
+        super(RenderedRequest, self).__init__(request)
+        self.plan = plan
+
+    def __reduce__(self):  # copies and pickles are plain requests again
+        return (dict, (dict(self),))
+
+    def _view(self):
+        plan = self.plan
+        label = D.FRAMEWORK_LABELS[plan.job.framework] if plan.job.framework else "Generic"
+        title = "%s training job %s" % (label, plan.job_name)
+        return view_of(plan.job, title, region=plan.region, image=self.get("AlgorithmSpecification", {}).get("TrainingImage"))
 
     def describe_cluster(self):
         """The cluster as a text table (instance groups, channels, launcher, image, output)."""
-        return request_view(self).text()
+        return self._view().text()
 
     def _repr_html_(self):
         try:
-            return request_view(self).html(details=json.dumps(self, indent=2))
+            return self._view().html(details=json.dumps(self, indent=2))
         except Exception:  # noqa: BLE001 - a notebook falls back to the dict's repr
             return None

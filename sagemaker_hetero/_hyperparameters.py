@@ -1,54 +1,95 @@
-"""Hyperparameters as SageMaker receives them: user values encoded, plus the SDK's own keys."""
+"""Hyperparameters as SageMaker receives them: user values encoded, plus the SDK's own keys. Pure.
+
+:func:`sdk_entries` is the one list of the keys the SDK adds (the renderer writes them, the checks
+refuse a user key that would clash with one); values only known when the request is rendered
+(the job's name, the region, where the code archive lives) are :class:`Ref` placeholders.
+"""
 import json
 
-__all__ = ["encoder", "sdk_keys", "distribution_hyperparameters", "uses_mpi"]
+from sagemaker_hetero import _defaults as D
+
+__all__ = ["Ref", "JOB_NAME", "REGION", "CODE_URI", "MODEL_DIR", "encode", "sdk_entries", "distribution_hyperparameters"]
 
 
-def encoder(settings):
-    """How user values are encoded: JSON for framework code, ``str()`` for a bare generic image."""
-    if settings.framework is None and not settings.has_code:
-        return str
-    return json.dumps
+class Ref(object):
+    """A value the renderer fills in from its context."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return "<%s>" % self.name
+
+
+JOB_NAME = Ref("job name")
+REGION = Ref("region")
+CODE_URI = Ref("code archive URI")
+MODEL_DIR = Ref("TensorFlow model_dir: <output path>/<job name>/model")
+
+_ENCODE_ERRORS = (TypeError, ValueError, RecursionError)
+
+
+def encode(value, as_json=True):
+    """``value`` as the job receives it: JSON text (framework code), or ``str(value)`` (a bare image).
+
+    Raises ``ValueError`` if it cannot be encoded."""
+    try:
+        return json.dumps(value) if as_json else str(value)
+    except _ENCODE_ERRORS as exc:
+        raise ValueError(str(exc) or type(exc).__name__)
 
 
 def _enabled(section):
     return isinstance(section, dict) and section.get("enabled", False) is True
 
 
-def uses_mpi(settings):
-    dist = settings.distribution or {}
-    return _enabled(dist.get("mpi"))
+def sdk_entries(job):
+    """``[(key, value, argument)]``: the hyperparameters the SDK adds, in the SDK v2's order.
+
+    ``value`` is unencoded (the renderer JSON-encodes it) or a :class:`Ref`; ``argument`` is the
+    user's argument it comes from (for problems)."""
+    out = []
+    if job.code is not None:
+        submit = D.NETWORK_ISOLATION_SUBMIT_DIR if job.network_isolation else CODE_URI
+        out.append(("sagemaker_submit_directory", submit, "source_dir"))
+        out.append(("sagemaker_program", job.code.program, "entry_point"))
+        out.append(("sagemaker_container_log_level", job.code.log_level, "container_log_level"))
+        out.append(("sagemaker_job_name", JOB_NAME, "job_name"))
+        out.append(("sagemaker_region", REGION, "sagemaker_session"))
+    dist = distribution_hyperparameters(job)
+    out.extend((key, value, "distribution") for key, value in dist.items())
+    if job.framework == "tensorflow" and job.model_dir is not False:
+        model_dir = job.model_dir
+        if model_dir is None:
+            model_dir = D.TF_MPI_MODEL_DIR if dist.get("sagemaker_mpi_enabled") else MODEL_DIR
+        out.append(("model_dir", model_dir, "model_dir"))
+    return out
 
 
-def distribution_hyperparameters(settings, group_type=None):
-    """The distribution's hyperparameters (unencoded), in the SageMaker Python SDK v2's order.
-
-    ``group_type`` is the instance type of the distribution's group (heterogeneous jobs).
-    """
-    dist = settings.distribution
-    if not dist or not isinstance(dist, dict) or settings.framework is None:
+def distribution_hyperparameters(job):
+    """The distribution's hyperparameters (unencoded), in the SageMaker Python SDK v2's order."""
+    distribution = job.distribution
+    if distribution is None or job.framework is None:
         return {}
-    dist = {k: (v if isinstance(v, dict) or k == "instance_groups" else {}) for k, v in dist.items()}
-    instance_type = settings.instance_type if settings.instance_type is not None else group_type
+    dist = {k: (v if isinstance(v, dict) else {}) for k, v in distribution.options.items()}
+    group = job.group(distribution.group) if distribution.group is not None else None
+    own_type = None if job.heterogeneous or not job.groups else job.groups[0].instance_type
+    # D5: a heterogeneous job's sagemaker_instance_type is its distribution group's type.
+    instance_type = own_type if own_type is not None else getattr(group, "instance_type", None)
     out = {}
-    if settings.framework == "pytorch" and "pytorchddp" in dist and "smdistributed" not in dist:
+    if job.framework == "pytorch" and "pytorchddp" in dist and "smdistributed" not in dist:
         dist["smdistributed"] = {"dataparallel": dist.pop("pytorchddp")}
-    from sagemaker_hetero._settings import group_name
-
-    named = dist.get("instance_groups")
-    if not named and settings.is_hetero and len(settings.instance_groups or ()) == 1:
-        named = settings.instance_groups  # one group: the distribution runs on it (as the SDK v2 writes)
-    if isinstance(named, (list, tuple)) and named:
-        out["sagemaker_distribution_instance_groups"] = [group_name(g) for g in named]
-    if settings.framework == "pytorch" and "torch_distributed" in dist:
-        torch_enabled = _enabled(dist["torch_distributed"])
-        if torch_enabled:
-            if "smdistributed" in dist:
-                out.update(_generic(dist, instance_type))
-            out["sagemaker_torch_distributed_enabled"] = True
-            if settings.instance_type is not None:
-                out["sagemaker_instance_type"] = settings.instance_type
-            return out
+    if job.heterogeneous and group is not None:
+        out["sagemaker_distribution_instance_groups"] = [group.name]
+    if job.framework == "pytorch" and _enabled(dist.get("torch_distributed")):
+        if "smdistributed" in dist:
+            out.update(_generic(dist, instance_type))
+        out["sagemaker_torch_distributed_enabled"] = True
+        if own_type is not None:
+            out["sagemaker_instance_type"] = own_type
+        return out
     out.update(_generic(dist, instance_type))
     return out
 
@@ -60,7 +101,7 @@ def _generic(dist, instance_type):
     if "parameter_server" in dist:
         out["sagemaker_parameter_server_enabled"] = _enabled(dist["parameter_server"])
     if "mpi" in dist:
-        mpi = dist["mpi"] or {}
+        mpi = dist["mpi"]
         out["sagemaker_mpi_enabled"] = _enabled(mpi)
         if mpi.get("processes_per_host"):
             out["sagemaker_mpi_num_of_processes_per_host"] = mpi["processes_per_host"]
@@ -78,23 +119,3 @@ def _generic(dist, instance_type):
     if "multi_worker_mirrored_strategy" in dist:
         out["sagemaker_multi_worker_mirrored_strategy_enabled"] = _enabled(dist["multi_worker_mirrored_strategy"])
     return out
-
-
-_BASE_KEYS = (
-    "sagemaker_submit_directory",
-    "sagemaker_program",
-    "sagemaker_container_log_level",
-    "sagemaker_job_name",
-    "sagemaker_region",
-)
-
-
-def sdk_keys(settings):
-    """The keys the SDK adds to the user's hyperparameters."""
-    keys = []
-    if settings.has_code:
-        keys.extend(_BASE_KEYS)
-    keys.extend(distribution_hyperparameters(settings))
-    if settings.framework == "tensorflow" and settings.model_dir is not False:
-        keys.append("model_dir")
-    return keys

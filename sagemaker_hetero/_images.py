@@ -7,7 +7,7 @@ import json
 import os
 import re
 
-__all__ = ["image_facts", "resolve_version", "image_uri", "processor_for", "ImageLookupError"]
+__all__ = ["image_facts", "resolve_version", "image_uri", "processor_for", "training_image", "ImageLookupError"]
 
 _DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "dlc_training_images.json")
 _cache = {}
@@ -28,7 +28,7 @@ def image_facts():
 
 def processor_for(instance_types):
     """``gpu`` if any instance type is of a GPU family (``ml.g*``, ``ml.p*``), else ``cpu``."""
-    return "gpu" if any(GPU_FAMILY.match(t or "") for t in instance_types) else "cpu"
+    return "gpu" if any(isinstance(t, str) and GPU_FAMILY.match(t) for t in instance_types) else "cpu"
 
 
 def version_tuple(version):
@@ -72,8 +72,20 @@ def image_uri(framework, version, py_version, processor, region):
     if processor not in entry["processors"]:
         raise ImageLookupError("no %s %s training image for %s instances" % (framework, version, processor))
     registries = facts["registry_maps"][entry["registries"]]
-    account = registries.get(region)
+    account = registries.get(region) if isinstance(region, str) else None
     if account is None:
         raise ImageLookupError("no %s %s training image in region %s" % (framework, version, region))
     domain = "amazonaws.com.cn" if region.startswith("cn-") else "amazonaws.com"
     return "%s.dkr.ecr.%s.%s/%s:%s-%s-%s" % (account, region, domain, entry["repository"], version, processor, py_version)
+
+
+def training_image(job, region):
+    """The image a job runs: its ``image_uri``, else its framework's training image for the types of
+    its groups (one image serves every group: ``gpu`` if any group has GPUs) in ``region``.
+
+    Raises :class:`ImageLookupError` if there is none."""
+    if job.image_uri is not None:
+        return job.image_uri
+    if job.framework is None:
+        raise ImageLookupError("the generic Estimator needs an image_uri")
+    return image_uri(job.framework, job.framework_version, job.py_version, processor_for(job.instance_types), region)

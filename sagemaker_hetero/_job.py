@@ -2,13 +2,13 @@
 import sys
 import time
 
-from sagemaker_hetero import _log_tail, _logs, _wire_in
-from sagemaker_hetero._settings import group_name
+from sagemaker_hetero import _log_tail, _logs, _wire
+from sagemaker_hetero._defaults import TERMINAL_STATUSES
+from sagemaker_hetero._model import group_name
 from sagemaker_hetero.exceptions import AccessDeniedError, ConfigError, ThrottlingError, UnexpectedStatusException
 
 __all__ = ["TrainingJob", "format_elapsed", "STREAM_LOGS", "NO_LOGS"]
 
-TERMINAL = ("Completed", "Failed", "Stopped")
 POLL_MIN_SECONDS = 2.0
 POLL_MAX_SECONDS = 30.0
 #: ``logs`` values that stream the job's logs while waiting, and those that do not ("Rules" shows
@@ -50,7 +50,7 @@ class TrainingJob(object):
 
     def _tail(self, desc, instance_groups):
         """A LogTail for this job, its labeller knowing the job's groups; checks the filter."""
-        groups = _wire_in.group_names(desc)
+        groups = _wire.group_names(desc)
         if isinstance(instance_groups, str) or hasattr(instance_groups, "instance_group_name"):
             instance_groups = [instance_groups]
         only = [group_name(g) for g in instance_groups] if instance_groups else None
@@ -83,13 +83,13 @@ class TrainingJob(object):
             while True:
                 desc = self.describe()
                 status = desc.get("TrainingJobStatus")
-                seen = _wire_in.job_status(desc)
+                seen = _wire.job_status(desc)
                 changed = seen != last
                 last = seen
                 line = "[%s] %s: %s" % (format_elapsed(clock() - start), self.name, _status_text(*seen))
                 if follow and reader is None:
                     reader = _Reader(self._tail(desc, instance_groups), out)
-                if status in TERMINAL:
+                if status in TERMINAL_STATUSES:
                     if reader is not None:
                         reader.drain(sleep, first)
                     if changed:

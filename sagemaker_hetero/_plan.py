@@ -1,9 +1,25 @@
-"""From settings and the facts a session knows to the request and the code plan (pure)."""
+"""From the job model and what a session knows to the request, and every problem before it. Pure.
+
+A :class:`Plan` is the hand-off to every edge: the job, its name, the request (rendered once by
+``_wire``), where the code archive goes, and the origins that name each part of the request in
+the user's terms. :func:`check` is round one of validation, the same for a dry run, AWS and a
+local run: the builder's and the session's problems, our own rules (``_validate``), then the
+service's field limits on the rendered request (``_service``, botocore's model), each problem
+under the user's argument name and reported once.
+"""
+import re
+import time
+
 import attrs
 
-from sagemaker_hetero import _context, _request
+from sagemaker_hetero import _build, _context, _images, _service, _validate, _wire
+from sagemaker_hetero import _defaults as D
+from sagemaker_hetero.exceptions import Problem
 
-__all__ = ["Facts", "Plan", "make_plan"]
+__all__ = ["Facts", "CodePlan", "Plan", "prepare", "make_plan", "check", "service_problems", "default_job_name",
+           "needs_default_bucket", "parse_s3_uri", "timestamp"]
+
+_OPERATION = "CreateTrainingJob"
 
 
 @attrs.frozen
@@ -18,25 +34,203 @@ class Facts(object):
     def bucket(self):
         if self.default_bucket is not None:
             return self.default_bucket
-        if self.account_id is not None:
-            return _context.default_bucket_name(self.region, self.account_id)
-        return _context.placeholder_bucket(self.region)
+        return _context.default_bucket_name(self.region, self.account_id or D.ACCOUNT_PLACEHOLDER)
+
+    def role_arn(self, role):
+        if isinstance(role, str) and role in self.role_arns:
+            return self.role_arns[role]
+        return _context.role_arn_for(role, self.region, self.account_id)
+
+    def stand_in(self):
+        """These facts with a valid stand-in for an unknown account (to check a request that would
+        otherwise show a placeholder)."""
+        return self if self.account_id is not None else attrs.evolve(self, account_id=D.ZERO_ACCOUNT_ID)
+
+
+@attrs.frozen
+class CodePlan(object):
+    """Where the code archive lives (``upload`` False when ``source_dir`` already is an S3 archive)."""
+
+    s3_uri = attrs.field()
+    upload = attrs.field()
 
 
 @attrs.frozen
 class Plan(object):
+    job = attrs.field()
     job_name = attrs.field()
     request = attrs.field()
     code = attrs.field()
+    rendered = attrs.field(repr=False)
+    region = attrs.field(default=None)
 
 
-def make_plan(settings, facts, now):
-    """The request for validated ``settings``; ``now`` is the epoch time naming a default job."""
+def parse_s3_uri(uri):
+    """``("bucket", "key/prefix")`` of ``s3://bucket/key/prefix``."""
+    bucket, _, key = uri[len("s3://"):].partition("/")
+    return bucket, key
+
+
+def _join(*parts):
+    """Join S3 key parts with single slashes (empty parts skipped)."""
+    return "/".join(p.strip("/") for p in parts if p and p.strip("/"))
+
+
+def timestamp(now):
+    """``YYYY-MM-DD-HH-MM-SS-mmm`` (UTC) of the epoch time ``now``, as job names carry it."""
+    ms = int(round((now - int(now)) * 1000)) % 1000
+    return time.strftime("%Y-%m-%d-%H-%M-%S", time.gmtime(int(now))) + "-%03d" % ms
+
+
+def _base_name(job, region):
+    if job.base_job_name:
+        return job.base_job_name
+    try:
+        image = _images.training_image(job, region)
+    except _images.ImageLookupError:
+        image = None
+    if not isinstance(image, str):
+        return "training-job"
+    m = re.match(r"^(.+/)?([^:/]+)(:[^:]+)?$", image)
+    base = m.group(2) if m else image
+    return re.sub(r"[^a-zA-Z0-9-]+", "-", base).strip("-") or "training-job"
+
+
+def default_job_name(job, region, now):
+    """``{base}-{timestamp}`` cut to 63 characters, as the SageMaker Python SDK v2 names jobs: the base
+    is ``base_job_name``, else the image's repository name."""
+    stamp = timestamp(now)
+    base = _base_name(job, region)
+    return "%s-%s" % (base[: D.MAX_JOB_NAME - len(stamp) - 1], stamp)
+
+
+def output_path(job, default_bucket):
+    return job.output_path if job.output_path is not None else "s3://%s/" % default_bucket
+
+
+def needs_default_bucket(job):
+    """Whether the job writes to the default bucket: its output (no ``output_path``), or its code
+    (no ``code_location`` and no S3 ``output_path`` to put it beside)."""
+    if job.output_path is None:
+        return True
+    code = job.code
+    return code is not None and not code.in_s3 and code.location is None and not _validate.is_s3_uri(job.output_path)
+
+
+def code_plan(job, job_name, default_bucket):
+    """Where the code archive lives, or None when the job ships no code."""
+    code = job.code
+    if code is None:
+        return None
+    if code.in_s3:
+        return CodePlan(s3_uri=code.source_dir, upload=False)
+    if _validate.is_s3_uri(code.location):
+        bucket, prefix = parse_s3_uri(code.location)
+    elif _validate.is_s3_uri(job.output_path):
+        bucket, prefix = parse_s3_uri(job.output_path)[0], ""
+    else:
+        bucket, prefix = default_bucket, ""
+    return CodePlan(s3_uri="s3://%s/%s" % (bucket, _join(prefix, job_name, "source", D.CODE_ARCHIVE)), upload=True)
+
+
+def make_plan(job, facts, now):
+    """The :class:`Plan` of ``job`` with ``facts``; ``now`` (epoch seconds) names a job without a name."""
     region = facts.region
-    job_name = settings.job_name or _request.default_job_name(settings, region, _context.timestamp(now))
-    role_arn = facts.role_arns.get(settings.role) or _context.role_arn_for(settings.role, region, facts.account_id)
-    context = _request.RenderContext(
-        region=region, default_bucket=facts.bucket(), role_arn=role_arn, job_name=job_name
+    job_name = job.job_name if job.job_name is not None else default_job_name(job, region, now)
+    code = code_plan(job, job_name, facts.bucket())
+    context = _wire.Context(
+        region=region,
+        job_name=job_name,
+        role_arn=facts.role_arn(job.role) if job.role is not None else None,
+        output_path=output_path(job, facts.bucket()),
+        code_uri=code.s3_uri if code is not None else None,
     )
-    request = _request.render(settings, context)
-    return Plan(job_name=job_name, request=request, code=_request.code_plan(settings, job_name, facts.bucket()))
+    rendered = _wire.render(job, context)
+    return Plan(job=job, job_name=job_name, request=rendered.request, code=code, rendered=rendered, region=region)
+
+
+# What the service model's patterns mean, in words (keyed by the pattern itself: a pattern that
+# changes in a newer botocore is shown as it is).
+_PATTERN_WORDS = {
+    "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}": "may hold only letters, digits and hyphens, starting and ending with a "
+                                        "letter or digit",
+    "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}": "may hold only letters, digits and hyphens, starting and ending with a "
+                                         "letter or digit",
+    "(https|s3)://([^/]+)/?(.*)": "must be an S3 URI (s3://bucket/prefix) without line breaks",
+    "[A-Za-z0-9\\.\\-_]+": "channel names are letters, digits, '.', '-' and '_'",
+    "[a-zA-Z_][a-zA-Z0-9_]*": "variable names are letters, digits and '_', not starting with a digit",
+    "arn:aws[a-z\\-]*:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+": "must be an IAM role ARN "
+    "(arn:aws:iam::<12-digit account>:role/<name>) or a plain role name",
+    "([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)": "may hold only letters, digits, spaces and _ . : / = + - @",
+    "[a-zA-Z0-9:/_-]*": "must be a KMS key id, alias or ARN (letters, digits and : / _ -)",
+    "[-0-9a-zA-Z]+": "must be an ID of letters, digits and hyphens",
+    "[\\w+=,.@-]+": "must be an IAM role ARN, or a role name of letters, digits and + = , . @ _ -",
+    ".*": "must not hold line breaks",
+    ".+": "must not be empty or hold line breaks",
+}
+_PATTERN = "must match the pattern "
+
+
+def _violations_as_problems(violations, name_of, value_of=None):
+    """Problems of ``violations`` (one per user argument), named by ``name_of(path)``."""
+    out, seen = [], set()
+    for v in violations:
+        path = name_of(v.path)
+        if path in seen:
+            continue  # one problem per argument: a value can break a length and a pattern at once
+        seen.add(path)
+        if v.has_value:
+            out.append(Problem(path, _words(v.message), value_of(v) if value_of else v.value))
+        else:
+            out.append(Problem(path, _words(v.message)))
+    return out
+
+
+def role_problems(role):
+    """A plain role name (not an ARN) is looked up in IAM: it must be a name IAM's GetRole takes."""
+    if not isinstance(role, str) or role.startswith("arn:"):
+        return []
+    violations = _service.check({"RoleName": role}, _service.input_shape("iam.GetRole"))
+    return _violations_as_problems(violations, lambda path: "role")
+
+
+def _words(message):
+    """A pattern problem's message in words, the pattern after them."""
+    head, sep, pattern = message.partition(_PATTERN)
+    words = _PATTERN_WORDS.get(pattern) if sep else None
+    return "%s%s (pattern: %s)" % (head, words, pattern) if words else message
+
+
+def service_problems(plan):
+    """The service's field limits (botocore's model) checked on the plan's request, each problem under
+    the user's argument name (one per argument), with the user's own value where the request holds
+    a derived one."""
+    rendered = plan.rendered
+    violations = _service.check(plan.request, _service.input_shape(_OPERATION), skip=rendered.skip)
+    return _violations_as_problems(violations, lambda path: _wire.user_path(rendered.origins, path),
+                                   lambda v: rendered.given.get(v.path, v.value))
+
+
+def check(job, facts, now, found=(), path_exists=None):
+    """Round one: every problem with ``job`` — ``found`` (the builder's and the session's), our own
+    rules, then the service's limits on the request rendered with ``facts`` (an unknown account
+    stood in for). A service problem of an argument already reported is left out."""
+    out = list(found) + _validate.problems(job, region=facts.region, path_exists=path_exists)
+    out.extend(role_problems(job.role))
+    reported = set(p.path for p in out)
+    out.extend(p for p in service_problems(make_plan(job, facts.stand_in(), now)) if p.path not in reported)
+    return out
+
+
+def prepare(settings, session=None, now=0.0, path_exists=None, found=(), facts=None):
+    """``(job, facts, problems)``: round one for one job's settings, as ``session`` (None: none, an
+    AWS dry run) runs it: the job model, the session's own check of it, then :func:`check`.
+    ``facts`` default to what the session knows without a call."""
+    job, problems = _build.build(settings)
+    problems = list(found) + problems
+    if session is not None:
+        job, more = session.check(job)
+        problems.extend(more)
+    if facts is None:
+        facts = session.facts() if session is not None else Facts(region=None)
+    return job, facts, check(job, facts, now, problems, path_exists=path_exists)

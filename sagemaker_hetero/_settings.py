@@ -1,14 +1,12 @@
-"""The job as the user described it: a frozen snapshot of an estimator plus ``fit`` arguments.
+"""The job as the user described it: a frozen snapshot of an estimator's arguments plus ``fit``'s.
 
-Nothing here checks or converts values; ``_validate`` checks them, ``_request`` renders them.
+Nothing here checks or converts values: ``_build`` turns these settings into the job model.
 """
 import attrs
 
 from sagemaker_hetero import _defaults as D
 
-__all__ = ["JobSettings", "ESTIMATOR_FIELDS", "group_name", "normalize_inputs", "NOT_GIVEN"]
-
-NOT_GIVEN = object()
+__all__ = ["JobSettings", "ESTIMATOR_FIELDS"]
 
 # Every estimator setting, as the SageMaker Python SDK v2 names it.
 ESTIMATOR_FIELDS = (
@@ -59,7 +57,7 @@ ESTIMATOR_FIELDS = (
 
 @attrs.frozen
 class JobSettings(object):
-    """Everything needed to validate and render one CreateTrainingJob request.
+    """Everything the user said about one training job.
 
     ``framework`` is ``None`` (generic Estimator), ``"pytorch"`` or ``"tensorflow"``;
     ``channels`` is a tuple of ``(name, str-or-TrainingInput)`` from ``fit(inputs)``.
@@ -111,31 +109,3 @@ class JobSettings(object):
     enable_sagemaker_metrics = attrs.field(default=None)
     model_dir = attrs.field(default=None)
     job_name = attrs.field(default=None)
-
-    @property
-    def is_hetero(self):
-        return self.instance_groups is not None
-
-    @property
-    def has_code(self):
-        """True when the SDK ships a code archive (an entry point to run)."""
-        return self.entry_point is not None or (self.framework is not None and self.source_dir is not None)
-
-
-def group_name(ref):
-    """The group name a reference stands for: a name, or an InstanceGroup's name."""
-    name = getattr(ref, "instance_group_name", NOT_GIVEN)
-    return ref if name is NOT_GIVEN else name
-
-
-def normalize_inputs(inputs, default_channel=D.DEFAULT_CHANNEL):
-    """``fit(inputs)`` as ``((name, value), ...)`` and a problem text (or None)."""
-    from sagemaker_hetero.inputs import TrainingInput
-
-    if inputs is None:
-        return (), None
-    if isinstance(inputs, (str, TrainingInput)):
-        return ((default_channel, inputs),), None
-    if isinstance(inputs, dict):
-        return tuple(inputs.items()), None
-    return (), "expected an S3 URI, a TrainingInput or a dict of channel name to either"

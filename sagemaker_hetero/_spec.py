@@ -20,8 +20,8 @@ import os
 
 import attrs
 
-from sagemaker_hetero import _validate
-from sagemaker_hetero._settings import JobSettings, normalize_inputs
+from sagemaker_hetero import _build, _plan, _validate
+from sagemaker_hetero._settings import JobSettings
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.inputs import TrainingInput
 
@@ -71,7 +71,7 @@ class Spec(object):
 
     def settings(self):
         """The :class:`JobSettings` an estimator made of this spec would validate and render."""
-        channels, inputs_problem = normalize_inputs(self.inputs)
+        channels, inputs_problem = _build.normalize_inputs(self.inputs)
         return JobSettings(
             framework=self.estimator_class._framework,
             channels=channels,
@@ -80,16 +80,18 @@ class Spec(object):
             **self.kwargs
         )
 
-    def check(self, target="aws", path_exists=None, region=None):
-        """Every problem: the spec's own, then the validator's (paths in the spec's terms)."""
+    def check(self, session=None, facts=None, now=0.0, path_exists=None):
+        """``(job, facts, problems)``: the job model and every problem, the spec's own first, then
+        round one's as ``session`` runs it (paths in the spec's terms); see ``_plan.prepare``."""
+        job, facts, found = _plan.prepare(self.settings(), session, now, path_exists, facts=facts)
         out = list(self.problems)
         reported = set(p.path for p in self.problems)
-        for problem in _validate.problems(self.settings(), target, path_exists=path_exists, region=region):
+        for problem in found:
             path = _spec_path(problem.path)
             if any(path == r or path.startswith(r + ".") or path.startswith(r + "[") for r in reported):
                 continue  # that part of the spec is already reported as malformed
             out.append(Problem(path, problem.message, problem.value) if problem.has_value else Problem(path, problem.message))
-        return out
+        return job, facts, out
 
     def estimator(self, sagemaker_session=None):
         """The estimator (raises :class:`ConfigError` like its constructor)."""

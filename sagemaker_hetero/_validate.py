@@ -1,38 +1,28 @@
-"""Every rule the SageMaker service would enforce on a training job, checked before any AWS call.
+"""The rules that are ours, checked on the job model. Pure: path checks arrive as a function.
 
-``problems(settings)`` walks a :class:`JobSettings` and returns every :class:`Problem` found; the
-caller raises one :class:`ConfigError` with all of them. Paths name the user's own arguments
-(``instance_groups[1].instance_count``, ``inputs['train'].instance_groups[0]``) so each problem
-points at the line to change.
+The service's field limits (types, lengths, ranges, patterns, enums) are not here: they are checked
+on the rendered request against botocore's model (``_service`` through ``_plan``). Here are the
+rules no field limit expresses — heterogeneous clusters (unique group names, one distribution
+group, all-or-none channel routing), framework versions and training images, code paths — and the
+few documented rules of ours that are stricter than the model (docs/validation.md says why).
+
+``problems(job)`` returns every :class:`Problem`, each under the user's argument name.
 """
+import difflib
 import numbers
 import re
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero import _hyperparameters, _images, _instance_types
-from sagemaker_hetero._settings import NOT_GIVEN, group_name
+from sagemaker_hetero import _hyperparameters as H
+from sagemaker_hetero import _images
+from sagemaker_hetero._model import CODE, INPUT, MODEL, STRATEGIES
 from sagemaker_hetero.exceptions import Problem
 
-__all__ = ["problems", "is_s3_uri", "did_you_mean"]
+__all__ = ["problems", "did_you_mean", "is_s3_uri"]
 
-_S3_URI = re.compile(D.S3_URI_PATTERN)
-_CHANNEL_NAME = re.compile(D.CHANNEL_NAME_PATTERN)
-_JOB_NAME = re.compile(D.JOB_NAME_PATTERN)
-_BASE_NAME = re.compile(r"[a-zA-Z0-9](-*[a-zA-Z0-9])*")  # cut to fit the 63 characters of a job name
-_ENV_KEY = re.compile(D.ENVIRONMENT_KEY_PATTERN)
-_ROLE_ARN = re.compile(D.ROLE_ARN_PATTERN)
-_ROLE_NAME = re.compile(D.ROLE_NAME_PATTERN)
-_KNOWN_STRATEGIES = (
-    "mpi",
-    "smdistributed",
-    "torch_distributed",
-    "pytorchddp",
-    "parameter_server",
-    "multi_worker_mirrored_strategy",
-    "pytorchxla",
-    "instance_groups",
-)
 _UNGROUPABLE = ("parameter_server", "multi_worker_mirrored_strategy")
+_PYTORCH_ONLY = ("torch_distributed", "pytorchddp", "pytorchxla")
+_TENSORFLOW_ONLY = ("parameter_server", "multi_worker_mirrored_strategy")
 
 
 def is_s3_uri(value):
@@ -45,13 +35,11 @@ def _is_int(value):
 
 def did_you_mean(word, choices, cutoff=0.6):
     """``"; did you mean 'x'?"`` naming the choice closest to ``word``, or ``""`` if none is close."""
-    import difflib
-
     close = difflib.get_close_matches(str(word), sorted(choices), n=1, cutoff=cutoff)
     return "; did you mean %r?" % close[0] if close else ""
 
 
-class _Collector(object):
+class _Out(object):
     def __init__(self):
         self.items = []
 
@@ -59,416 +47,232 @@ class _Collector(object):
         self.items.append(Problem(path, message, value))
 
 
-def problems(settings, target="aws", path_exists=None, region=None):
-    """Every problem with ``settings``; ``target`` is ``"aws"`` or ``"local"``.
-
-    ``path_exists(kind, path)`` (``kind`` ``"file"`` or ``"dir"``) checks local code paths; the
-    caller passes it in so this module stays free of I/O. With ``region``, the training image
-    must exist there.
-    """
-    out = _Collector()
-    groups = _check_cluster(settings, out)
-    _check_role(settings, out)
-    _check_image(settings, groups, out, region)
-    _check_code(settings, out, path_exists)
-    _check_channels(settings, groups, target, out)
-    _check_distribution(settings, groups, out)
-    _check_job(settings, target, out)
-    _check_hyperparameters(settings, out)
-    _check_environment(settings, out)
-    _check_tags(settings, out)
+def problems(job, region=None, path_exists=None):
+    """Every problem of ours with ``job``. ``region`` (if known): the training image must exist
+    there. ``path_exists(kind, path)`` (``kind`` ``"file"``, ``"dir"`` or ``"any"``) checks the local
+    code paths; without it they are not checked."""
+    out = _Out()
+    _check_cluster(job, out)
+    _check_role(job, out)
+    _check_image(job, region, out)
+    _check_code(job, path_exists, out)
+    _check_channels(job, out)
+    _check_distribution(job, out)
+    _check_job(job, out)
+    _check_hyperparameters(job, out)
+    _check_tags(job, out)
     return out.items
 
 
-# -- cluster -----------------------------------------------------------------------------------
+def _where(group, field):
+    """The user's name of a group's field: ``instance_groups[1].instance_count`` or ``instance_count``."""
+    return "%s.%s" % (group.arg, field) if group.arg else field
 
 
-def _check_instance_type(path, value, out):
-    if not isinstance(value, str) or not value:
-        out.add(path, "must be a SageMaker training instance type such as 'ml.m5.xlarge'", value)
-        return False
-    if not _instance_types.is_training_type(value):
-        close = _instance_types.close_types(value)
-        hint = "; did you mean %s?" % " or ".join(repr(c) for c in close) if close else ""
-        out.add(path, "is not a SageMaker training instance type%s" % hint, value)
-        return False
-    return True
+# -- cluster and role --------------------------------------------------------------------------
 
 
-def _check_count(path, value, out):
-    if not _is_int(value) or value < 1:
-        out.add(path, "must be an integer >= 1", value)
-
-
-def _check_cluster(settings, out):
-    """Check the cluster; returns ``{name: (type, count)}`` of the well-formed groups."""
-    from sagemaker_hetero.instance_group import InstanceGroup
-
-    groups = {}
-    has_type = settings.instance_type is not None
-    has_count = settings.instance_count is not None
-    if settings.instance_groups is not None:
-        for path, given, value in (
-            ("instance_type", has_type, settings.instance_type),
-            ("instance_count", has_count, settings.instance_count),
-        ):
-            if given:
-                out.add(path, "cannot be given together with instance_groups; describe every instance in the groups", value)
-        gs = settings.instance_groups
-        if not isinstance(gs, (list, tuple)):
-            out.add("instance_groups", "must be a list of InstanceGroup", gs)
-            return groups
-        if not gs:
-            out.add("instance_groups", "must hold at least one InstanceGroup", gs)
-        if len(gs) > D.MAX_INSTANCE_GROUPS:
-            out.add("instance_groups", "at most %d instance groups per job" % D.MAX_INSTANCE_GROUPS, len(gs))
-        seen = set()
-        for i, g in enumerate(gs):
-            path = "instance_groups[%d]" % i
-            if not isinstance(g, InstanceGroup):
-                out.add(path, "must be an InstanceGroup(name, instance_type, instance_count)", g)
-                continue
-            name = g.instance_group_name
-            name_ok = False
-            if not isinstance(name, str):
-                out.add(path + ".instance_group_name", "must be a string", name)
-            elif not name:
-                out.add(path + ".instance_group_name", "must not be empty", name)
-            elif len(name) > D.MAX_GROUP_NAME:
-                out.add(path + ".instance_group_name", "must be at most %d characters" % D.MAX_GROUP_NAME, name)
-            elif name in seen:
-                out.add(path + ".instance_group_name", "is used by another instance group; names must be unique", name)
-            else:
-                name_ok = True
+def _check_cluster(job, out):
+    seen = set()
+    for group in job.groups:
+        if job.heterogeneous:
+            name = group.name
+            if isinstance(name, str) and name in seen:
+                out.add(_where(group, "instance_group_name"), "is used by another instance group; names must be unique", name)
             if isinstance(name, str):
                 seen.add(name)
-            _check_instance_type(path + ".instance_type", g.instance_type, out)
-            _check_count(path + ".instance_count", g.instance_count, out)
-            if name_ok:
-                groups[name] = (g.instance_type, g.instance_count)
-    else:
-        if not has_type and not has_count:
-            out.add("instance_groups", "give instance_groups, or instance_type and instance_count")
-        elif not has_type:
-            out.add("instance_type", "is required with instance_count", None)
-        elif not has_count:
-            out.add("instance_count", "is required with instance_type", None)
-        if has_type:
-            _check_instance_type("instance_type", settings.instance_type, out)
-        if has_count:
-            _check_count("instance_count", settings.instance_count, out)
-    return groups
+        count = group.count
+        if count is not None and _is_int(count) and count < 1:
+            out.add(_where(group, "instance_count"), "must be an integer >= 1", count)
 
 
-def _check_role(settings, out):
-    role = settings.role
-    if role is None:
+def _check_role(job, out):
+    if job.role is None:
         out.add("role", "is required: an IAM role ARN or role name that SageMaker can assume", None)
-    elif not isinstance(role, str) or not (_ROLE_ARN.fullmatch(role) or _ROLE_NAME.fullmatch(role)):
-        out.add(
-            "role",
-            "must be an IAM role ARN (arn:aws:iam::<12-digit account>:role/<name>) or a plain role name",
-            role,
-        )
 
 
 # -- image and code ----------------------------------------------------------------------------
 
 
-def _check_image(settings, groups, out, region=None):
-    fw = settings.framework
-    if settings.image_uri is not None:
-        if not isinstance(settings.image_uri, str) or not settings.image_uri:
-            out.add("image_uri", "must be an image URI", settings.image_uri)
+def _check_image(job, region, out):
+    fw = job.framework
+    if job.image_uri is not None:
+        if not isinstance(job.image_uri, str) or not job.image_uri:
+            out.add("image_uri", "must be an image URI", job.image_uri)
     elif fw is None:
         out.add("image_uri", "is required for the generic Estimator", None)
-    version = settings.framework_version
     if fw is None:
         return
-    label = {"pytorch": "PyTorch", "tensorflow": "TensorFlow"}[fw]
+    label = D.FRAMEWORK_LABELS[fw]
+    version = job.framework_version
     if version is None:
-        if settings.image_uri is None:
+        if job.image_uri is None:
             out.add("framework_version", "is required to choose the %s training image" % label, None)
         return
-    if settings.is_hetero:
+    if not isinstance(version, str):
+        out.add("framework_version", "must be a string such as '1.12.1'", version)
+        return
+    if job.heterogeneous:
         minimum = D.HETERO_MIN_VERSION[fw]
-        vt = _images.version_tuple(version)
-        if vt and vt[: len(minimum)] < minimum:
-            out.add(
-                "framework_version",
-                "heterogeneous clusters need %s %s or later" % (label, ".".join(map(str, minimum))),
-                version,
-            )
-    if settings.image_uri is not None:
+        given = _images.version_tuple(version)
+        if given and given[: len(minimum)] < minimum:
+            out.add("framework_version", "heterogeneous clusters need %s %s or later" % (label, ".".join(map(str, minimum))),
+                    version)
+    if job.image_uri is not None:
         return
     try:
         available = _images.py_versions(fw, version)
-    except _images.ImageLookupError as e:
-        out.add("framework_version", str(e), version)
+    except _images.ImageLookupError as exc:
+        out.add("framework_version", str(exc), version)
         return
-    if settings.py_version is None:
+    if job.py_version is None:
         out.add("py_version", "is required (%s %s images: %s)" % (label, version, ", ".join(available)), None)
-    elif settings.py_version not in available:
-        out.add(
-            "py_version",
-            "no %s %s training image for this Python (available: %s)" % (label, version, ", ".join(available)),
-            settings.py_version,
-        )
+    elif job.py_version not in available:
+        out.add("py_version", "no %s %s training image for this Python (available: %s)" % (label, version,
+                                                                                           ", ".join(available)),
+                job.py_version)
     elif region is not None:
-        types = [t for t, _ in groups.values()] if settings.is_hetero else [settings.instance_type]
         try:
-            _images.image_uri(fw, version, settings.py_version, _images.processor_for(types), region)
-        except _images.ImageLookupError as e:
-            out.add("region", str(e), region)
+            _images.training_image(job, region)
+        except _images.ImageLookupError as exc:
+            out.add("region", str(exc), region)
 
 
-def _check_code(settings, out, path_exists):
-    entry, source = settings.entry_point, settings.source_dir
-    if settings.framework is not None and entry is None:
-        out.add("entry_point", "is required: the script every host runs", None)
-    if settings.framework is None and entry is None and source is not None:
-        out.add("entry_point", "is required when source_dir is given", None)
-    if entry is not None and (not isinstance(entry, str) or not entry):
-        out.add("entry_point", "must be a file path", entry)
-        entry = None
-    if source is not None and (not isinstance(source, str) or not source):
-        out.add("source_dir", "must be a directory path or an S3 URI of a .tar.gz", source)
-        source = None
-    if source is not None and source.startswith("s3://") and not source.endswith(".tar.gz"):
-        out.add("source_dir", "an S3 source_dir must be a .tar.gz archive", source)
-    if entry is not None and entry.startswith("s3://"):
-        out.add("entry_point", "must be a local file (put S3 code in source_dir as a .tar.gz)", entry)
-        entry = None
-    deps = settings.dependencies
-    if deps is not None and not isinstance(deps, (list, tuple)):
-        out.add("dependencies", "must be a list of local paths", deps)
-        deps = None
+def _check_code(job, path_exists, out):
+    code = job.code
+    if code is None:
+        return
+    if code.location is not None and not is_s3_uri(code.location):
+        out.add("code_location", "must be an S3 URI (s3://bucket/prefix): the code archive is uploaded there",
+                code.location)
+    level = code.log_level
+    if not _is_int(level):
+        out.add("container_log_level", "must be a logging level such as logging.INFO (20)", level)
     if path_exists is None:
         return
-    if source is not None and not source.startswith("s3://"):
+    entry, source = code.entry_point, code.source_dir
+    if source is not None and not code.in_s3:
         if not path_exists("dir", source):
             out.add("source_dir", "is not a directory", source)
-        elif entry is not None and not path_exists("file", _join(source, entry)):
+        elif not path_exists("file", source.rstrip("/") + "/" + entry):
             out.add("entry_point", "is not a file inside source_dir %r" % source, entry)
-    elif entry is not None and source is None and not path_exists("file", entry):
+    elif source is None and not path_exists("file", entry):
         out.add("entry_point", "is not a file", entry)
-    for i, dep in enumerate(deps or ()):
-        if not isinstance(dep, str) or not path_exists("any", dep):
+    for i, dep in enumerate(code.dependencies):
+        if not isinstance(dep, str) or not dep or not path_exists("any", dep):
             out.add("dependencies[%d]" % i, "is not a file or directory", dep)
-
-
-def _join(a, b):
-    return a.rstrip("/") + "/" + b
 
 
 # -- channels ----------------------------------------------------------------------------------
 
 
-def _check_uri(path, value, target, out, what="an S3 URI (s3://bucket/prefix)", allow_local=False):
-    if allow_local and target == "local" and isinstance(value, str) and not value.startswith("s3://"):
-        return
-    if not isinstance(value, str) or not value:
-        out.add(path, "must be %s" % what, value)
-    elif len(value) > D.MAX_S3_URI:
-        out.add(path, "must be at most %d characters" % D.MAX_S3_URI, value)
-    elif not is_s3_uri(value):
-        if value.startswith("s3://"):
-            out.add(path, "names no bucket; expected %s" % what, value)
-        else:
-            out.add(path, "must be %s" % what, value)
-
-
-def _check_enum(path, value, allowed, out):
-    if value is not None and value not in allowed:
-        out.add(path, "must be one of %s" % ", ".join(allowed), value)
-
-
-def _check_channels(settings, groups, target, out):
-    from sagemaker_hetero.inputs import ShuffleConfig, TrainingInput
-
-    if settings.inputs_problem:
-        out.add("inputs", settings.inputs_problem, settings.channels)
-        return
-    channels = list(settings.channels)
-    count = len(channels) + (settings.model_uri is not None)
-    count += bool(settings.enable_network_isolation and settings.has_code)  # the code channel
-    if count > D.MAX_CHANNELS:
-        out.add("inputs", "at most %d channels per job (model and code channels included)" % D.MAX_CHANNELS, count)
-    assigned, unassigned = [], []
-    seen = set()
-    for name, value in channels:
-        path = "inputs[%r]" % (name,)
-        if not isinstance(name, str) or not _CHANNEL_NAME.fullmatch(name) or len(name) > D.MAX_CHANNEL_NAME:
-            out.add(
-                path,
-                "channel names are 1-%d characters of letters, digits, '.', '-' and '_'" % D.MAX_CHANNEL_NAME,
-                name,
-            )
-        elif name in seen:
-            out.add(path, "channel names must be unique", name)
-        seen.add(name)
-        if name == settings.model_channel_name and settings.model_uri is not None:
-            out.add(path, "is also the model channel (model_channel_name); rename one", name)
-        if name == D.CODE_CHANNEL and settings.enable_network_isolation and settings.has_code:
-            out.add(path, "is the code channel of a network-isolated job; rename it", name)
-        if isinstance(value, str):
-            _check_uri(path, value, target, out, allow_local=True)
-            unassigned.append(name)
-            continue
-        if not isinstance(value, TrainingInput):
-            out.add(path, "must be an S3 URI or a TrainingInput", value)
-            continue
-        _check_uri(path + ".s3_data", value.s3_data, target, out, allow_local=True)
-        _check_enum(path + ".s3_data_type", value.s3_data_type, D.S3_DATA_TYPES, out)
-        _check_enum(path + ".distribution", value.distribution, D.S3_DISTRIBUTIONS, out)
-        _check_enum(path + ".input_mode", value.input_mode, D.INPUT_MODES, out)
-        _check_enum(path + ".compression", value.compression, D.COMPRESSIONS, out)
-        _check_enum(path + ".record_wrapping", value.record_wrapping, D.RECORD_WRAPPERS, out)
-        if value.content_type is not None and not isinstance(value.content_type, str):
-            out.add(path + ".content_type", "must be a string", value.content_type)
-        if value.target_attribute_name is not None:
-            out.add(
-                path + ".target_attribute_name",
-                "is for AutoML jobs; a training job channel has no target attribute",
-                value.target_attribute_name,
-            )
-        if value.attribute_names is not None:
-            names = value.attribute_names
-            if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) and n for n in names):
-                out.add(path + ".attribute_names", "must be a list of attribute names", names)
-            elif len(names) > D.MAX_ATTRIBUTE_NAMES:
-                out.add(path + ".attribute_names", "at most %d names" % D.MAX_ATTRIBUTE_NAMES, len(names))
-        sc = value.shuffle_config
-        if sc is not None and not (isinstance(sc, ShuffleConfig) and _is_int(sc.seed)):
-            out.add(path + ".shuffle_config", "must be ShuffleConfig(seed) with an integer seed", sc)
-        refs = value.instance_groups
-        if refs is None:
-            unassigned.append(name)
-            continue
-        assigned.append(name)
-        _check_group_refs(path + ".instance_groups", refs, settings, groups, out)
-    if assigned and unassigned:
-        out.add(
-            "inputs",
-            "if any channel names instance groups, every channel must: %s name groups, %s do not"
-            % (", ".join(map(repr, assigned)), ", ".join(map(repr, unassigned))),
-        )
-
-
-def _check_group_refs(path, refs, settings, groups, out):
-    from sagemaker_hetero.instance_group import InstanceGroup
-
-    if not isinstance(refs, (list, tuple)):
-        out.add(path, "must be a list of instance group names", refs)
-        return
-    if not refs:
-        out.add(path, "must name at least one instance group (or leave instance_groups out)", refs)
-        return
-    if not settings.is_hetero:
-        out.add(path, "names instance groups, but the estimator has no instance_groups", refs)
-        return
-    if len(refs) > D.MAX_GROUPS_PER_CHANNEL:
-        out.add(path, "at most %d instance groups per channel" % D.MAX_GROUPS_PER_CHANNEL, len(refs))
-    names = []
-    for i, ref in enumerate(refs):
-        name = group_name(ref)
+def _check_channels(job, out):
+    seen = {}
+    for channel in job.channels:
+        name = channel.name
         if not isinstance(name, str):
-            out.add("%s[%d]" % (path, i), "must be an instance group name or InstanceGroup", ref)
             continue
-        if name in names:
-            out.add("%s[%d]" % (path, i), "names the same instance group twice", name)
-        names.append(name)
-        if name not in groups:
-            out.add("%s[%d]" % (path, i), "is not an instance group of this job (groups: %s)" % _names(groups), name)
-        elif isinstance(ref, InstanceGroup) and (ref.instance_type, ref.instance_count) != groups[name]:
-            out.add(
-                "%s[%d]" % (path, i),
-                "has the name of a group of this job but another type or count (%s x %s)"
-                % (groups[name][1], groups[name][0]),
-                ref,
-            )
-
-
-def _names(groups):
-    return ", ".join(map(repr, groups)) or "none"
+        if name in seen:
+            first = seen[name]
+            if first.kind == INPUT and channel.kind == MODEL:
+                out.add(first.arg, "is also the model channel (model_channel_name); rename one", name)
+            elif first.kind == INPUT and channel.kind == CODE:
+                out.add(first.arg, "is the code channel of a network-isolated job; rename it", name)
+            else:
+                out.add(channel.arg, "channel names must be unique", name)
+        else:
+            seen[name] = channel
+    users = [c for c in job.channels if c.kind == INPUT]
+    assigned = [c.name for c in users if c.groups is not None]
+    unassigned = [c.name for c in users if c.groups is None]
+    if assigned and unassigned:
+        out.add("inputs", "if any channel names instance groups, every channel must: %s name groups, %s do not"
+                % (", ".join(map(repr, assigned)), ", ".join(map(repr, unassigned))))
 
 
 # -- distribution ------------------------------------------------------------------------------
 
 
-def _enabled(dist, key):
-    value = dist.get(key)
-    return isinstance(value, dict) and value.get("enabled", False) is True
-
-
-def _check_distribution(settings, groups, out):
-    dist = settings.distribution
+def _check_distribution(job, out):
+    dist = job.distribution
     if dist is None:
         return
-    if settings.framework is None:
-        out.add("distribution", "is for the PyTorch and TensorFlow estimators", dist)
-        return
-    if not isinstance(dist, dict):
-        out.add("distribution", "must be a dict such as {'mpi': {'enabled': True}}", dist)
-        return
-    for key in dist:
-        if key not in _KNOWN_STRATEGIES:
-            hint = did_you_mean(key, _KNOWN_STRATEGIES)
-            out.add("distribution.%s" % key, "is not a distribution strategy%s" % hint, key)
-        elif key != "instance_groups" and not isinstance(dist[key], dict):
-            out.add("distribution.%s" % key, "must be a dict such as {'enabled': True}", dist[key])
-    strategies = [k for k in dist if k != "instance_groups" and _enabled(dist, k)]
-    malformed = any(k != "instance_groups" and not isinstance(v, dict) for k, v in dist.items())
-    smdist = dist.get("smdistributed") if isinstance(dist.get("smdistributed"), dict) else {}
-    smddp = _enabled(smdist, "dataparallel") or _enabled(dist, "pytorchddp")
-    smmp = _enabled(smdist, "modelparallel")
-    if isinstance(dist.get("smdistributed"), dict):
-        for key in smdist:
+    options = dist.options
+    for key, value in options.items():
+        if key not in STRATEGIES:
+            out.add("distribution.%s" % (key,), "is not a distribution strategy%s" % did_you_mean(key, STRATEGIES + ("instance_groups",)), key)
+        elif not isinstance(value, dict):
+            out.add("distribution.%s" % key, "must be a dict such as {'enabled': True}", value)
+    sm = options.get("smdistributed")
+    if isinstance(sm, dict):
+        for key in sm:
             if key not in ("dataparallel", "modelparallel"):
-                out.add("distribution.smdistributed.%s" % key, "must be dataparallel or modelparallel", key)
-        if smddp or smmp:
-            strategies.append("smdistributed")
-        strategies = [s for s in strategies if s != "smdistributed" or smddp or smmp]
-    if settings.framework == "tensorflow":
-        for key in ("torch_distributed", "pytorchddp", "pytorchxla"):
-            if key in dist:
+                out.add("distribution.smdistributed.%s" % (key,), "must be dataparallel or modelparallel", key)
+    if job.framework == "tensorflow":
+        for key in _PYTORCH_ONLY:
+            if key in options:
                 out.add("distribution.%s" % key, "is a PyTorch strategy; TensorFlow supports mpi, smdistributed, "
                         "parameter_server and multi_worker_mirrored_strategy", key)
-    elif settings.framework == "pytorch":
-        for key in ("parameter_server", "multi_worker_mirrored_strategy"):
-            if key in dist:
+    elif job.framework == "pytorch":
+        for key in _TENSORFLOW_ONLY:
+            if key in options:
                 out.add("distribution.%s" % key, "is a TensorFlow strategy", key)
-    if _enabled(dist, "mpi") and smddp:
-        out.add(
-            "distribution",
-            "mpi and smdistributed dataparallel exclude each other; enable one",
-            sorted(k for k in dist if k != "instance_groups"),
-        )
-    if smddp and smmp:
-        out.add("distribution.smdistributed", "dataparallel and modelparallel exclude each other", smdist)
-    if smmp and not _enabled(dist, "mpi"):
-        out.add("distribution.mpi", "smdistributed modelparallel runs under MPI: enable mpi too", dist.get("mpi"))
-    mpi = dist.get("mpi") if isinstance(dist.get("mpi"), dict) else {}
-    pph = mpi.get("processes_per_host")
-    if pph is not None and (not _is_int(pph) or pph < 1):
-        out.add("distribution.mpi.processes_per_host", "must be an integer >= 1", pph)
-    opts = mpi.get("custom_mpi_options")
-    if opts is not None and not isinstance(opts, str):
-        out.add("distribution.mpi.custom_mpi_options", "must be a string", opts)
+    if dist.enabled("mpi") and dist.smddp:
+        out.add("distribution", "mpi and smdistributed dataparallel exclude each other; enable one",
+                sorted(str(k) for k in options))
+    if dist.smddp and dist.smmp:
+        out.add("distribution.smdistributed", "dataparallel and modelparallel exclude each other", sm)
+    if dist.smmp and not dist.enabled("mpi"):
+        out.add("distribution.mpi", "smdistributed modelparallel runs under MPI: enable mpi too", options.get("mpi"))
+    mpi = options.get("mpi") if isinstance(options.get("mpi"), dict) else {}
+    per_host = mpi.get("processes_per_host")
+    if per_host is not None and (not _is_int(per_host) or per_host < 1):
+        out.add("distribution.mpi.processes_per_host", "must be an integer >= 1", per_host)
+    custom = mpi.get("custom_mpi_options")
+    if custom is not None and not isinstance(custom, str):
+        out.add("distribution.mpi.custom_mpi_options", "must be a string", custom)
+    for key, value, arg in H.sdk_entries(job):
+        if arg == "distribution" and not isinstance(value, H.Ref):
+            try:
+                H.encode(value)
+            except ValueError as exc:
+                out.add("distribution", "%s must be JSON-serialisable (%s)" % (key, exc), value)
+    _check_distribution_group(job, dist, out)
 
-    group = _distribution_group(settings, dist, groups, strategies or malformed, out)
-    if smddp:
-        itype = groups[group][0] if group in groups else settings.instance_type
-        where = "distribution.instance_groups" if settings.is_hetero else "instance_type"
-        if isinstance(itype, str):
-            if not _images.GPU_FAMILY.match(itype):
-                out.add(where, "smdistributed dataparallel needs GPU instances; %s has none" % itype, itype)
-            elif not _smddp_type(itype):
-                out.add(
-                    where,
-                    "smdistributed dataparallel supports %s and p5 or newer p types" % ", ".join(D.SMDDP_INSTANCE_TYPES),
-                    itype,
-                )
+
+def _check_distribution_group(job, dist, out):
+    enabled = dist.strategy is not None
+    malformed = any(not isinstance(v, dict) for v in dist.options.values())
+    if not job.heterogeneous:
+        _check_smddp_type(job, job.groups[0] if job.groups else None, "instance_type", dist, out)
+        return
+    for key in _UNGROUPABLE:
+        if key in dist.options:
+            out.add("distribution.%s" % key, "cannot be tied to one instance group; heterogeneous clusters support mpi, "
+                    "smdistributed and torch_distributed", key)
+    if dist.named is None:
+        if dist.group is None and len(job.groups) > 1:
+            names = ", ".join(repr(g.name) for g in job.groups)
+            out.add("distribution.instance_groups",
+                    "must name the one instance group that runs the distributed training (groups: %s)" % names, None)
+        elif not enabled and not malformed:
+            out.add("distribution", "enables no strategy", dist.options)
+    elif dist.group is not None and not enabled and not malformed:
+        out.add("distribution", "names instance group %r but enables no strategy (mpi, smdistributed or "
+                "torch_distributed)" % (dist.group,), dist.options)
+    _check_smddp_type(job, job.group(dist.group) if dist.group is not None else None, "distribution.instance_groups",
+                      dist, out)
+
+
+def _check_smddp_type(job, group, where, dist, out):
+    if not dist.smddp or group is None or not isinstance(group.instance_type, str):
+        return
+    itype = group.instance_type
+    if not _images.GPU_FAMILY.match(itype):
+        out.add(where, "smdistributed dataparallel needs GPU instances; %s has none" % itype, itype)
+    elif not _smddp_type(itype):
+        out.add(where, "smdistributed dataparallel supports %s and p5 or newer p types" % ", ".join(D.SMDDP_INSTANCE_TYPES),
+                itype)
 
 
 def _smddp_type(itype):
@@ -478,251 +282,45 @@ def _smddp_type(itype):
     return bool(m) and int(m.group(1)) >= 5
 
 
-def _distribution_group(settings, dist, groups, strategies, out):
-    """Check which group the distribution is tied to; return its name (or None)."""
-    refs = dist.get("instance_groups", NOT_GIVEN)
-    if not settings.is_hetero:
-        if refs is not NOT_GIVEN:
-            out.add("distribution.instance_groups", "names instance groups, but the estimator has no instance_groups", refs)
-        return None
-    for key in _UNGROUPABLE:
-        if key in dist:
-            out.add(
-                "distribution.%s" % key,
-                "cannot be tied to one instance group; heterogeneous clusters support mpi, smdistributed and "
-                "torch_distributed",
-                key,
-            )
-    if refs is NOT_GIVEN or refs is None:
-        if len(settings.instance_groups) > 1:
-            out.add(
-                "distribution.instance_groups",
-                "must name the one instance group that runs the distributed training (groups: %s)" % _names(groups),
-                None,
-            )
-            return None
-        only = settings.instance_groups[0] if settings.instance_groups else None
-        name = group_name(only) if only is not None else None
-        if not strategies:
-            out.add("distribution", "enables no strategy", dist)
-        return name
-    if not isinstance(refs, (list, tuple)):
-        out.add("distribution.instance_groups", "must be a list naming one instance group", refs)
-        return None
-    if len(refs) != 1:
-        out.add("distribution.instance_groups", "must name exactly one instance group", [group_name(r) for r in refs])
-        return None
-    before = len(out.items)
-    _check_group_refs("distribution.instance_groups", refs, settings, groups, out)
-    if not strategies:
-        out.add(
-            "distribution",
-            "names instance group %r but enables no strategy (mpi, smdistributed or torch_distributed)"
-            % (group_name(refs[0]),),
-            dist,
-        )
-    return group_name(refs[0]) if len(out.items) == before else None
-
-
 # -- job settings ------------------------------------------------------------------------------
 
 
-def _check_int_range(path, value, low, high, out, unit=""):
-    if value is None:
-        return
-    if not _is_int(value):
-        out.add(path, "must be an integer", value)
-    elif value < low or (high is not None and value > high):
-        if high is None:
-            out.add(path, "must be >= %d%s" % (low, unit), value)
-        else:
-            out.add(path, "must be between %d and %d%s" % (low, high, unit), value)
-
-
-def _check_job(settings, target, out):
-    s = settings
-    if s.job_name is not None:
-        name = s.job_name
-        if not isinstance(name, str) or not name:
-            out.add("job_name", "must be a non-empty string", name)
-        elif len(name) > D.MAX_JOB_NAME:
-            out.add("job_name", "must be at most %d characters" % D.MAX_JOB_NAME, name)
-        elif not _JOB_NAME.fullmatch(name):
-            out.add("job_name", "may hold only letters, digits and hyphens, starting with a letter or digit", name)
-    if s.base_job_name is not None and s.job_name is None:
-        base = s.base_job_name
-        if not isinstance(base, str) or not base or not _BASE_NAME.fullmatch(base):
-            out.add("base_job_name", "may hold only letters, digits and hyphens, starting with a letter or digit", base)
-    if s.max_run is None or not _is_int(s.max_run):
-        out.add("max_run", "must be a number of seconds", s.max_run)
-    else:
-        _check_int_range("max_run", s.max_run, 1, D.MAX_RUN_LIMIT_SECONDS, out, " seconds (28 days)")
-    if s.use_spot_instances:
-        if s.max_wait is None:
-            out.add("max_wait", "is required with use_spot_instances", None)
-    if s.max_wait is not None:
-        if not _is_int(s.max_wait) or s.max_wait < 1:
-            out.add("max_wait", "must be an integer number of seconds >= 1", s.max_wait)
-        elif _is_int(s.max_run) and s.max_wait < s.max_run:
-            out.add("max_wait", "must be >= max_run (%d)" % s.max_run, s.max_wait)
-        if not s.use_spot_instances:
-            out.add("max_wait", "is only for managed spot training (use_spot_instances=True)", s.max_wait)
-    if not _is_int(s.volume_size) or s.volume_size < 1:
-        out.add("volume_size", "must be an integer number of GB >= 1", s.volume_size)
-    _check_enum("input_mode", s.input_mode, D.INPUT_MODES, out)
-    if s.input_mode is None:
-        out.add("input_mode", "must be one of %s" % ", ".join(D.INPUT_MODES), None)
-    _check_int_range("keep_alive_period_in_seconds", s.keep_alive_period_in_seconds, D.KEEP_ALIVE_RANGE[0],
-                     D.KEEP_ALIVE_RANGE[1], out, " seconds")
-    _check_int_range("max_retry_attempts", s.max_retry_attempts, D.RETRY_ATTEMPTS_RANGE[0], D.RETRY_ATTEMPTS_RANGE[1], out)
-    if s.output_path is not None:
-        if target == "local" and isinstance(s.output_path, str) and s.output_path.startswith("file://"):
-            pass
-        else:
-            what = "an S3 URI (s3://bucket/prefix)" + (" or a file:// URI" if target == "local" else "")
-            _check_uri("output_path", s.output_path, "aws", out, what=what)
-    if s.code_location is not None:
-        _check_uri("code_location", s.code_location, "aws", out)
-    if s.checkpoint_s3_uri is not None:
-        _check_uri("checkpoint_s3_uri", s.checkpoint_s3_uri, "aws", out)
-    if s.checkpoint_local_path is not None and s.checkpoint_s3_uri is None:
-        out.add("checkpoint_local_path", "needs checkpoint_s3_uri", s.checkpoint_local_path)
-    if s.model_uri is not None:
-        _check_uri("model_uri", s.model_uri, target, out, allow_local=True)
-    subnets, sgs = s.subnets, s.security_group_ids
-    if (subnets is None) != (sgs is None) or (subnets == []) != (sgs == []):
+def _check_job(job, out):
+    if _is_int(job.max_run) and job.max_run > D.MAX_RUN_LIMIT_SECONDS:
+        out.add("max_run", "must be at most %d seconds (28 days, the longest AWS lets a training job run)"
+                % D.MAX_RUN_LIMIT_SECONDS, job.max_run)
+    if job.spot and job.max_wait is None:
+        out.add("max_wait", "is required with use_spot_instances", None)
+    if job.max_wait is not None:
+        if _is_int(job.max_wait) and _is_int(job.max_run) and job.max_wait < job.max_run:
+            out.add("max_wait", "must be >= max_run (%d)" % job.max_run, job.max_wait)
+        if not job.spot:
+            out.add("max_wait", "is only for managed spot training (use_spot_instances=True)", job.max_wait)
+    if _is_int(job.volume_size) and job.volume_size < 1:
+        out.add("volume_size", "must be an integer number of GB >= 1", job.volume_size)
+    if job.checkpoint_local_path and not job.checkpoint_s3_uri:
+        out.add("checkpoint_local_path", "needs checkpoint_s3_uri", job.checkpoint_local_path)
+    subnets, groups = job.subnets, job.security_group_ids
+    if bool(subnets) != bool(groups):
         given, missing = ("subnets", "security_group_ids") if subnets else ("security_group_ids", "subnets")
-        out.add(missing, "is required with %s (a VPC needs both)" % given, s.security_group_ids if subnets else s.subnets)
-    for path, value, limit in (("subnets", subnets, D.MAX_SUBNETS), ("security_group_ids", sgs, D.MAX_SECURITY_GROUPS)):
-        if value is None:
-            continue
-        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v for v in value):
-            out.add(path, "must be a list of IDs", value)
-        elif len(value) > limit:
-            out.add(path, "at most %d" % limit, len(value))
-    if not isinstance(s.container_log_level, int) or isinstance(s.container_log_level, bool):
-        out.add("container_log_level", "must be a logging level such as logging.INFO (20)", s.container_log_level)
-    md = s.metric_definitions
-    if md is not None:
-        if not isinstance(md, (list, tuple)):
-            out.add("metric_definitions", "must be a list of {'Name': ..., 'Regex': ...}", md)
-        else:
-            if len(md) > D.MAX_METRIC_DEFINITIONS:
-                out.add("metric_definitions", "at most %d metric definitions" % D.MAX_METRIC_DEFINITIONS, len(md))
-            for i, m in enumerate(md):
-                if not isinstance(m, dict) or set(m) != {"Name", "Regex"} or not all(
-                    isinstance(v, str) and v for v in m.values()
-                ):
-                    out.add("metric_definitions[%d]" % i, "must be {'Name': str, 'Regex': str}", m)
-    for path in ("debugger_hook_config", "profiler_config"):
-        value = getattr(s, path)
-        if value in (None, False, True) or isinstance(value, dict) or hasattr(value, "_to_request_dict"):
-            if isinstance(value, dict) and "S3OutputPath" in value:
-                _check_uri(path + "['S3OutputPath']", value["S3OutputPath"], "aws", out)
-            continue
-        out.add(path, "must be a dict in the request's format, True, False or None", value)
-    ec = s.experiment_config
-    if ec is not None:
-        allowed = ("ExperimentName", "TrialName", "TrialComponentDisplayName", "RunName")
-        if not isinstance(ec, dict):
-            out.add("experiment_config", "must be a dict with keys among %s" % ", ".join(allowed), ec)
-        else:
-            for key in ec:
-                if key not in allowed:
-                    out.add("experiment_config[%r]" % (key,), "is not one of %s" % ", ".join(allowed), key)
+        out.add(missing, "is required with %s (a VPC needs both)" % given, groups if subnets else subnets)
 
 
-def _check_hyperparameters(settings, out):
-    hps = settings.hyperparameters
-    if hps is None:
-        hps = {}
-    if not isinstance(hps, dict):
-        out.add("hyperparameters", "must be a dict", hps)
-        return
-    encode = _hyperparameters.encoder(settings)
-    for key, value in hps.items():
-        path = "hyperparameters[%r]" % (key,)
-        if not isinstance(key, str):
-            out.add(path, "keys must be strings", key)
-            continue
-        if len(key) > D.MAX_HYPERPARAMETER_KEY:
-            out.add(path, "key must be at most %d characters" % D.MAX_HYPERPARAMETER_KEY, key)
-        try:
-            text = encode(value)
-        except (TypeError, ValueError):
-            out.add(path, "must be JSON-serialisable", value)
-            continue
-        if len(text) > D.MAX_HYPERPARAMETER_VALUE:
-            out.add(
-                path,
-                "encoded value must be at most %d characters (is %d)" % (D.MAX_HYPERPARAMETER_VALUE, len(text)),
-                value,
-            )
-    sdk = _hyperparameters.sdk_keys(settings)
-    for key in hps:
-        if key in sdk:
+def _check_hyperparameters(job, out):
+    own = set(key for key, _ in job.hyperparameters if isinstance(key, str))
+    for key, _, _ in H.sdk_entries(job):
+        if key in own:
             out.add("hyperparameters[%r]" % (key,), "is set by the SDK itself; remove it", key)
-    total = len(set(hps) | set(sdk))
-    if total > D.MAX_HYPERPARAMETERS:
-        out.add(
-            "hyperparameters",
-            "at most %d hyperparameters, the SDK's own %d included" % (D.MAX_HYPERPARAMETERS, len(sdk)),
-            total,
-        )
 
 
-def _check_environment(settings, out):
-    env = settings.environment
-    if env is None:
-        return
-    if not isinstance(env, dict):
-        out.add("environment", "must be a dict of variable name to value", env)
-        return
-    if len(env) > D.MAX_ENVIRONMENT:
-        out.add("environment", "at most %d variables" % D.MAX_ENVIRONMENT, len(env))
-    for key, value in env.items():
-        path = "environment[%r]" % (key,)
-        if not isinstance(key, str) or not _ENV_KEY.fullmatch(key):
-            out.add(path, "variable names are letters, digits and '_', not starting with a digit", key)
-        elif len(key) > D.MAX_ENVIRONMENT_KEY:
-            out.add(path, "name must be at most %d characters" % D.MAX_ENVIRONMENT_KEY, key)
-        if not isinstance(value, str):
-            out.add(path, "value must be a string", value)
-        elif len(value) > D.MAX_ENVIRONMENT_VALUE:
-            out.add(path, "value must be at most %d characters" % D.MAX_ENVIRONMENT_VALUE, value)
-
-
-def tag_list(tags):
-    """Tags as ``[{"Key", "Value"}]`` from that form or a ``{key: value}`` dict."""
-    if isinstance(tags, dict):
-        return [{"Key": k, "Value": v} for k, v in tags.items()]
-    return list(tags)
-
-
-def _check_tags(settings, out):
-    tags = settings.tags
-    if tags is None:
-        return
-    if not isinstance(tags, (list, tuple, dict)):
-        out.add("tags", "must be a list of {'Key': ..., 'Value': ...} or a dict", tags)
-        return
-    tags = tag_list(tags)
-    if len(tags) > D.MAX_TAGS:
-        out.add("tags", "at most %d tags" % D.MAX_TAGS, len(tags))
+def _check_tags(job, out):
     keys = set()
-    for i, tag in enumerate(tags):
-        path = "tags[%d]" % i
-        if not isinstance(tag, dict) or set(tag) != {"Key", "Value"}:
-            out.add(path, "must be {'Key': str, 'Value': str}", tag)
+    for i, tag in enumerate(job.tags or ()):
+        key = tag.get("Key") if isinstance(tag, dict) else None
+        if not isinstance(key, str):
             continue
-        key, value = tag["Key"], tag["Value"]
-        if not isinstance(key, str) or not 1 <= len(key) <= D.MAX_TAG_KEY:
-            out.add(path + ".Key", "must be 1-%d characters" % D.MAX_TAG_KEY, key)
-        elif key.lower().startswith("aws:"):
-            out.add(path + ".Key", "keys starting with 'aws:' are reserved by AWS", key)
+        if key.lower().startswith("aws:"):
+            out.add("tags[%d].Key" % i, "keys starting with 'aws:' are reserved by AWS", key)
         elif key in keys:
-            out.add(path + ".Key", "is used by another tag", key)
+            out.add("tags[%d].Key" % i, "is used by another tag", key)
         keys.add(key)
-        if not isinstance(value, str) or len(value) > D.MAX_TAG_VALUE:
-            out.add(path + ".Value", "must be a string of at most %d characters" % D.MAX_TAG_VALUE, value)
-

@@ -20,6 +20,7 @@ import sys
 import time
 
 from sagemaker_hetero import exceptions as E
+from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER
 
 __all__ = ["main", "EXIT_OK", "EXIT_JOB_FAILED", "EXIT_USAGE", "EXIT_AWS"]
 
@@ -28,7 +29,6 @@ EXIT_JOB_FAILED = 1
 EXIT_USAGE = 2
 EXIT_AWS = 3
 PROG = "sagemaker-hetero"
-_PLACEHOLDER = "<account-id>"
 
 
 # -- reading a spec ----------------------------------------------------------------------------
@@ -83,17 +83,19 @@ def _yaml(text, path):
         raise E.ConfigError([E.Problem("SPEC", "is not valid YAML: %s" % exc, path)])
 
 
-def _load(args, target, region):
-    """The parsed spec, after every check (raises ConfigError listing all problems)."""
+def _load(args, session=None, facts=None):
+    """``(spec, job, facts, now)`` after every check of round one, as ``session`` (None: AWS) runs
+    the job (raises ConfigError listing all problems)."""
     from sagemaker_hetero import _spec
     from sagemaker_hetero.estimator import _path_exists
 
     data, base = _read_spec(args.spec)
     spec = _spec.parse(data, base)
-    problems = spec.check(target, path_exists=_path_exists, region=region)
+    now = time.time()
+    job, facts, problems = spec.check(session, facts, now, path_exists=_path_exists)
     if problems:
         raise E.ConfigError(problems)
-    return spec
+    return spec, job, facts, now
 
 
 def _region(args, required):
@@ -132,27 +134,26 @@ def _session(args):
 def _render(args):
     from sagemaker_hetero import _archive, _plan
 
-    region = _region(args, required=True)
-    spec = _load(args, "aws", region)
-    settings = spec.settings()
-    facts = _plan.Facts(region=region, account_id=args.account_id, default_bucket=args.default_bucket)
-    plan = _plan.make_plan(settings, facts, time.time())
+    facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id,
+                        default_bucket=args.default_bucket)
+    _, job, facts, now = _load(args, facts=facts)
+    plan = _plan.make_plan(job, facts, now)
     text = json.dumps(plan.request, indent=2)
-    if args.format == "cli-input-json" and _PLACEHOLDER in text:
+    if args.format == "cli-input-json" and ACCOUNT_PLACEHOLDER in text:
         raise E.ConfigError(
             [
                 E.Problem(
                     "--format cli-input-json",
                     "the request holds the placeholder %s (the default bucket or a role name's ARN); pass "
                     "--account-id or --default-bucket, or give output_path (and code_location) and a role ARN "
-                    "in the spec" % _PLACEHOLDER,
+                    "in the spec" % ACCOUNT_PLACEHOLDER,
                 )
             ]
         )
     if args.archive:
         if plan.code is None or not plan.code.upload:
             raise E.ConfigError([E.Problem("--archive", "the job ships no code archive to build")])
-        body, _ = _archive.build_archive(settings)
+        body, _ = _archive.build_archive(job.code)
         with body, open(args.archive, "wb") as f:
             f.write(body.read())
         sys.stderr.write("Wrote %s; upload it to %s before creating the job.\n" % (args.archive, plan.code.s3_uri))
@@ -161,17 +162,20 @@ def _render(args):
 
 
 def _validate(args):
-    spec = _load(args, "aws", _region(args, required=False))
-    settings = spec.settings()
-    groups = settings.instance_groups if settings.is_hetero else None
+    from sagemaker_hetero import _plan
+    from sagemaker_hetero._model import INPUT
+
+    spec, job, _, _ = _load(args, facts=_plan.Facts(region=_region(args, required=False)))
+    groups = job.group_names if job.heterogeneous else None
+    channels = [c.name for c in job.channels if c.kind == INPUT]
     summary = {
         "valid": True,
         "spec": args.spec,
         "estimator": spec.estimator_class.__name__,
-        "instance_groups": [g.instance_group_name for g in groups] if groups else None,
-        "instances": sum(g.instance_count for g in groups) if groups else settings.instance_count,
-        "channels": [name for name, _ in settings.channels],
-        "job_name": settings.job_name,
+        "instance_groups": groups,
+        "instances": job.host_count,
+        "channels": channels,
+        "job_name": job.job_name,
     }
     if args.output == "json":
         sys.stdout.write(json.dumps(summary) + "\n")
@@ -183,22 +187,22 @@ def _validate(args):
                 summary["estimator"],
                 summary["instances"],
                 "" if summary["instances"] == 1 else "s",
-                " in groups %s" % ", ".join(summary["instance_groups"]) if groups else "",
-                len(summary["channels"]),
-                "" if len(summary["channels"]) == 1 else "s",
+                " in groups %s" % ", ".join(groups) if groups else "",
+                len(channels),
+                "" if len(channels) == 1 else "s",
             )
         )
     return EXIT_OK
 
 
 def _report(args, desc):
-    from sagemaker_hetero import _wire_in
+    from sagemaker_hetero import _wire
 
-    summary = _wire_in.status_summary(desc)
+    summary = _wire.status_summary(desc)
     if args.output == "json":
         sys.stdout.write(json.dumps(summary) + "\n")
     else:
-        status, secondary, message = _wire_in.job_status(desc)
+        status, secondary, message = _wire.job_status(desc)
         text = status if not secondary or secondary == status else "%s/%s" % (status, secondary)
         line = "%s: %s" % (summary["job_name"], text)
         if message:
@@ -210,7 +214,9 @@ def _report(args, desc):
 
 
 def _submit(args):
-    spec = _load(args, "aws", _region(args, required=False))
+    from sagemaker_hetero import _plan
+
+    spec, _, _, _ = _load(args, facts=_plan.Facts(region=_region(args, required=False)))
     session = _session(args)
     estimator = spec.estimator(session)
     estimator.fit(spec.inputs, wait=False, experiment_config=spec.experiment_config)
@@ -256,8 +262,9 @@ def _stop(args):
 def _local(args):
     from sagemaker_hetero.local import LocalSession
 
-    spec = _load(args, "local", None)
-    estimator = spec.estimator(LocalSession(root=args.root))
+    session = LocalSession(root=args.root)
+    spec, _, _, _ = _load(args, session)
+    estimator = spec.estimator(session)
     try:
         estimator.fit(spec.inputs, wait=True, experiment_config=spec.experiment_config)
     except (E.UnexpectedStatusException, E.LocalJobError) as exc:

@@ -2,14 +2,20 @@
 
 The names and arguments are those of the SageMaker Python SDK v2, so code written for it runs
 after changing ``sagemaker`` to ``sagemaker_hetero`` in its imports.
+
+One way through, for the constructor, a dry run, AWS and a local run alike: the arguments become
+one job model (``_build``), the session checks it (``check``), everything is checked in one round
+(``_plan.check``), then the session runs it (``execute``) or the dry run renders it. A session is
+anything with ``facts()`` (what it knows without a call), ``check(job)`` (its own rules: ``(job,
+problems)``) and ``execute(job, now)`` (the started job): ``Session`` for AWS, ``LocalSession``.
 """
 import os
 import time
 
 import attrs
 
-from sagemaker_hetero import _context, _display, _plan, _validate
-from sagemaker_hetero._settings import ESTIMATOR_FIELDS, JobSettings, normalize_inputs
+from sagemaker_hetero import _build, _context, _display, _plan, _validate
+from sagemaker_hetero._settings import ESTIMATOR_FIELDS, JobSettings
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = ["Estimator", "EstimatorBase", "Framework"]
@@ -17,6 +23,10 @@ __all__ = ["Estimator", "EstimatorBase", "Framework"]
 _LOGS = (True, False, "All", "None", "Training", "Rules")
 # Settings whose SageMaker Python SDK v2 name is a method; their values live under these names.
 _PRIVATE = {"hyperparameters": "_hyperparameters", "enable_network_isolation": "_enable_network_isolation"}
+_NO_REGION = (
+    "no AWS region is configured: set AWS_REGION (or AWS_DEFAULT_REGION), a region in your AWS profile, "
+    "or pass sagemaker_session=Session(boto_session=boto3.Session(region_name=...))"
+)
 
 
 def _path_exists(kind, path):
@@ -25,6 +35,22 @@ def _path_exists(kind, path):
     if kind == "file":
         return os.path.isfile(path)
     return os.path.exists(path)
+
+
+def _facts(session):
+    """What ``session`` knows without a call; without a session, the region of the AWS configuration."""
+    if session is not None:
+        return session.facts()
+    return _plan.Facts(region=_context.region_from_environment())
+
+
+def checked_job(settings, session, now, path_exists=None, found=()):
+    """``(job, facts)``: the job model of ``settings`` as ``session`` runs it, after every check
+    (raises :class:`ConfigError` listing every problem)."""
+    job, facts, problems = _plan.prepare(settings, session, now, path_exists, found, facts=_facts(session))
+    if problems:
+        raise ConfigError(problems)
+    return job, facts
 
 
 class EstimatorBase(object):
@@ -63,9 +89,7 @@ class EstimatorBase(object):
         #: the channels (``{name: TrainingInput or URI}``) of the latest ``fit`` or ``attach``
         self.latest_inputs = None
         self._current_job_name = None
-        problems = _validate.problems(self._settings(), self._target())
-        if problems:
-            raise ConfigError(problems)
+        checked_job(self._settings(), self.sagemaker_session, time.time())
 
     @classmethod
     def _allowed(cls):
@@ -87,11 +111,8 @@ class EstimatorBase(object):
 
     # -- building the request ------------------------------------------------------------------
 
-    def _target(self):
-        return "local" if getattr(self.sagemaker_session, "local_mode", False) else "aws"
-
     def _settings(self, inputs=None, job_name=None, experiment_config=None):
-        channels, inputs_problem = normalize_inputs(inputs)
+        channels, inputs_problem = _build.normalize_inputs(inputs)
         values = {}
         for name in ESTIMATOR_FIELDS:
             attr = _PRIVATE.get(name, name)
@@ -113,34 +134,29 @@ class EstimatorBase(object):
         Everything is validated first; a :class:`ConfigError` lists every problem, and nothing is
         uploaded, created or sent unless the request is valid.
         """
-        settings = self._settings(inputs, job_name, experiment_config)
         session = self.sagemaker_session
-        region = session.boto_region_name if session is not None else _context.region_from_environment()
-        problems = _validate.problems(settings, self._target(), path_exists=_path_exists, region=region)
+        found = []
         if logs not in _LOGS:
-            problems.append(Problem("logs", "must be one of %s" % ", ".join(map(repr, _LOGS)), logs))
-        if problems:
-            raise ConfigError(problems)
-        prepare = getattr(session, "_prepare_settings", None)
-        if prepare is not None:  # e.g. a LocalSession turns local paths into file:// URIs
-            settings = prepare(settings)
+            found.append(Problem("logs", "must be one of %s" % ", ".join(map(repr, _LOGS)), logs))
+        if _facts(session).region is None:
+            found.append(Problem("sagemaker_session", _NO_REGION))
         now = time.time()
+        settings = self._settings(inputs, job_name, experiment_config)
+        job, facts = checked_job(settings, session, now, path_exists=_path_exists, found=found)
+        self.latest_inputs = dict(settings.channels) or None
         if dry_run:
-            facts = session._offline_facts() if session is not None else _offline_facts()
-            plan = _plan.make_plan(settings, facts, now)
+            plan = _plan.make_plan(job, facts, now)
             self._current_job_name = plan.job_name
-            self.latest_inputs = dict(settings.channels) or None
-            return _display.RenderedRequest(plan.request)
+            return _display.RenderedRequest(plan.request, plan)
         if session is None:
             from sagemaker_hetero.session import Session
 
             session = self.sagemaker_session = Session()
-        job = session._start(settings, now)
-        self._current_job_name = job.name
-        self.latest_training_job = job
-        self.latest_inputs = dict(settings.channels) or None
+        started = session.execute(job, now)
+        self._current_job_name = started.name
+        self.latest_training_job = started
         if wait:
-            job.wait(logs=logs)
+            started.wait(logs=logs)
         return None
 
     # -- jobs started elsewhere, logs, and how an estimator shows itself ------------------------
@@ -157,7 +173,7 @@ class EstimatorBase(object):
         ``fit(estimator.latest_inputs, job_name=..., dry_run=True)`` renders the job's request again.
         Tags are not part of a job's description and are not restored.
         """
-        from sagemaker_hetero import _wire_in
+        from sagemaker_hetero import _wire
         from sagemaker_hetero._job import TrainingJob
 
         if sagemaker_session is None:
@@ -165,20 +181,16 @@ class EstimatorBase(object):
 
             sagemaker_session = Session()
         desc = sagemaker_session.describe_training_job(training_job_name)
-        settings = _wire_in.settings_from_description(
+        job = _wire.job_from_description(
             desc,
             framework=cls._framework,
             region=getattr(sagemaker_session, "boto_region_name", None),
             model_channel_name=model_channel_name,
         )
-        defaults = attrs.fields_dict(JobSettings)
-        kwargs = {}
-        for name in cls._allowed() - {"sagemaker_session", "job_name"}:
-            value = getattr(settings, name)
-            if value is not None and not (name in defaults and value == defaults[name].default):
-                kwargs[name] = value
-        estimator = cls(sagemaker_session=sagemaker_session, **kwargs)
-        estimator.latest_inputs = dict(settings.channels) or None
+        kwargs, inputs = _build.arguments(job)
+        allowed = cls._allowed()
+        estimator = cls(sagemaker_session=sagemaker_session, **dict((k, v) for k, v in kwargs.items() if k in allowed))
+        estimator.latest_inputs = inputs
         estimator.latest_training_job = TrainingJob(sagemaker_session, training_job_name)
         estimator._current_job_name = training_job_name
         return estimator
@@ -194,14 +206,12 @@ class EstimatorBase(object):
         return job.wait(logs="All")
 
     def _view(self):
-        session = self.sagemaker_session
-        region = getattr(session, "boto_region_name", None) if session is not None else None
-        if region is None:
-            region = _context.region_from_environment()
+        region = _facts(self.sagemaker_session).region
         title = "%s estimator" % type(self).__name__
         if self._current_job_name:
             title += " (latest job: %s)" % self._current_job_name
-        return _display.view_from_settings(self._settings(self.latest_inputs), title, region=region)
+        job, _ = _build.build(self._settings(self.latest_inputs))
+        return _display.view_of(job, title, region=region)
 
     def describe_cluster(self):
         """The cluster as a text table: each instance group's type and count, the channels it
@@ -219,21 +229,6 @@ class EstimatorBase(object):
             return self._view().html()
         except Exception:  # noqa: BLE001 - a notebook falls back to repr
             return None
-
-
-def _offline_facts():
-    region = _context.region_from_environment()
-    if region is None:
-        raise ConfigError(
-            [
-                Problem(
-                    "sagemaker_session",
-                    "no AWS region is configured: set AWS_REGION (or AWS_DEFAULT_REGION), a region in "
-                    "your AWS profile, or pass sagemaker_session=Session(boto_session=boto3.Session(region_name=...))",
-                )
-            ]
-        )
-    return _plan.Facts(region=region, account_id=None, default_bucket=None)
 
 
 class Estimator(EstimatorBase):

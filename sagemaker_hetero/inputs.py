@@ -35,6 +35,8 @@ class TrainingInput(object):
     @property
     def config(self):
         """The channel as it appears in a CreateTrainingJob request (without its name)."""
-        from sagemaker_hetero import _request
+        from sagemaker_hetero import _model, _wire
 
-        return _request.channel_config(self)
+        groups = self.instance_groups
+        names = tuple(_model.group_name(g) for g in groups) if isinstance(groups, (list, tuple)) else groups
+        return _wire.channel_body(_model.Channel.of_input(None, self, groups=names))

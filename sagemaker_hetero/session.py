@@ -10,10 +10,11 @@ import hashlib
 import threading
 import time
 
+import attrs
 import boto3
 import botocore.config
 
-from sagemaker_hetero import _archive, _aws_errors, _plan, _request, _validate
+from sagemaker_hetero import _archive, _aws_errors, _plan, _validate
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._context import default_bucket_name
 from sagemaker_hetero._job import TrainingJob
@@ -168,24 +169,22 @@ class Session(object):
                 self._role_arns[role] = response["Role"]["Arn"]
             return self._role_arns[role]
 
-    def _check_input_buckets(self, settings):
+    def _check_input_buckets(self, job):
         """Refuse channels whose bucket does not exist (each bucket asked about once per session)."""
         problems = []
         s3 = self._client("s3")
-        for name, value in settings.channels:
-            uri = value if isinstance(value, str) else value.s3_data
-            if not _validate.is_s3_uri(uri):
+        for channel in job.channels:
+            if not _validate.is_s3_uri(channel.uri):
                 continue
-            bucket = _request.parse_s3_uri(uri)[0]
+            bucket = _plan.parse_s3_uri(channel.uri)[0]
             with self._lock:
                 if bucket in self._checked_input_buckets:
                     continue
             try:
                 _aws_errors.call(s3, "HeadBucket", Bucket=bucket)
             except E.ResourceNotFoundError:
-                problems.append(
-                    E.Problem("inputs[%r]" % (name,), "the bucket %r does not exist (or is in no region you can see)" % bucket, uri)
-                )
+                problems.append(E.Problem(channel.arg, "the bucket %r does not exist (or is in no region you can see)"
+                                          % bucket, channel.uri))
                 continue
             except E.AWSError:
                 pass  # denied, or in another region: the training role may see what we cannot
@@ -194,10 +193,10 @@ class Session(object):
         if problems:
             raise E.ConfigError(problems)
 
-    # -- what the estimators call --------------------------------------------------------------
+    # -- the session protocol the estimators use (facts, check, execute) -------------------------
 
-    def _offline_facts(self):
-        """What this session knows without asking AWS (for dry runs)."""
+    def facts(self):
+        """What this session knows without asking AWS: the region, and what it has looked up."""
         return _plan.Facts(
             region=self.boto_region_name,
             account_id=self._account_id,
@@ -205,40 +204,39 @@ class Session(object):
             role_arns=dict(self._role_arns),
         )
 
-    def _needs_default_bucket(self, settings):
-        # Output (and with it the code, unless code_location says otherwise) goes to the default
-        # bucket only when no output_path is given.
-        return settings.output_path is None or (
-            settings.has_code and settings.code_location is None and not settings.output_path.startswith("s3://")
-        )
+    def check(self, job):
+        """``(job, problems)``: an AWS job needs nothing beyond the common checks."""
+        return job, []
 
-    def _facts(self, settings):
-        bucket = self.default_bucket() if self._needs_default_bucket(settings) else self._default_bucket_name
-        self._role_arn(settings.role)
-        return _plan.Facts(
-            region=self.boto_region_name,
-            account_id=self._account_id,
-            default_bucket=bucket,
-            role_arns=dict(self._role_arns),
-        )
+    def _looked_up_facts(self, job):
+        """The facts the request needs, looked up (account, the default bucket, created if missing,
+        and the role's ARN)."""
+        bucket = self.default_bucket() if _plan.needs_default_bucket(job) else self._default_bucket_name
+        if isinstance(job.role, str):
+            self._role_arn(job.role)
+        return attrs.evolve(self.facts(), default_bucket=bucket)
 
-    def _start(self, settings, now):
-        """Validated settings -> a created training job. Nothing is created if a step fails."""
-        archive = _archive.build_archive(settings) if settings.has_code else None
-        try:
-            self._check_input_buckets(settings)
-            plan = _plan.make_plan(settings, self._facts(settings), now)
-            if plan.code is not None and plan.code.upload:
-                self._upload_code(plan, *archive)
-        finally:
-            if archive is not None:
-                archive[0].close()
+    def execute(self, job, now):
+        """A checked job -> a created training job. Nothing is created if a step fails: the input
+        buckets are checked, the facts looked up and the request rendered and checked with them
+        before the code is uploaded and the job created."""
+        self._check_input_buckets(job)
+        plan = _plan.make_plan(job, self._looked_up_facts(job), now)
+        problems = _plan.service_problems(plan)
+        if problems:  # e.g. a role ARN from IAM or a bucket name the service does not take
+            raise E.ConfigError(problems)
+        if plan.code is not None and plan.code.upload:
+            body, size = _archive.build_archive(job.code)
+            try:
+                self._upload_code(plan, body, size)
+            finally:
+                body.close()
         started = time.time()
         self._create_training_job(plan.request, started)
         return TrainingJob(self, plan.job_name, plan.request)
 
     def _upload_code(self, plan, body, size):
-        bucket, key = _request.parse_s3_uri(plan.code.s3_uri)
+        bucket, key = _plan.parse_s3_uri(plan.code.s3_uri)
         digest = hashlib.md5()
         for chunk in iter(lambda: body.read(1 << 20), b""):
             digest.update(chunk)

@@ -12,7 +12,7 @@ import boto3
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, PyTorch, Session, TensorFlow, TrainingInput
-from sagemaker_hetero import _request, _wire_in
+from sagemaker_hetero import _build, _plan, _wire
 from sagemaker_hetero.exceptions import ConfigError
 from tests.test_conformance import BUCKETS, SCENARIOS, _path, _run_scenario, _source, _workdir
 
@@ -63,11 +63,10 @@ def test_the_settings_of_a_request_render_it_again_exactly(name, tmp_path, monke
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("AWS_REGION", "us-west-2")
     request, original = dry_run_of(name)
-    settings = _wire_in.settings_from_description(request, framework=type(original)._framework)
-    context = _request.RenderContext(region="us-west-2", default_bucket="unused", role_arn=request["RoleArn"],
-                                     job_name=request["TrainingJobName"])
-    assert _request.render(settings, context) == request
-    assert _wire_in.settings_from_description(request).framework == type(original)._framework  # AUTO
+    job = _wire.job_from_description(request, framework=type(original)._framework)
+    facts = _plan.Facts(region="us-west-2", default_bucket="unused")
+    assert _plan.make_plan(job, facts, 0.0).request == request
+    assert _wire.job_from_description(request).framework == type(original)._framework  # AUTO
 
 
 @pytest.mark.parametrize("name", THROUGH_MOTO, ids=["/".join(s) for s in THROUGH_MOTO])
@@ -154,15 +153,16 @@ def test_a_custom_image_stays_the_image_and_the_versions_are_read_from_a_dlc_tag
         "StoppingCondition": {"MaxRuntimeInSeconds": 60},
         "HyperParameters": {"a": "1"},
     }
-    custom = _wire_in.settings_from_description(desc, framework="pytorch")
+    custom = _wire.job_from_description(desc, framework="pytorch")
     assert (custom.image_uri, custom.framework_version) == (desc["AlgorithmSpecification"]["TrainingImage"], None)
-    generic = _wire_in.settings_from_description(desc, framework=None)
-    assert generic.hyperparameters == {"a": "1"}  # str-encoded values stay as they are
-    assert _wire_in.image_framework(
+    generic = _wire.job_from_description(desc, framework=None)
+    assert generic.hyperparameters == (("a", "1"),)  # str-encoded values stay as they are
+    assert _build.arguments(generic)[0]["hyperparameters"] == {"a": "1"}
+    assert _wire.image_framework(
         "763104351884.dkr.ecr.us-west-2.amazonaws.com/tensorflow-training:2.9-gpu-py39"
     ) == ("tensorflow", "2.9", "gpu", "py39", "us-west-2")
-    assert _wire_in.base_name("my-job-2024-01-02-03-04-05-678") == "my-job"
-    assert _wire_in.base_name("plain-name") == "plain-name"
+    assert _wire.base_name("my-job-2024-01-02-03-04-05-678") == "my-job"
+    assert _wire.base_name("plain-name") == "plain-name"
 
 
 def test_local_file_channels_and_a_model_read_back(tmp_path, monkeypatch):
@@ -177,9 +177,9 @@ def test_local_file_channels_and_a_model_read_back(tmp_path, monkeypatch):
     request = est.fit({"raw": TrainingInput("file://%s" % tmp_path, instance_groups=["a"]),
                        "dummy": TrainingInput("file://%s" % tmp_path, instance_groups=["b"])}, dry_run=True,
                       job_name="local-job")
-    settings = _wire_in.settings_from_description(request)
-    assert dict(settings.channels)["raw"].instance_groups == ["a"]
-    assert settings.model_uri == "file://%s" % tmp_path
-    context = _request.RenderContext(region="us-west-2", default_bucket="unused", role_arn=request["RoleArn"],
-                                     job_name="local-job")
-    assert _request.render(settings, context) == request
+    job = _wire.job_from_description(request)
+    assert job.channels[0].groups == ("a",)
+    kwargs, inputs = _build.arguments(job)
+    assert inputs["raw"].instance_groups == ["a"]
+    assert kwargs["model_uri"] == "file://%s" % tmp_path
+    assert _plan.make_plan(job, _plan.Facts(region="us-west-2", default_bucket="unused"), 0.0).request == request

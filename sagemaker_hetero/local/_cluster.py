@@ -1,4 +1,4 @@
-"""The simulated cluster as plain data, read from a CreateTrainingJob request (pure: no I/O).
+"""The simulated cluster as plain data, read from the job model (pure: no I/O).
 
 Which ``algo-N`` belongs to which instance group, each host's loopback address, the three config
 files SageMaker writes on each host, and which channels (and, for ``ShardedByS3Key``, which files)
@@ -8,9 +8,10 @@ import random
 
 import attrs
 
+from sagemaker_hetero import _defaults as D
+
 __all__ = [
     "ASSIGNMENTS",
-    "HOMOGENEOUS_GROUP",
     "NETWORK_INTERFACE",
     "MAX_HOSTS",
     "Host",
@@ -26,7 +27,6 @@ __all__ = [
 ]
 
 ASSIGNMENTS = ("ordered", "shuffled")
-HOMOGENEOUS_GROUP = "homogeneousCluster"
 NETWORK_INTERFACE = "eth0"
 MAX_HOSTS = 254  # one loopback /24 per job
 
@@ -86,16 +86,13 @@ class Cluster(object):
         return attrs.evolve(self, hosts=tuple(attrs.evolve(h, address=a) for h, a in zip(self.hosts, addresses)))
 
 
-def groups_of(request):
-    """``[(group, instance type, count)]`` of the request (one ``homogeneousCluster`` without groups)."""
-    resource = request["ResourceConfig"]
-    if "InstanceGroups" in resource:
-        return [(g["InstanceGroupName"], g["InstanceType"], g["InstanceCount"]) for g in resource["InstanceGroups"]]
-    return [(HOMOGENEOUS_GROUP, resource["InstanceType"], resource["InstanceCount"])]
+def groups_of(job):
+    """``[(group, instance type, count)]`` of the job (one ``homogeneousCluster`` without groups)."""
+    return [(g.name, g.instance_type, g.count) for g in job.groups]
 
 
-def assign_hosts(request, assignment="ordered", seed=None):
-    """The :class:`Cluster` of ``request`` with ``algo-N`` names given to its groups.
+def assign_hosts(job, assignment="ordered", seed=None):
+    """The :class:`Cluster` of ``job`` with ``algo-N`` names given to its groups.
 
     ``"ordered"``: the first group gets ``algo-1``..``algo-k``, the next group the following names,
     each group's hosts sorted. ``"shuffled"``: names are drawn at random (``random.Random(seed)``), so
@@ -103,7 +100,7 @@ def assign_hosts(request, assignment="ordered", seed=None):
     """
     if assignment not in ASSIGNMENTS:
         raise ValueError("assignment must be one of %s (got %r)" % (", ".join(map(repr, ASSIGNMENTS)), assignment))
-    groups = groups_of(request)
+    groups = groups_of(job)
     total = sum(count for _, _, count in groups)
     names = ["algo-%d" % (i + 1) for i in range(total)]
     order = list(names)
@@ -149,41 +146,32 @@ class Channel(object):
     config = attrs.field()
     data_type = attrs.field(default=None)
     input_mode = attrs.field(default="File")
+    kind = attrs.field(default="input")  # or the job model's "model" / "code"
 
 
-def channels_of(request):
-    """The request's channels as :class:`Channel`, in request order (``InstanceGroupNames`` of an
-    ``S3DataSource`` or ``FileDataSource`` says which groups receive one; none: every group)."""
-    default_mode = request.get("AlgorithmSpecification", {}).get("TrainingInputMode", "File")
+def channels_of(job, code_uri=None):
+    """The job's channels as :class:`Channel`, in request order; ``code_uri``: where the code archive
+    of a network-isolated job is (its ``code`` channel)."""
     out = []
-    for body in request.get("InputDataConfig") or ():
-        source = body["DataSource"]
-        if "S3DataSource" in source:
-            s3 = source["S3DataSource"]
-            uri, distribution, data_type = s3["S3Uri"], s3.get("S3DataDistributionType"), s3.get("S3DataType")
-            groups = s3.get("InstanceGroupNames")
-        else:
-            fds = source["FileDataSource"]
-            uri, distribution, data_type = fds["FileUri"], fds.get("FileDataDistributionType"), None
-            groups = fds.get("InstanceGroupNames")
-        distribution = distribution or "FullyReplicated"
-        mode = body.get("InputMode") or default_mode
+    for channel in job.channels:
+        mode = channel.input_mode or job.input_mode
         config = {
             "TrainingInputMode": mode,
-            "S3DistributionType": distribution,
-            "RecordWrapperType": body.get("RecordWrapperType") or "None",
+            "S3DistributionType": channel.distribution,
+            "RecordWrapperType": channel.record_wrapping or "None",
         }
-        if body.get("ContentType") is not None:
-            config["ContentType"] = body["ContentType"]
+        if channel.content_type is not None:
+            config["ContentType"] = channel.content_type
         out.append(
             Channel(
-                name=body["ChannelName"],
-                uri=uri,
-                groups=None if groups is None else tuple(groups),
-                distribution=distribution,
+                name=channel.name,
+                uri=code_uri if channel.uri is None else channel.uri,
+                groups=channel.groups,
+                distribution=channel.distribution,
                 config=config,
-                data_type=data_type,
+                data_type=None if channel.is_local else channel.data_type,
                 input_mode=mode,
+                kind=channel.kind,
             )
         )
     return out

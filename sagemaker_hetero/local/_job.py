@@ -26,10 +26,9 @@ import weakref
 from sagemaker_hetero.exceptions import LocalJobError
 from sagemaker_hetero.local import _artifacts
 
-__all__ = ["LocalJob", "LAST_LINES", "TERMINAL"]
+__all__ = ["LocalJob", "LAST_LINES"]
 
 LAST_LINES = 20
-TERMINAL = ("Completed", "Failed", "Stopped")
 _FAILURE_LIMIT = 64 * 1024
 _PUMP_DRAIN_SECONDS = 2.0
 _RUNNING = weakref.WeakSet()

@@ -1,8 +1,8 @@
 """``LocalSession``: run a training job's hosts as processes on this machine.
 
-The estimator validates and renders the request exactly as for AWS (target ``"local"``), then
-hands it to :meth:`LocalSession._start`, which lays out one folder per host from that request and
-starts one process per host (see ``_job``).
+The estimator builds and checks the job exactly as for AWS, with this session's own rules in the
+same round (:meth:`LocalSession.check`), then hands it to :meth:`LocalSession.execute`, which
+renders the request, lays out one folder per host and starts one process per host (see ``_job``).
 """
 import os
 import posixpath
@@ -17,13 +17,14 @@ import attrs
 
 from sagemaker_hetero import _archive, _context, _plan
 from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._model import CODE
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.local import _cluster, _hosts, _job, _resolver, _storage
 
 __all__ = ["LocalSession", "DEFAULT_REGION", "LOCAL_ACCOUNT", "DEFAULT_GRACE_PERIOD", "default_root"]
 
 DEFAULT_REGION = "us-west-2"
-LOCAL_ACCOUNT = "000000000000"
+LOCAL_ACCOUNT = D.ZERO_ACCOUNT_ID
 DEFAULT_GRACE_PERIOD = 10.0
 JOB_MARKER = ".sagemaker-hetero-job"
 _DATA_DIR = ".data"
@@ -127,65 +128,49 @@ class LocalSession(object):
         except KeyError:
             raise KeyError("no local training job named %r was started by this session" % (job_name,))
 
-    # -- what the estimators call --------------------------------------------------------------
+    # -- the session protocol the estimators use (facts, check, execute) -------------------------
 
-    def _offline_facts(self):
-        """Region, the placeholder account and the local bucket: a dry run needs nothing else."""
+    def facts(self):
+        """Region, the placeholder account and the local bucket: a local run needs nothing else."""
         return _plan.Facts(region=self.boto_region_name, account_id=LOCAL_ACCOUNT, default_bucket=_storage.LOCAL_BUCKET)
 
-    def _prepare_settings(self, settings):
-        """Validated settings as a local run reads them (local paths as absolute file:// URIs);
-        the estimator calls this before both the dry run and ``_start``."""
-        return localize(settings)
-
-    def _start(self, settings, now):
-        """Prepared settings -> a started :class:`~sagemaker_hetero.local.LocalJob`."""
+    def check(self, job):
+        """``(job, problems)``: the job as a local run reads it (local paths as absolute ``file://``
+        URIs) and what a local run cannot do. The estimator calls this in the same round as every
+        other check, for a dry run too."""
+        job = localize(job)
         problems = []
-        if not settings.has_code:
-            problems.append(
-                Problem("entry_point", "is required for a local run: every host runs the entry point "
-                        "(LocalSession cannot run a container image's own program)", None)
-            )
-        if problems:
-            raise ConfigError(problems)
-        plan = _plan.make_plan(settings, self._offline_facts(), now)
-        channels = _cluster.channels_of(plan.request)
-        problems = self._request_problems(settings, plan, channels)
-        if problems:
-            raise ConfigError(problems)
-        return self._launch(settings, plan, channels)
-
-    # -- checks --------------------------------------------------------------------------------
-
-    def _request_problems(self, settings, plan, channels):
-        request = plan.request
-        problems = []
-        if request["AlgorithmSpecification"].get("TrainingInputMode") == "Pipe":
+        if job.code is None:
+            problems.append(Problem("entry_point", "is required for a local run: every host runs the entry point "
+                                    "(LocalSession cannot run a container image's own program)", None))
+        if job.input_mode == "Pipe":
             problems.append(Problem("input_mode", _NO_PIPE, "Pipe"))
-        total = sum(c for _, _, c in _cluster.groups_of(request))
-        if total > _cluster.MAX_HOSTS:
-            where = "instance_groups" if settings.is_hetero else "instance_count"
+        total = job.host_count
+        if total is not None and total > _cluster.MAX_HOSTS:
+            where = "instance_groups" if job.heterogeneous else "instance_count"
             problems.append(Problem(where, "a local run starts at most %d hosts" % _cluster.MAX_HOSTS, total))
-        isolated_code = D.CODE_CHANNEL if settings.enable_network_isolation else None
-        for channel in channels:
-            if channel.name == isolated_code:
+        for channel in job.channels:
+            if channel.kind == CODE:
                 continue
-            path = _channel_path(settings, channel.name)
-            if channel.input_mode == "Pipe" and request["AlgorithmSpecification"].get("TrainingInputMode") != "Pipe":
+            path = channel.arg
+            if channel.input_mode == "Pipe" and job.input_mode != "Pipe":
                 problems.append(Problem(path + ".input_mode", _NO_PIPE, "Pipe"))
-            if channel.data_type not in (None, "S3Prefix"):
-                problems.append(
-                    Problem(path + ".s3_data_type", "a local run reads S3Prefix channels only", channel.data_type)
-                )
-            local = self._storage.local_path(channel.uri)
+            if not channel.is_local and channel.data_type not in (None, "S3Prefix"):
+                problems.append(Problem(path + ".s3_data_type", "a local run reads S3Prefix channels only",
+                                        channel.data_type))
+            local = self._storage.local_path(channel.uri) if isinstance(channel.uri, str) else None
             if local is not None and not os.path.exists(local):
                 problems.append(Problem(path, "is not a file or folder on this machine (%s)" % local, channel.uri))
-        code = plan.code
-        if code is not None and not code.upload:
-            local = self._storage.local_path(code.s3_uri)
+        if job.code is not None and job.code.in_s3:
+            local = self._storage.local_path(job.code.source_dir)
             if local is not None and not os.path.isfile(local):
-                problems.append(Problem("source_dir", "is not a file on this machine (%s)" % local, code.s3_uri))
-        return problems
+                problems.append(Problem("source_dir", "is not a file on this machine (%s)" % local, job.code.source_dir))
+        return job, problems
+
+    def execute(self, job, now):
+        """A checked job -> a started :class:`~sagemaker_hetero.local.LocalJob`."""
+        plan = _plan.make_plan(job, self.facts(), now)
+        return self._launch(plan, _cluster.channels_of(job, plan.code.s3_uri if plan.code is not None else None))
 
     # -- running -------------------------------------------------------------------------------
 
@@ -220,7 +205,7 @@ class LocalSession(object):
         with open(os.path.join(job_dir, JOB_MARKER), "w") as handle:
             handle.write(name + "\n")
 
-    def _code_archive(self, settings, plan, job_dir):
+    def _code_archive(self, plan, job_dir):
         code = plan.code
         local = self._storage.local_path(code.s3_uri)
         if not code.upload:
@@ -231,7 +216,7 @@ class LocalSession(object):
             return dest
         dest = local if local is not None else os.path.join(job_dir, "source", D.CODE_ARCHIVE)
         os.makedirs(os.path.dirname(dest), exist_ok=True)
-        body, _ = _archive.build_archive(settings)
+        body, _ = _archive.build_archive(plan.job.code)
         try:
             with open(dest + ".part", "wb") as handle:
                 shutil.copyfileobj(body, handle)
@@ -240,10 +225,10 @@ class LocalSession(object):
         os.replace(dest + ".part", dest)
         return dest
 
-    def _inputs(self, settings, channels, job_dir, archive):
+    def _inputs(self, channels, job_dir, archive):
         sources = {}
         for channel in channels:
-            if settings.enable_network_isolation and channel.name == D.CODE_CHANNEL:
+            if channel.kind == CODE:
                 sources[channel.name] = archive
                 continue
             local = self._storage.local_path(channel.uri)
@@ -253,7 +238,7 @@ class LocalSession(object):
             sources[channel.name] = local
         return sources
 
-    def _launch(self, settings, plan, channels):
+    def _launch(self, plan, channels):
         request, name = plan.request, plan.job_name
         started = _job._now()
         transitions = [{"Status": "Starting", "StartTime": started, "StatusMessage": "Preparing the host folders"}]
@@ -262,14 +247,14 @@ class LocalSession(object):
         seed = self.seed
         if self.assignment == "shuffled" and seed is None:
             seed = random.SystemRandom().randint(0, 2 ** 31 - 1)
-        cluster = _cluster.assign_hosts(request, self.assignment, seed)
+        cluster = _cluster.assign_hosts(plan.job, self.assignment, seed)
         network = self._pick_network()
         cluster = cluster.with_addresses(_cluster.host_addresses(len(cluster.hosts), network))
-        archive = self._code_archive(settings, plan, job_dir)
+        archive = self._code_archive(plan, job_dir)
         transitions[-1]["EndTime"] = _job._now()
         transitions.append({"Status": "Downloading", "StartTime": transitions[-1]["EndTime"],
                             "StatusMessage": "Linking and downloading the input data"})
-        sources = self._inputs(settings, channels, job_dir, archive)
+        sources = self._inputs(channels, job_dir, archive)
         site = _hosts.write_site(self.root)
         spec = _resolver.format_hosts({h.name: h.address for h in cluster.hosts})
         base_env = dict(os.environ)
@@ -290,12 +275,6 @@ class LocalSession(object):
         return job.start()
 
 
-def _channel_path(settings, name):
-    if settings.model_uri is not None and name == settings.model_channel_name:
-        return "model_uri"
-    return "inputs[%r]" % (name,)
-
-
 def _describe_cluster(cluster, network, assignment, seed):
     groups = "; ".join(
         "%s: %s (%s)" % (group, ", ".join(hosts), itype) for group, itype, hosts in cluster.groups
@@ -305,33 +284,26 @@ def _describe_cluster(cluster, network, assignment, seed):
     return "%d host(s) on %s, %s: %s" % (len(cluster.hosts), where, how, groups)
 
 
-# -- settings as a local run needs them ------------------------------------------------------
+# -- the job as a local run reads it -----------------------------------------------------------
 
 
 def _local_uri(value):
     """A plain local path or relative ``file://`` URI as an absolute ``file://`` URI; S3 URIs unchanged."""
-    if not isinstance(value, str) or value.startswith("s3://") or value.startswith("https://"):
+    if not isinstance(value, str) or not value or value.startswith("s3://") or value.startswith("https://"):
         return value
     if value.startswith("file://"):
         return _storage.file_uri(_storage.path_of_file_uri(value))
     return _storage.file_uri(value)
 
 
-def localize(settings):
-    """``settings`` with local inputs (channels, ``model_uri``) and ``output_path`` as absolute ``file://`` URIs."""
-    from sagemaker_hetero.inputs import TrainingInput
-
-    channels = []
-    for name, value in settings.channels:
-        if isinstance(value, TrainingInput):
-            uri = _local_uri(value.s3_data)
-            value = value if uri == value.s3_data else attrs.evolve(value, s3_data=uri)
-        else:
-            value = _local_uri(value)
-        channels.append((name, value))
-    changes = {"channels": tuple(channels)}
-    if settings.model_uri is not None:
-        changes["model_uri"] = _local_uri(settings.model_uri)
-    if isinstance(settings.output_path, str) and settings.output_path.startswith("file://"):
-        changes["output_path"] = _local_uri(settings.output_path)
-    return attrs.evolve(settings, **changes)
+def localize(job):
+    """``job`` with its local inputs (channels, the model) and a ``file://`` output path as absolute
+    ``file://`` URIs."""
+    channels = tuple(
+        c if c.kind == CODE or _local_uri(c.uri) == c.uri else attrs.evolve(c, uri=_local_uri(c.uri))
+        for c in job.channels
+    )
+    changes = {"channels": channels}
+    if isinstance(job.output_path, str) and job.output_path.startswith("file://"):
+        changes["output_path"] = _local_uri(job.output_path)
+    return attrs.evolve(job, **changes)

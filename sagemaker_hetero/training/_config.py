@@ -5,6 +5,7 @@ Every problem is raised as :class:`~sagemaker_hetero.exceptions.RuntimeConfigErr
 """
 import json
 
+from .._defaults import HOMOGENEOUS_GROUP
 from ..exceptions import RuntimeConfigError
 from ._codec import decode_value, split_hyperparameters
 
@@ -23,7 +24,6 @@ __all__ = [
     "distribution_groups",
 ]
 
-HOMOGENEOUS_GROUP = "homogeneousCluster"
 RESOURCE_CONFIG_FILE = "resourceconfig.json"
 HYPERPARAMETERS_FILE = "hyperparameters.json"
 INPUT_DATA_CONFIG_FILE = "inputdataconfig.json"

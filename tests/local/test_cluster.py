@@ -1,6 +1,7 @@
 """The simulated cluster as plain data: names given to groups, config files, channel routing (no processes)."""
 import pytest
 
+from sagemaker_hetero._wire import job_from_description as job_of
 from sagemaker_hetero.local import _cluster
 
 SEED_REQUEST = {
@@ -35,7 +36,7 @@ SEED_REQUEST = {
 
 
 def test_ordered_assignment_gives_consecutive_sorted_names_in_group_order():
-    cluster = _cluster.assign_hosts(SEED_REQUEST)
+    cluster = _cluster.assign_hosts(job_of(SEED_REQUEST))
     assert cluster.host_names == ["algo-1", "algo-2", "algo-3"]
     assert cluster.groups == (
         ("instance_group_1", "ml.c5.18xlarge", ("algo-1", "algo-2")),
@@ -49,7 +50,7 @@ def test_ordered_assignment_gives_consecutive_sorted_names_in_group_order():
 
 
 def test_resource_config_has_sagemakers_exact_keys_and_values():
-    cluster = _cluster.assign_hosts(SEED_REQUEST).with_addresses(["127.9.9.1", "127.9.9.2", "127.9.9.3"])
+    cluster = _cluster.assign_hosts(job_of(SEED_REQUEST)).with_addresses(["127.9.9.1", "127.9.9.2", "127.9.9.3"])
     assert cluster.resource_config("algo-3") == {
         "current_host": "algo-3",
         "current_instance_type": "ml.p3dn.24xlarge",
@@ -66,7 +67,7 @@ def test_resource_config_has_sagemakers_exact_keys_and_values():
 
 def test_homogeneous_job_is_one_group_named_homogeneous_cluster():
     request = {"ResourceConfig": {"InstanceType": "ml.m5.large", "InstanceCount": 2}}
-    config = _cluster.assign_hosts(request).resource_config("algo-2")
+    config = _cluster.assign_hosts(job_of(request)).resource_config("algo-2")
     assert config["current_group_name"] == "homogeneousCluster"
     assert config["instance_groups"] == [
         {"instance_group_name": "homogeneousCluster", "instance_type": "ml.m5.large", "hosts": ["algo-1", "algo-2"]}
@@ -74,16 +75,16 @@ def test_homogeneous_job_is_one_group_named_homogeneous_cluster():
 
 
 def test_shuffled_assignment_is_deterministic_for_a_seed():
-    first = _cluster.assign_hosts(SEED_REQUEST, "shuffled", seed=11)
-    again = _cluster.assign_hosts(SEED_REQUEST, "shuffled", seed=11)
+    first = _cluster.assign_hosts(job_of(SEED_REQUEST), "shuffled", seed=11)
+    again = _cluster.assign_hosts(job_of(SEED_REQUEST), "shuffled", seed=11)
     assert first == again
     assert sorted(first.host_names) == first.host_names == ["algo-1", "algo-2", "algo-3"]
     assert sorted(h for _, _, hosts in first.groups for h in hosts) == ["algo-1", "algo-2", "algo-3"]
 
 
 def test_shuffled_assignment_differs_from_ordered_for_some_seed_and_lists_group_hosts_unsorted():
-    ordered = _cluster.assign_hosts(SEED_REQUEST).groups
-    draws = [_cluster.assign_hosts(SEED_REQUEST, "shuffled", seed=s).groups for s in range(20)]
+    ordered = _cluster.assign_hosts(job_of(SEED_REQUEST)).groups
+    draws = [_cluster.assign_hosts(job_of(SEED_REQUEST), "shuffled", seed=s).groups for s in range(20)]
     assert any(d != ordered for d in draws)
     assert any(list(hosts) != sorted(hosts) for d in draws for _, _, hosts in d)
     assert len(set(draws)) > 1
@@ -91,7 +92,7 @@ def test_shuffled_assignment_differs_from_ordered_for_some_seed_and_lists_group_
 
 def test_unknown_assignment_is_refused():
     with pytest.raises(ValueError, match="'ordered', 'shuffled'"):
-        _cluster.assign_hosts(SEED_REQUEST, "random")
+        _cluster.assign_hosts(job_of(SEED_REQUEST), "random")
 
 
 def test_addresses_one_per_host_in_the_jobs_network_or_shared():
@@ -111,12 +112,12 @@ def _with_file_groups(request, groups):
 
 
 def test_channels_route_by_instance_group_names_of_s3_and_file_channels():
-    channels = _cluster.channels_of(_with_file_groups(SEED_REQUEST, ["instance_group_2"]))
+    channels = _cluster.channels_of(job_of(_with_file_groups(SEED_REQUEST, ["instance_group_2"])))
     assert [(c.name, c.uri, c.groups, c.distribution) for c in channels] == [
         ("training", "s3://bucket/folder1", ("instance_group_1",), "FullyReplicated"),
         ("dummy-input-channel", "file:///data/f2", ("instance_group_2",), "ShardedByS3Key"),
     ]
-    cluster = _cluster.assign_hosts(SEED_REQUEST)
+    cluster = _cluster.assign_hosts(job_of(SEED_REQUEST))
     assert _cluster.input_data_config(channels, cluster.host("algo-1")) == {
         "training": {"TrainingInputMode": "File", "S3DistributionType": "FullyReplicated", "RecordWrapperType": "None"}
     }
@@ -131,8 +132,8 @@ def test_channels_route_by_instance_group_names_of_s3_and_file_channels():
 
 
 def test_a_channel_without_groups_goes_to_every_host():
-    channels = _cluster.channels_of(SEED_REQUEST)  # the file channel names no group
-    cluster = _cluster.assign_hosts(SEED_REQUEST)
+    channels = _cluster.channels_of(job_of(SEED_REQUEST))  # the file channel names no group
+    cluster = _cluster.assign_hosts(job_of(SEED_REQUEST))
     assert [sorted(_cluster.input_data_config(channels, h)) for h in cluster.hosts] == [
         ["dummy-input-channel", "training"],
         ["dummy-input-channel", "training"],

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from sagemaker_hetero.inputs import TrainingInput
+from sagemaker_hetero._wire import job_from_description as job_of
 from sagemaker_hetero.local import _cluster
 from sagemaker_hetero.training import parse_marker
 
@@ -189,9 +190,9 @@ def _seed_that_scatters_groups():
         {"InstanceGroupName": "cpu", "InstanceType": "ml.c5.xlarge", "InstanceCount": 2},
         {"InstanceGroupName": "gpu", "InstanceType": "ml.p3.2xlarge", "InstanceCount": 1},
     ]}}
-    ordered = _cluster.assign_hosts(request)
+    ordered = _cluster.assign_hosts(job_of(request))
     for seed in range(100):
-        shuffled = _cluster.assign_hosts(request, "shuffled", seed)
+        shuffled = _cluster.assign_hosts(job_of(request), "shuffled", seed)
         if shuffled.groups != ordered.groups and list(shuffled.groups[0][2]) != sorted(shuffled.groups[0][2]):
             return seed, shuffled
     raise AssertionError("no seed scatters the groups")

@@ -9,6 +9,7 @@ import pytest
 import sagemaker_hetero.local as local
 from sagemaker_hetero.exceptions import ConfigError
 from sagemaker_hetero.inputs import TrainingInput
+from sagemaker_hetero.instance_group import InstanceGroup
 from sagemaker_hetero.local import LOCAL_BUCKET, LocalSession
 from sagemaker_hetero.local._session import localize
 
@@ -54,10 +55,12 @@ def test_dry_run_is_offline_and_shows_the_local_bucket_and_file_channels(monkeyp
     monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "none"))
     session = LocalSession(root=str(tmp_path / "jobs"))
     estimator = estimator_for(session, write_code("print(1)\n"), role="SageMakerRole", job_name="dry")
+    for name in ("train", "val"):
+        (tmp_path / name).mkdir()
     request = estimator.fit(
         {
-            "train": TrainingInput("file:///data/train", instance_groups=["cpu"]),
-            "val": TrainingInput("file:///data/val", instance_groups=["gpu"]),
+            "train": TrainingInput("file://%s/train" % tmp_path, instance_groups=["cpu"]),
+            "val": TrainingInput("file://%s/val" % tmp_path, instance_groups=["gpu"]),
         },
         dry_run=True,
     )
@@ -67,7 +70,7 @@ def test_dry_run_is_offline_and_shows_the_local_bucket_and_file_channels(monkeyp
     assert request["RoleArn"] == "arn:aws:iam::000000000000:role/SageMakerRole"
     assert request["InputDataConfig"][0]["DataSource"] == {
         "FileDataSource": {
-            "FileUri": "file:///data/train",
+            "FileUri": "file://%s/train" % tmp_path,
             "FileDataDistributionType": "FullyReplicated",
             "InstanceGroupNames": ["cpu"],
         }
@@ -76,6 +79,7 @@ def test_dry_run_is_offline_and_shows_the_local_bucket_and_file_channels(monkeyp
 
 
 def test_local_paths_become_absolute_file_uris(tmp_path, monkeypatch):
+    from sagemaker_hetero import _build
     from sagemaker_hetero._settings import JobSettings
 
     monkeypatch.chdir(tmp_path)
@@ -83,34 +87,40 @@ def test_local_paths_become_absolute_file_uris(tmp_path, monkeypatch):
         channels=(("a", "data/a"), ("b", TrainingInput("file://data/b", instance_groups=["g"])), ("c", "s3://bkt/c")),
         model_uri="model.tar.gz",
         output_path="file://out",
+        instance_groups=[InstanceGroup("g", "ml.m5.large", 1)],
     )
-    out = localize(settings)
+    job, _ = _build.build(settings)
+    out = localize(job)
     here = str(tmp_path)
-    assert out.channels[0] == ("a", "file://%s/data/a" % here)
-    assert out.channels[1][1].s3_data == "file://%s/data/b" % here
-    assert out.channels[1][1].instance_groups == ["g"]
-    assert out.channels[2] == ("c", "s3://bkt/c")
-    assert out.model_uri == "file://%s/model.tar.gz" % here
+    assert [(c.name, c.uri) for c in out.channels] == [
+        ("a", "file://%s/data/a" % here),
+        ("b", "file://%s/data/b" % here),
+        ("c", "s3://bkt/c"),
+        ("model", "file://%s/model.tar.gz" % here),
+    ]
+    assert out.channels[1].groups == ("g",)
     assert out.output_path == "file://%s/out" % here
 
 
 def test_what_a_local_run_cannot_do_is_refused_before_anything_is_created(tmp_path, write_code):
     session = LocalSession(root=str(tmp_path / "jobs"))
-    estimator = estimator_for(session, write_code("print(1)\n"), input_mode="Pipe")
+    with pytest.raises(ConfigError, match="input_mode: Pipe mode is not simulated locally"):
+        estimator_for(session, write_code("print(1)\n"), input_mode="Pipe")
+    estimator = estimator_for(session, write_code("print(1)\n"))
     data = tmp_path / "data"
     data.mkdir()
-    with pytest.raises(ConfigError) as info:
-        estimator.fit(
-            {
-                "train": TrainingInput(str(data), instance_groups=["cpu"]),
-                "missing": TrainingInput(str(tmp_path / "nope"), instance_groups=["gpu"]),
-                "manifest": TrainingInput("s3://bkt/m", s3_data_type="ManifestFile", instance_groups=["gpu"]),
-            }
-        )
-    text = str(info.value)
-    assert "input_mode: Pipe mode is not simulated locally" in text
-    assert "inputs['missing']: is not a file or folder on this machine" in text
-    assert "inputs['manifest'].s3_data_type: a local run reads S3Prefix channels only" in text
+    inputs = {
+        "train": TrainingInput(str(data), instance_groups=["cpu"], input_mode="Pipe"),
+        "missing": TrainingInput(str(tmp_path / "nope"), instance_groups=["gpu"]),
+        "manifest": TrainingInput("s3://bkt/m", s3_data_type="ManifestFile", instance_groups=["gpu"]),
+    }
+    for dry_run in (True, False):  # the dry run refuses what the run would refuse
+        with pytest.raises(ConfigError) as info:
+            estimator.fit(inputs, dry_run=dry_run)
+        text = str(info.value)
+        assert "inputs['train'].input_mode: Pipe mode is not simulated locally" in text
+        assert "inputs['missing']: is not a file or folder on this machine" in text
+        assert "inputs['manifest'].s3_data_type: a local run reads S3Prefix channels only" in text
     assert not os.path.exists(str(tmp_path / "jobs"))
 
 
@@ -119,9 +129,8 @@ def test_an_image_without_entry_point_cannot_run_locally(tmp_path):
 
     from ._helpers import IMAGE, ROLE
 
-    estimator = Estimator(IMAGE, ROLE, 1, "ml.m5.large", sagemaker_session=LocalSession(root=str(tmp_path)))
     with pytest.raises(ConfigError, match="entry_point: is required for a local run"):
-        estimator.fit()
+        Estimator(IMAGE, ROLE, 1, "ml.m5.large", sagemaker_session=LocalSession(root=str(tmp_path)))
 
 
 def test_dry_run_and_run_render_plain_local_paths_alike(tmp_path, monkeypatch, write_code):

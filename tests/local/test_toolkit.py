@@ -17,6 +17,7 @@ import pytest
 
 from sagemaker_hetero.inputs import TrainingInput
 from sagemaker_hetero.instance_group import InstanceGroup
+from sagemaker_hetero._wire import job_from_description as job_of
 from sagemaker_hetero.local import _cluster
 from sagemaker_hetero.pytorch import PyTorch
 
@@ -97,7 +98,7 @@ def test_the_real_toolkit_on_each_simulated_host_sees_its_group_hosts_and_channe
 
 def _seed_for(request, groups):
     for seed in range(200):
-        cluster = _cluster.assign_hosts(request, "shuffled", seed)
+        cluster = _cluster.assign_hosts(job_of(request), "shuffled", seed)
         if [hosts for _, _, hosts in cluster.groups] == groups:
             return seed
     raise AssertionError("no seed gives %r" % (groups,))

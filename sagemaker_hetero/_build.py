@@ -1,0 +1,467 @@
+"""The user's objects as the job model, and back. Pure: no I/O, no clock.
+
+:func:`build` turns :class:`JobSettings` (an estimator's arguments plus ``fit``'s, or a CLI spec)
+into one :class:`_model.Job`, resolving what the user's objects mean: which groups a channel and
+the distribution name, the SDK's own channels, the hyperparameters as the job receives them. It
+reports what cannot be interpreted (an instance group that is not an ``InstanceGroup``, a channel
+reference to no group, ...) as problems under the user's argument names, and leaves every scalar as
+given: the service's limits are checked on the rendered request (``_plan``), our own rules on the
+model (``_validate``).
+
+:func:`arguments` is the inverse, for ``attach``: the estimator arguments and ``fit`` inputs that
+build a given job.
+"""
+import copy
+import json
+
+import attrs
+
+from sagemaker_hetero import _defaults as D
+from sagemaker_hetero import _hyperparameters
+from sagemaker_hetero._model import CODE, MODEL, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
+from sagemaker_hetero.exceptions import Problem
+from sagemaker_hetero.inputs import ShuffleConfig, TrainingInput
+from sagemaker_hetero.instance_group import InstanceGroup
+
+__all__ = ["build", "arguments", "normalize_inputs"]
+
+
+def normalize_inputs(inputs, default_channel=D.DEFAULT_CHANNEL):
+    """``fit(inputs)`` as ``((name, value), ...)`` and a problem text (or None)."""
+    if inputs is None:
+        return (), None
+    if isinstance(inputs, (str, TrainingInput)):
+        return ((default_channel, inputs),), None
+    if isinstance(inputs, dict):
+        return tuple(inputs.items()), None
+    return (), "expected an S3 URI, a TrainingInput or a dict of channel name to either"
+
+
+class _Problems(object):
+    def __init__(self):
+        self.items = []
+
+    def add(self, path, message, value=Problem._MISSING):
+        self.items.append(Problem(path, message, value))
+
+
+def build(settings):
+    """``(job, problems)``: the :class:`Job` of ``settings`` and what could not be interpreted."""
+    s = settings
+    out = _Problems()
+    heterogeneous, groups = _cluster(s, out)
+    code = _code(s, out)
+    channels = _channels(s, heterogeneous, groups, code, out)
+    json_hps = s.framework is not None or code is not None
+    base = s.base_job_name
+    if base is not None and not isinstance(base, str):
+        out.add("base_job_name", "must be a string", base)
+    job = Job(
+        framework=s.framework,
+        framework_version=s.framework_version,
+        py_version=s.py_version,
+        image_uri=s.image_uri,
+        role=s.role,
+        heterogeneous=heterogeneous,
+        groups=groups,
+        channels=channels,
+        distribution=_distribution(s, heterogeneous, groups, out),
+        code=code,
+        hyperparameters=_hyperparameter_items(s.hyperparameters, json_hps, out),
+        json_hyperparameters=json_hps,
+        input_mode=s.input_mode,
+        output_path=s.output_path,
+        output_kms_key=s.output_kms_key,
+        volume_size=s.volume_size,
+        volume_kms_key=s.volume_kms_key,
+        keep_alive_period=s.keep_alive_period_in_seconds,
+        max_run=s.max_run,
+        max_wait=s.max_wait,
+        spot=s.use_spot_instances,
+        subnets=_sequence("subnets", s.subnets, out, "a list of subnet IDs"),
+        security_group_ids=_sequence("security_group_ids", s.security_group_ids, out, "a list of security group IDs"),
+        network_isolation=s.enable_network_isolation,
+        encrypt_inter_container_traffic=s.encrypt_inter_container_traffic,
+        checkpoint_s3_uri=s.checkpoint_s3_uri,
+        checkpoint_local_path=s.checkpoint_local_path,
+        environment=_mapping("environment", s.environment, out, "a dict of variable name to value"),
+        tags=_tags(s.tags, out),
+        metric_definitions=_sequence("metric_definitions", s.metric_definitions, out,
+                                     "a list of {'Name': ..., 'Regex': ...}", copy_dicts=True),
+        enable_sagemaker_metrics=True if s.enable_sagemaker_metrics is None and s.framework is not None
+        else s.enable_sagemaker_metrics,
+        max_retry_attempts=s.max_retry_attempts,
+        experiment_config=_experiment_config(s.experiment_config, out),
+        debugger_hook_config=_hook("debugger_hook_config", s.debugger_hook_config, out),
+        profiler_config=_hook("profiler_config", s.profiler_config, out),
+        model_dir=s.model_dir if s.framework == "tensorflow" else None,
+        job_name=s.job_name,
+        base_job_name=base if isinstance(base, str) and base else None,  # "" is no base, as in the SDK v2
+    )
+    return job, out.items
+
+
+# -- the cluster -------------------------------------------------------------------------------
+
+
+def _cluster(s, out):
+    """``(heterogeneous, groups)``."""
+    if s.instance_groups is None:
+        has_type, has_count = s.instance_type is not None, s.instance_count is not None
+        if not has_type and not has_count:
+            out.add("instance_groups", "give instance_groups, or instance_type and instance_count")
+        elif not has_type:
+            out.add("instance_type", "is required with instance_count", None)
+        elif not has_count:
+            out.add("instance_count", "is required with instance_type", None)
+        return False, (Group(D.HOMOGENEOUS_GROUP, s.instance_type, s.instance_count),)
+    for arg in ("instance_type", "instance_count"):
+        value = getattr(s, arg)
+        if value is not None:
+            out.add(arg, "cannot be given together with instance_groups; describe every instance in the groups", value)
+    given = s.instance_groups
+    if not isinstance(given, (list, tuple)):
+        out.add("instance_groups", "must be a list of InstanceGroup", given)
+        return True, ()
+    if not given:
+        out.add("instance_groups", "must hold at least one InstanceGroup", given)
+    groups = []
+    for i, g in enumerate(given):
+        arg = "instance_groups[%d]" % i
+        if not isinstance(g, InstanceGroup):
+            out.add(arg, "must be an InstanceGroup(name, instance_type, instance_count)", g)
+            continue
+        groups.append(Group(g.instance_group_name, g.instance_type, g.instance_count, arg=arg))
+    return True, tuple(groups)
+
+
+def _group_names(path, refs, heterogeneous, groups, out, empty="must name at least one instance group "
+                 "(or leave instance_groups out)"):
+    """The names the group references ``refs`` stand for (None if unusable); reports each bad one."""
+    if not isinstance(refs, (list, tuple)):
+        out.add(path, "must be a list of instance group names", refs)
+        return None
+    if not refs:
+        out.add(path, empty, refs)
+        return None
+    if not heterogeneous:
+        out.add(path, "names instance groups, but the estimator has no instance_groups", [group_name(r) for r in refs])
+        return None
+    known = dict((g.name, g) for g in groups if _hashable(g.name))
+    names = []
+    for i, ref in enumerate(refs):
+        where = "%s[%d]" % (path, i)
+        name = group_name(ref)
+        if not isinstance(name, str):
+            out.add(where, "must be an instance group name or InstanceGroup", ref)
+            continue
+        if name in names:
+            out.add(where, "names the same instance group twice", name)
+        names.append(name)
+        group = known.get(name)
+        if group is None:
+            out.add(where, "is not an instance group of this job (groups: %s)" % _listed(known), name)
+        elif isinstance(ref, InstanceGroup) and (ref.instance_type, ref.instance_count) != (group.instance_type, group.count):
+            out.add(where, "has the name of a group of this job but another type or count (%s x %s)"
+                    % (group.count, group.instance_type), ref)
+    return tuple(names)
+
+
+def _hashable(value):
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _listed(names):
+    return ", ".join(repr(n) for n in names) or "none"
+
+
+# -- code and channels -------------------------------------------------------------------------
+
+
+def _code(s, out):
+    entry, source, deps = s.entry_point, s.source_dir, s.dependencies
+    if entry is None:
+        if s.framework is not None:
+            out.add("entry_point", "is required: the script every host runs", None)
+        elif source is not None:
+            out.add("entry_point", "is required when source_dir is given", None)
+        return None
+    ok = True
+    if not isinstance(entry, str) or not entry:
+        out.add("entry_point", "must be a file path", entry)
+        ok = False
+    elif entry.startswith("s3://"):
+        out.add("entry_point", "must be a local file (put S3 code in source_dir as a .tar.gz)", entry)
+        ok = False
+    if source is not None:
+        if not isinstance(source, str) or not source:
+            out.add("source_dir", "must be a directory path or an S3 URI of a .tar.gz", source)
+            ok = False
+        elif source.startswith("s3://") and not source.endswith(".tar.gz"):
+            out.add("source_dir", "an S3 source_dir must be a .tar.gz archive", source)
+    if deps is not None and not isinstance(deps, (list, tuple)):
+        out.add("dependencies", "must be a list of local paths", deps)
+        deps = None
+    if not ok:
+        return None
+    return Code(
+        entry_point=entry,
+        source_dir=source,
+        dependencies=tuple(deps or ()),
+        location=s.code_location,
+        log_level=s.container_log_level,
+    )
+
+
+def _channels(s, heterogeneous, groups, code, out):
+    channels = []
+    if s.inputs_problem:
+        out.add("inputs", s.inputs_problem, s.channels)
+    for name, value in s.channels:
+        arg = "inputs[%r]" % (name,)
+        if isinstance(value, TrainingInput):
+            channels.append(_channel(name, value, arg, heterogeneous, groups, out))
+        elif isinstance(value, str):
+            channels.append(Channel(name=name, uri=value, arg=arg, plain=True))
+        else:
+            out.add(arg, "must be an S3 URI or a TrainingInput", value)
+    # D3: when the user's channels name groups, the SDK's own channels name every group, so the
+    # request obeys the service's all-or-none rule.
+    assigned = any(c.groups is not None for c in channels)
+    every = tuple(g.name for g in groups) if assigned else None
+    if s.model_uri is not None:
+        channels.append(Channel(name=s.model_channel_name, uri=s.model_uri, groups=every, content_type=D.MODEL_CONTENT_TYPE,
+                                input_mode="File", kind=MODEL, arg="model_uri", plain=True))
+    if code is not None and s.enable_network_isolation:
+        channels.append(Channel(name=D.CODE_CHANNEL, uri=None, groups=every, kind=CODE, arg="source_dir", plain=True))
+    return tuple(channels)
+
+
+def _channel(name, value, arg, heterogeneous, groups, out):
+    if value.target_attribute_name is not None:
+        out.add(arg + ".target_attribute_name", "is for AutoML jobs; a training job channel has no target attribute",
+                value.target_attribute_name)
+    refs = value.instance_groups
+    names = None
+    if refs is not None:  # names given, even unusable ones, make it a channel that names groups
+        names = _group_names(arg + ".instance_groups", refs, heterogeneous, groups, out) or ()
+    channel = Channel.of_input(name, value, groups=names, arg=arg)
+    if value.shuffle_config is not None and not isinstance(value.shuffle_config, ShuffleConfig):
+        out.add(arg + ".shuffle_config", "must be ShuffleConfig(seed)", value.shuffle_config)
+        channel = attrs.evolve(channel, shuffle_seed=None)
+    if value.attribute_names is not None and not isinstance(value.attribute_names, (list, tuple)):
+        out.add(arg + ".attribute_names", "must be a list of attribute names", value.attribute_names)
+        channel = attrs.evolve(channel, attribute_names=None)
+    return channel
+
+
+# -- distribution ------------------------------------------------------------------------------
+
+
+def _distribution(s, heterogeneous, groups, out):
+    dist = s.distribution
+    if dist is None:
+        return None
+    if s.framework is None:
+        out.add("distribution", "is for the PyTorch and TensorFlow estimators", dist)
+        return None
+    if not isinstance(dist, dict):
+        out.add("distribution", "must be a dict such as {'mpi': {'enabled': True}}", dist)
+        return None
+    options = dict((k, _copy(v)) for k, v in dist.items() if k != "instance_groups")
+    refs = dist.get("instance_groups", NOT_GIVEN)
+    path = "distribution.instance_groups"
+    if refs is NOT_GIVEN or refs is None:
+        only = groups[0].name if heterogeneous and len(groups) == 1 and len(s.instance_groups) == 1 else None
+        return Distribution(options, group=only)
+    if heterogeneous and isinstance(refs, (list, tuple)) and len(refs) > 1:
+        out.add(path, "must name exactly one instance group", [group_name(r) for r in refs])
+        return Distribution(options, named=tuple(group_name(r) for r in refs))
+    if heterogeneous and not isinstance(refs, (list, tuple)):
+        out.add(path, "must be a list naming one instance group", refs)
+        return Distribution(options)
+    before = len(out.items)
+    named = _group_names(path, refs, heterogeneous, groups, out, empty="must name exactly one instance group") or ()
+    group = named[0] if named and len(out.items) == before else None
+    return Distribution(options, group=group, named=named)
+
+
+def _copy(value):
+    """A copy of a distribution option (its dicts and lists; other values as they are)."""
+    try:
+        return copy.deepcopy(value)
+    except Exception:  # noqa: BLE001 - an object that cannot be copied is used as it is
+        return value
+
+
+# -- the rest ----------------------------------------------------------------------------------
+
+
+def _hyperparameter_items(hps, as_json, out):
+    if hps is None:
+        return ()
+    if not isinstance(hps, dict):
+        out.add("hyperparameters", "must be a dict", hps)
+        return ()
+    items = []
+    for key, value in hps.items():
+        try:
+            items.append((key, _hyperparameters.encode(value, as_json)))
+        except ValueError as exc:
+            what = "JSON-serialisable" if as_json else "convertible to a string"
+            out.add("hyperparameters[%r]" % (key,), "must be %s (%s)" % (what, exc), value)
+    return tuple(items)
+
+
+def _sequence(arg, value, out, what, copy_dicts=False):
+    """A list argument as a tuple (None when empty or not given)."""
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)):
+        out.add(arg, "must be %s" % what, value)
+        return None
+    if not value:
+        return None
+    return tuple(dict(v) if copy_dicts and isinstance(v, dict) else v for v in value)
+
+
+def _mapping(arg, value, out, what):
+    """A dict argument as ``((key, value), ...)`` (None when empty or not given)."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        out.add(arg, "must be %s" % what, value)
+        return None
+    return tuple(value.items()) or None
+
+
+def _tags(tags, out):
+    if tags is None:
+        return None
+    if isinstance(tags, dict):
+        return tuple({"Key": k, "Value": v} for k, v in tags.items()) or None
+    return _sequence("tags", tags, out, "a list of {'Key': ..., 'Value': ...} or a dict", copy_dicts=True)
+
+
+def _experiment_config(value, out):
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        out.add("experiment_config", "must be a dict such as {'ExperimentName': ..., 'TrialName': ...}", value)
+        return None
+    return dict(value) or None
+
+
+def _hook(arg, value, out):
+    """A debugger or profiler config: None (not sent), True (to the output path) or a request dict."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return True
+    if isinstance(value, dict):
+        return dict(value)
+    to_request = getattr(value, "_to_request_dict", None)
+    if callable(to_request):  # the SageMaker Python SDK's DebuggerHookConfig / ProfilerConfig objects
+        try:
+            rendered = to_request()
+        except Exception as exc:  # noqa: BLE001 - a foreign object's failure is the user's problem to see
+            out.add(arg, "could not be turned into a request (%s: %s)" % (type(exc).__name__, exc), value)
+            return None
+        if isinstance(rendered, dict):
+            return dict(rendered)
+    out.add(arg, "must be a dict in the request's format, True, False or None", value)
+    return None
+
+
+# -- back: the arguments that build a job (attach) -----------------------------------------------
+
+
+def _decode(value):
+    try:
+        return json.loads(value)
+    except (TypeError, ValueError):
+        return value
+
+
+def arguments(job):
+    """``(estimator keyword arguments, inputs)`` that build ``job`` again (``inputs``: ``{name:
+    TrainingInput}`` or None). Arguments at their defaults are left out."""
+    kwargs = {}
+    if job.heterogeneous:
+        kwargs["instance_groups"] = [InstanceGroup(g.name, g.instance_type, g.count) for g in job.groups]
+    elif job.groups:
+        kwargs["instance_type"], kwargs["instance_count"] = job.groups[0].instance_type, job.groups[0].count
+    for name, value in (
+        ("framework_version", job.framework_version), ("py_version", job.py_version), ("image_uri", job.image_uri),
+        ("role", job.role), ("output_path", job.output_path), ("output_kms_key", job.output_kms_key),
+        ("volume_kms_key", job.volume_kms_key), ("keep_alive_period_in_seconds", job.keep_alive_period),
+        ("max_wait", job.max_wait), ("checkpoint_s3_uri", job.checkpoint_s3_uri),
+        ("checkpoint_local_path", job.checkpoint_local_path), ("max_retry_attempts", job.max_retry_attempts),
+        ("debugger_hook_config", job.debugger_hook_config), ("profiler_config", job.profiler_config),
+        ("base_job_name", job.base_job_name),
+    ):
+        if value is not None:
+            kwargs[name] = value
+    for name, value, default in (
+        ("volume_size", job.volume_size, D.VOLUME_SIZE_GB), ("max_run", job.max_run, D.MAX_RUN_SECONDS),
+        ("input_mode", job.input_mode, D.INPUT_MODE), ("use_spot_instances", job.spot, False),
+        ("enable_network_isolation", job.network_isolation, False),
+        ("encrypt_inter_container_traffic", job.encrypt_inter_container_traffic, False),
+    ):
+        if value != default:
+            kwargs[name] = value
+    if job.subnets and job.security_group_ids:
+        kwargs["subnets"], kwargs["security_group_ids"] = list(job.subnets), list(job.security_group_ids)
+    if job.environment:
+        kwargs["environment"] = dict(job.environment)
+    if job.tags:
+        kwargs["tags"] = [dict(t) for t in job.tags]
+    if job.metric_definitions:
+        kwargs["metric_definitions"] = [dict(m) for m in job.metric_definitions]
+    metrics_default = True if job.framework is not None else None
+    if job.enable_sagemaker_metrics != metrics_default:
+        kwargs["enable_sagemaker_metrics"] = job.enable_sagemaker_metrics
+    if job.hyperparameters:
+        decode = _decode if job.json_hyperparameters else (lambda v: v)
+        kwargs["hyperparameters"] = dict((k, decode(v)) for k, v in job.hyperparameters)
+    if job.code is not None:
+        kwargs["entry_point"] = job.code.entry_point
+        if job.code.source_dir is not None:
+            kwargs["source_dir"] = job.code.source_dir
+        if job.code.log_level != D.CONTAINER_LOG_LEVEL:
+            kwargs["container_log_level"] = job.code.log_level
+    if job.distribution is not None:
+        distribution = dict(job.distribution.options)
+        if job.heterogeneous and job.distribution.group is not None:
+            distribution["instance_groups"] = [job.distribution.group]
+        kwargs["distribution"] = distribution
+    if job.framework == "tensorflow" and job.model_dir is not None:
+        kwargs["model_dir"] = job.model_dir
+    inputs = {}
+    for channel in job.channels:
+        if channel.kind == MODEL:
+            kwargs["model_uri"] = channel.uri
+            if channel.name != D.MODEL_CHANNEL:
+                kwargs["model_channel_name"] = channel.name
+        elif channel.kind != CODE:
+            inputs[channel.name] = _training_input(channel)
+    return kwargs, inputs or None
+
+
+def _training_input(channel):
+    return TrainingInput(
+        s3_data=channel.uri,
+        distribution=channel.distribution,
+        compression=channel.compression,
+        content_type=channel.content_type,
+        record_wrapping=channel.record_wrapping,
+        s3_data_type=channel.data_type,
+        instance_groups=list(channel.groups) if channel.groups is not None else None,
+        input_mode=channel.input_mode,
+        attribute_names=list(channel.attribute_names) if channel.attribute_names is not None else None,
+        shuffle_config=ShuffleConfig(channel.shuffle_seed) if channel.shuffle_seed is not None else None,
+    )

@@ -1,0 +1,259 @@
+"""The job model: one frozen, normalised description of a training job. Pure data.
+
+A :class:`Job` is built once — from an estimator and ``fit``'s arguments or a CLI spec
+(``_build``), or from a DescribeTrainingJob answer (``_wire.job_from_description``) — and every
+consumer reads it: the request renderer (``_wire``), the checks (``_validate``), the cluster view
+(``_display``), the local cluster and ``attach``. Nothing downstream derives these facts again.
+
+Scalars (counts, sizes, names, URIs) are kept as the user gave them, right or wrong: the service's
+limits are checked on the rendered request against botocore's model (``_service``), and our own
+rules on this model (``_validate``). What *is* normalised here is structure: the cluster is always a
+tuple of :class:`Group` (a cluster without instance groups is one group named
+``homogeneousCluster``), every channel the request will carry is a :class:`Channel` naming its
+groups by name (the SDK's own ``model`` and ``code`` channels included), the distribution is one
+:class:`Distribution` tied to the group that runs it, and hyperparameters are the strings the job
+receives.
+"""
+import posixpath
+
+import attrs
+
+from sagemaker_hetero import _defaults as D
+
+__all__ = ["Group", "Channel", "Distribution", "Code", "Job", "group_name", "NOT_GIVEN", "STRATEGIES"]
+
+NOT_GIVEN = object()
+
+#: The keys of a ``distribution`` dict that name strategies (``instance_groups`` names the group).
+STRATEGIES = (
+    "mpi",
+    "smdistributed",
+    "torch_distributed",
+    "pytorchddp",
+    "parameter_server",
+    "multi_worker_mirrored_strategy",
+    "pytorchxla",
+)
+#: Channel kinds: the user's ``fit`` inputs, the SDK's model channel, the code of an isolated job.
+INPUT, MODEL, CODE = "input", "model", "code"
+
+
+def group_name(ref):
+    """The group name a reference stands for: a name, or an InstanceGroup's name."""
+    name = getattr(ref, "instance_group_name", NOT_GIVEN)
+    return ref if name is NOT_GIVEN else name
+
+
+def _enabled(section):
+    return isinstance(section, dict) and section.get("enabled", False) is True
+
+
+@attrs.frozen
+class Group(object):
+    """One instance group; ``arg`` is where the user wrote it (``instance_groups[1]``, or ``None``
+    for the one group of a cluster without instance groups)."""
+
+    name = attrs.field()
+    instance_type = attrs.field()
+    count = attrs.field()
+    arg = attrs.field(default=None, eq=False)
+
+
+@attrs.frozen
+class Channel(object):
+    """One channel of the request.
+
+    ``groups``: the names of the groups that receive it (``None``: every group). ``kind``:
+    :data:`INPUT`, :data:`MODEL` or :data:`CODE` (its ``uri`` is ``None``: the code archive's
+    location is decided when the request is rendered). ``arg`` names the user's argument it came
+    from (``inputs['train']``, ``model_uri``, ``source_dir``); ``plain`` is True when that argument
+    is the URI itself rather than a TrainingInput.
+    """
+
+    name = attrs.field()
+    uri = attrs.field()
+    groups = attrs.field(default=None)
+    data_type = attrs.field(default=D.S3_DATA_TYPE)
+    distribution = attrs.field(default=D.S3_DISTRIBUTION)
+    compression = attrs.field(default=None)
+    content_type = attrs.field(default=None)
+    record_wrapping = attrs.field(default=None)
+    input_mode = attrs.field(default=None)
+    attribute_names = attrs.field(default=None)
+    shuffle_seed = attrs.field(default=None)
+    kind = attrs.field(default=INPUT)
+    arg = attrs.field(default=None, eq=False)
+    plain = attrs.field(default=False, eq=False)
+
+    @classmethod
+    def of_input(cls, name, value, groups=None, arg=None):
+        """The channel of a TrainingInput-like ``value`` (read by attribute); ``groups`` are its
+        groups' names (already resolved from ``value.instance_groups``)."""
+        names = value.attribute_names
+        shuffle = value.shuffle_config
+        return cls(
+            name=name,
+            uri=value.s3_data,
+            groups=groups,
+            data_type=value.s3_data_type,
+            distribution=value.distribution if value.distribution is not None else D.S3_DISTRIBUTION,
+            compression=value.compression,
+            content_type=value.content_type,
+            record_wrapping=value.record_wrapping,
+            input_mode=value.input_mode,
+            attribute_names=tuple(names) if isinstance(names, (list, tuple)) else names,
+            shuffle_seed=getattr(shuffle, "seed", shuffle),
+            arg=arg,
+        )
+
+    @property
+    def is_local(self):
+        """A ``file://`` channel (local runs only)."""
+        return isinstance(self.uri, str) and self.uri.startswith("file://")
+
+
+@attrs.frozen
+class Distribution(object):
+    """The distribution: its strategies (the user's dict without ``instance_groups``) and ``group``,
+    the name of the one instance group that runs it (``None`` without instance groups: every host).
+
+    ``named`` are the group names the user's ``instance_groups`` gave (``None`` if not given), kept
+    so the checks can say what was wrong with them.
+    """
+
+    options = attrs.field()
+    group = attrs.field(default=None)
+    named = attrs.field(default=None)
+
+    def enabled(self, key):
+        return _enabled(self.options.get(key))
+
+    @property
+    def smddp(self):
+        sm = self.options.get("smdistributed")
+        return _enabled(sm.get("dataparallel") if isinstance(sm, dict) else None) or self.enabled("pytorchddp")
+
+    @property
+    def smmp(self):
+        sm = self.options.get("smdistributed")
+        return _enabled(sm.get("modelparallel") if isinstance(sm, dict) else None)
+
+    @property
+    def strategy(self):
+        """``"torch_distributed"``, ``"mpi (8 processes per host)"``, ... or ``None`` when none is enabled."""
+        labels = []
+        mpi = self.options.get("mpi")
+        if _enabled(mpi):
+            per_host = mpi.get("processes_per_host")
+            labels.append("mpi (%s processes per host)" % per_host if per_host else "mpi")
+        sm = self.options.get("smdistributed")
+        if isinstance(sm, dict):
+            labels.extend("smdistributed %s" % part for part in ("dataparallel", "modelparallel") if _enabled(sm.get(part)))
+        for key in ("pytorchddp", "torch_distributed", "pytorchxla", "parameter_server", "multi_worker_mirrored_strategy"):
+            if self.enabled(key):
+                labels.append(key)
+        return " + ".join(labels) or None
+
+
+@attrs.frozen
+class Code(object):
+    """The code every host runs: ``entry_point`` (relative to ``source_dir`` when that is given),
+    ``source_dir`` (a folder, or an S3 ``.tar.gz`` used as it is), ``dependencies``, and
+    ``location`` (``code_location``: where the archive is uploaded)."""
+
+    entry_point = attrs.field()
+    source_dir = attrs.field(default=None)
+    dependencies = attrs.field(default=())
+    location = attrs.field(default=None)
+    log_level = attrs.field(default=D.CONTAINER_LOG_LEVEL)
+
+    @property
+    def program(self):
+        """``sagemaker_program``: the entry point as the container finds it in the unpacked archive."""
+        if self.source_dir is not None or not isinstance(self.entry_point, str):
+            return self.entry_point
+        return posixpath.basename(self.entry_point.replace("\\", "/"))
+
+    @property
+    def in_s3(self):
+        """The code is an archive in S3 already (nothing to build or upload)."""
+        return isinstance(self.source_dir, str) and self.source_dir.startswith("s3://")
+
+
+@attrs.frozen
+class Job(object):
+    """A training job, normalised. See the module docstring."""
+
+    framework = attrs.field(default=None)  # None (generic Estimator), "pytorch" or "tensorflow"
+    framework_version = attrs.field(default=None)
+    py_version = attrs.field(default=None)
+    image_uri = attrs.field(default=None)  # given explicitly (else the framework's image)
+    role = attrs.field(default=None)
+    heterogeneous = attrs.field(default=False)
+    groups = attrs.field(default=())
+    channels = attrs.field(default=())
+    distribution = attrs.field(default=None)
+    code = attrs.field(default=None)
+    hyperparameters = attrs.field(default=())  # ((key, encoded value), ...): the user's own
+    json_hyperparameters = attrs.field(default=True)  # encoded as JSON (else str(), a bare generic image)
+    input_mode = attrs.field(default=D.INPUT_MODE)
+    output_path = attrs.field(default=None)  # None: the default bucket
+    output_kms_key = attrs.field(default=None)
+    volume_size = attrs.field(default=D.VOLUME_SIZE_GB)
+    volume_kms_key = attrs.field(default=None)
+    keep_alive_period = attrs.field(default=None)
+    max_run = attrs.field(default=D.MAX_RUN_SECONDS)
+    max_wait = attrs.field(default=None)
+    spot = attrs.field(default=False)
+    subnets = attrs.field(default=None)
+    security_group_ids = attrs.field(default=None)
+    network_isolation = attrs.field(default=False)
+    encrypt_inter_container_traffic = attrs.field(default=False)
+    checkpoint_s3_uri = attrs.field(default=None)
+    checkpoint_local_path = attrs.field(default=None)
+    environment = attrs.field(default=None)  # ((name, value), ...) or None
+    tags = attrs.field(default=None)  # ({"Key": ..., "Value": ...}, ...) or None
+    metric_definitions = attrs.field(default=None)
+    enable_sagemaker_metrics = attrs.field(default=None)
+    max_retry_attempts = attrs.field(default=None)
+    experiment_config = attrs.field(default=None)
+    debugger_hook_config = attrs.field(default=None)  # request format; True: to the output path
+    profiler_config = attrs.field(default=None)
+    model_dir = attrs.field(default=None)  # TensorFlow: None = the default, False = left out
+    job_name = attrs.field(default=None)
+    base_job_name = attrs.field(default=None)
+
+    @property
+    def group_names(self):
+        return [g.name for g in self.groups]
+
+    def group(self, name):
+        """The :class:`Group` named ``name``, or None."""
+        for g in self.groups:
+            if g.name == name:
+                return g
+        return None
+
+    @property
+    def host_count(self):
+        """The number of hosts (None while a count is not a whole number)."""
+        counts = [g.count for g in self.groups]
+        if not all(isinstance(c, int) and not isinstance(c, bool) for c in counts):
+            return None
+        return sum(counts)
+
+    @property
+    def instance_types(self):
+        return [g.instance_type for g in self.groups]
+
+    @property
+    def launcher_group(self):
+        """The group whose hosts run the distributed launcher (None: none, or every host)."""
+        dist = self.distribution
+        if dist is None or dist.strategy is None:
+            return None
+        return dist.group
+
+    def receives(self, channel, group):
+        """Whether hosts of ``group`` (a name) receive ``channel``."""
+        return channel.groups is None or group in channel.groups
