@@ -24,12 +24,14 @@ _OPERATION = "CreateTrainingJob"
 
 @attrs.frozen
 class Facts(object):
-    """What a session knows: region, and (when looked up or given) account, bucket and role ARNs."""
+    """What a session knows: region, (when looked up or given) account, bucket and role ARNs, and
+    whether it runs jobs locally."""
 
     region = attrs.field()
     account_id = attrs.field(default=None)
     default_bucket = attrs.field(default=None)
     role_arns = attrs.field(factory=dict)
+    local = attrs.field(default=False)  # the job runs on this machine (LocalSession)
 
     def bucket(self):
         if self.default_bucket is not None:
@@ -69,11 +71,6 @@ def parse_s3_uri(uri):
     """``("bucket", "key/prefix")`` of ``s3://bucket/key/prefix``."""
     bucket, _, key = uri[len("s3://"):].partition("/")
     return bucket, key
-
-
-def _join(*parts):
-    """Join S3 key parts with single slashes (empty parts skipped)."""
-    return "/".join(p.strip("/") for p in parts if p and p.strip("/"))
 
 
 def timestamp(now):
@@ -130,7 +127,7 @@ def code_plan(job, job_name, default_bucket):
         bucket, prefix = parse_s3_uri(job.output_path)[0], ""
     else:
         bucket, prefix = default_bucket, ""
-    return CodePlan(s3_uri="s3://%s/%s" % (bucket, _join(prefix, job_name, "source", D.CODE_ARCHIVE)), upload=True)
+    return CodePlan(s3_uri="s3://%s/%s" % (bucket, _wire.s3_key(prefix, job_name, "source", D.CODE_ARCHIVE)), upload=True)
 
 
 def make_plan(job, facts, now):
@@ -144,6 +141,7 @@ def make_plan(job, facts, now):
         role_arn=facts.role_arn(job.role) if job.role is not None else None,
         output_path=output_path(job, facts.bucket()),
         code_uri=code.s3_uri if code is not None else None,
+        local=facts.local,
     )
     rendered = _wire.render(job, context)
     return Plan(job=job, job_name=job_name, request=rendered.request, code=code, rendered=rendered, region=region)

@@ -134,8 +134,8 @@ def _check_image(job, region, out):
     elif region is not None:
         try:
             _images.training_image(job, region)
-        except _images.ImageLookupError as exc:
-            out.add("region", str(exc), region)
+        except _images.ImageLookupError as exc:  # the region is the session's
+            out.add("sagemaker_session", str(exc), region)
 
 
 def _check_code(job, path_exists, out):

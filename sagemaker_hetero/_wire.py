@@ -30,6 +30,7 @@ __all__ = [
     "render",
     "channel_body",
     "user_path",
+    "s3_key",
     "job_from_description",
     "group_names",
     "image_framework",
@@ -123,13 +124,15 @@ _HEAD = ("AlgorithmSpecification", "OutputDataConfig", "TrainingJobName", "Stopp
 @attrs.frozen
 class Context(object):
     """What the request depends on besides the job: region, job name, role ARN, where the output
-    goes (the default bucket resolved) and where the code archive lives (None: no code)."""
+    goes (the default bucket resolved), where the code archive lives (None: no code), and whether
+    the job runs locally (``file://`` URIs are local then; for AWS they are S3 URIs gone wrong)."""
 
     region = attrs.field()
     job_name = attrs.field()
     role_arn = attrs.field()
     output_path = attrs.field()
     code_uri = attrs.field(default=None)
+    local = attrs.field(default=False)  # a local run: file:// channels and output are read locally
 
 
 @attrs.frozen
@@ -191,7 +194,7 @@ def render(job, context):
         for i in range(len(job.metric_definitions)):
             w.origins[path + (i,)] = "metric_definitions[%d]" % i
     w.put(("OutputDataConfig", "S3OutputPath"), context.output_path, "output_path")
-    if _is_file_uri(context.output_path):
+    if context.local and _is_file_uri(context.output_path):
         w.skip.append(("OutputDataConfig", "S3OutputPath"))
     for path, attr, arg, when in FIELDS:
         value = getattr(job, attr)
@@ -247,9 +250,10 @@ def _is_file_uri(value):
     return isinstance(value, str) and value.startswith("file://")
 
 
-def _channel_into(w, path, channel, uri):
-    """Write one channel's body at ``path``, with the origins of its parts."""
-    source = "FileDataSource" if _is_file_uri(uri) else "S3DataSource"
+def _channel_into(w, path, channel, uri, local=True):
+    """Write one channel's body at ``path``, with the origins of its parts; a local run's
+    ``file://`` channel is a ``FileDataSource`` (as in the SDK v2's local mode)."""
+    source = "FileDataSource" if local and _is_file_uri(uri) else "S3DataSource"
     names = _SOURCES[source]
     w.put(path + ("DataSource",), {source: {}}, channel.arg)
     for sub, attr, arg in CHANNEL_FIELDS:
@@ -281,9 +285,9 @@ def _render_channels(w, job, context):
     for i, channel in enumerate(job.channels):
         w.request["InputDataConfig"].append({})
         path = ("InputDataConfig", i)
-        w.put(path + ("ChannelName",), channel.name, channel.arg)
+        w.put(path + ("ChannelName",), channel.name, "model_channel_name" if channel.kind == MODEL else channel.arg)
         w.origins[path] = channel.arg
-        _channel_into(w, path, channel, context.code_uri if channel.kind == CODE else channel.uri)
+        _channel_into(w, path, channel, context.code_uri if channel.kind == CODE else channel.uri, context.local)
 
 
 def _resolve(value, job, context):
@@ -294,13 +298,14 @@ def _resolve(value, job, context):
     if value is H.CODE_URI:
         return context.code_uri
     if value is H.MODEL_DIR:
-        return "s3://" + _join(str(context.output_path)[5:], context.job_name, "model")
+        return "s3://" + s3_key(str(context.output_path)[5:], context.job_name, "model")
     return value
 
 
-def _join(*parts):
+def s3_key(*parts):
     """Join S3 key parts with single slashes (empty parts skipped)."""
-    return "/".join(p.strip("/") for p in parts if p and p.strip("/"))
+    parts = [str(p).strip("/") for p in parts if p is not None]
+    return "/".join(p for p in parts if p)
 
 
 def _render_hyperparameters(w, job, context):
@@ -611,5 +616,5 @@ def _model_dir(hps, output_path, job_name, mpi):
     if "model_dir" not in hps:
         return False
     value = hps.pop("model_dir")
-    default = D.TF_MPI_MODEL_DIR if mpi else "s3://" + _join((output_path or "s3://")[5:], job_name, "model")
+    default = D.TF_MPI_MODEL_DIR if mpi else "s3://" + s3_key((output_path or "s3://")[5:], job_name, "model")
     return None if value == default else value

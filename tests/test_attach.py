@@ -182,4 +182,5 @@ def test_local_file_channels_and_a_model_read_back(tmp_path, monkeypatch):
     kwargs, inputs = _build.arguments(job)
     assert inputs["raw"].instance_groups == ["a"]
     assert kwargs["model_uri"] == "file://%s" % tmp_path
-    assert _plan.make_plan(job, _plan.Facts(region="us-west-2", default_bucket="unused"), 0.0).request == request
+    facts = _plan.Facts(region="us-west-2", default_bucket="unused", local=True)  # a local run's request
+    assert _plan.make_plan(job, facts, 0.0).request == request

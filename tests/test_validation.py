@@ -953,7 +953,7 @@ def test_region_without_a_training_image_is_a_config_error(monkeypatch):
     monkeypatch.setenv("AWS_REGION", "mars-north-1")
     with pytest.raises(ConfigError) as info:
         pytorch()
-    assert "region: no pytorch 1.10.0 training image in region mars-north-1" in str(info.value)
+    assert "sagemaker_session: no pytorch 1.10.0 training image in region mars-north-1" in str(info.value)
     # with its own image there is nothing to look up
     request = dry_run(pytorch(image_uri=IMAGE), grouped_inputs())
     assert request["AlgorithmSpecification"]["TrainingImage"] == IMAGE
@@ -1026,3 +1026,35 @@ def test_dry_run_does_not_import_boto3(workdir):
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["TrainingJobName"] == "my-training-job-with-heterogeneous-cluster"
+
+
+# -- found by fuzzing the estimators (tools/fuzz_estimators.py) --------------------------------
+
+
+def test_a_file_uri_is_not_an_s3_uri_for_aws():
+    problem = fit_problem(pytorch(), {"train": TrainingInput("file:///tmp/data", instance_groups=["cpu_group"]),
+                                      "dummy": TrainingInput("s3://bucket/d", instance_groups=["gpu_group"])})
+    assert_problem(problem, "inputs['train'].s3_data", ["S3 URI"], "file:///tmp/data")
+
+
+def test_a_bad_model_channel_name_is_named_as_such():
+    problem = only_problem(pytorch, model_uri="s3://bucket/model.tar.gz", model_channel_name="a b")
+    assert_problem(problem, "model_channel_name", ["channel names"], "a b")
+
+
+def test_a_job_name_that_is_not_a_string_is_a_problem_not_a_crash():
+    problem = only_problem(pytorch, job_name=5)
+    assert_problem(problem, "job_name", ["string"], 5)
+
+
+@pytest.mark.parametrize("base", ["", "x-", "a--b"])
+def test_base_job_names_the_sdk_v2_turns_into_valid_names_are_accepted(base):
+    request = dry_run(pytorch(base_job_name=base), grouped_inputs())
+    expected = "pytorch-training" if base == "" else base
+    assert request["TrainingJobName"].startswith(expected + "-")
+
+
+def test_tags_whose_key_is_not_a_string_are_problems():
+    for key in (["x"], {"a": 1}, 5):
+        problem = only_problem(pytorch, tags=[{"Key": key, "Value": "v"}])
+        assert_problem(problem, "tags[0].Key", ["string"], key)

@@ -132,7 +132,8 @@ class LocalSession(object):
 
     def facts(self):
         """Region, the placeholder account and the local bucket: a local run needs nothing else."""
-        return _plan.Facts(region=self.boto_region_name, account_id=LOCAL_ACCOUNT, default_bucket=_storage.LOCAL_BUCKET)
+        return _plan.Facts(region=self.boto_region_name, account_id=LOCAL_ACCOUNT, default_bucket=_storage.LOCAL_BUCKET,
+                           local=True)
 
     def check(self, job):
         """``(job, problems)``: the job as a local run reads it (local paths as absolute ``file://``
