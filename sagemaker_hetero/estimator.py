@@ -37,9 +37,16 @@ def _path_exists(kind, path):
     return os.path.exists(path)
 
 
+_PROTOCOL = ("facts", "check", "execute")
+
+
+def _is_session(session):
+    return all(callable(getattr(session, name, None)) for name in _PROTOCOL)
+
+
 def _facts(session):
-    """What ``session`` knows without a call; without a session, the region of the AWS configuration."""
-    if session is not None:
+    """What ``session`` knows without a call; without one, the region of the AWS configuration."""
+    if _is_session(session):
         return session.facts()
     return _plan.Facts(region=_context.region_from_environment())
 
@@ -47,6 +54,11 @@ def _facts(session):
 def checked_job(settings, session, now, path_exists=None, found=()):
     """``(job, facts)``: the job model of ``settings`` as ``session`` runs it, after every check
     (raises :class:`ConfigError` listing every problem)."""
+    found = list(found)
+    if session is not None and not _is_session(session):
+        found.append(Problem("sagemaker_session", "must be a sagemaker_hetero Session or LocalSession (an object "
+                             "with %s)" % ", ".join("%s()" % n for n in _PROTOCOL), session))
+        session = None
     job, facts, problems = _plan.prepare(settings, session, now, path_exists, found, facts=_facts(session))
     if problems:
         raise ConfigError(problems)

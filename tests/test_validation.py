@@ -1058,3 +1058,8 @@ def test_tags_whose_key_is_not_a_string_are_problems():
     for key in (["x"], {"a": 1}, 5):
         problem = only_problem(pytorch, tags=[{"Key": key, "Value": "v"}])
         assert_problem(problem, "tags[0].Key", ["string"], key)
+
+
+def test_a_session_that_is_not_ours_is_a_problem():
+    problem = only_problem(pytorch, sagemaker_session="my-session")
+    assert_problem(problem, "sagemaker_session", ["Session or LocalSession"], "my-session")
