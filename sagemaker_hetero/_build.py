@@ -307,14 +307,19 @@ def _hyperparameter_items(hps, as_json, out):
     if not isinstance(hps, dict):
         out.add("hyperparameters", "must be a dict", hps)
         return ()
-    items = []
+    items = {}  # keys as strings, as the SDK v2 sends them (a later key that reads the same wins)
     for key, value in hps.items():
         try:
-            items.append((key, _hyperparameters.encode(value, as_json)))
+            name = key if isinstance(key, str) else str(key)
+        except Exception:  # noqa: BLE001 - a key whose str() fails
+            out.add("hyperparameters[%r]" % (key,), "key must be a string", key)
+            continue
+        try:
+            items[name] = _hyperparameters.encode(value, as_json)
         except ValueError as exc:
             what = "JSON-serialisable" if as_json else "convertible to a string"
             out.add("hyperparameters[%r]" % (key,), "must be %s (%s)" % (what, exc), value)
-    return tuple(items)
+    return tuple(items.items())
 
 
 def _sequence(arg, value, out, what, copy_dicts=False):

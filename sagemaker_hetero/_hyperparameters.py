@@ -28,17 +28,14 @@ REGION = Ref("region")
 CODE_URI = Ref("code archive URI")
 MODEL_DIR = Ref("TensorFlow model_dir: <output path>/<job name>/model")
 
-_ENCODE_ERRORS = (TypeError, ValueError, RecursionError)
-
-
 def encode(value, as_json=True):
     """``value`` as the job receives it: JSON text (framework code), or ``str(value)`` (a bare image).
 
     Raises ``ValueError`` if it cannot be encoded."""
     try:
         return json.dumps(value) if as_json else str(value)
-    except _ENCODE_ERRORS as exc:
-        raise ValueError(str(exc) or type(exc).__name__)
+    except Exception as exc:  # noqa: BLE001 - whatever a user's object raises, it cannot be sent
+        raise ValueError("%s: %s" % (type(exc).__name__, exc))
 
 
 def _enabled(section):

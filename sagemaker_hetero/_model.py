@@ -96,7 +96,7 @@ class Channel(object):
             uri=value.s3_data,
             groups=groups,
             data_type=value.s3_data_type,
-            distribution=value.distribution if value.distribution is not None else D.S3_DISTRIBUTION,
+            distribution=value.distribution or D.S3_DISTRIBUTION,  # as the SDK v2: a falsy one is the default
             compression=value.compression,
             content_type=value.content_type,
             record_wrapping=value.record_wrapping,

@@ -17,7 +17,7 @@ from sagemaker_hetero import _defaults as D
 from sagemaker_hetero.exceptions import Problem
 
 __all__ = ["Facts", "CodePlan", "Plan", "prepare", "make_plan", "check", "service_problems", "default_job_name",
-           "needs_default_bucket", "parse_s3_uri", "timestamp"]
+           "needs_default_bucket", "timestamp"]
 
 _OPERATION = "CreateTrainingJob"
 
@@ -67,12 +67,6 @@ class Plan(object):
     region = attrs.field(default=None)
 
 
-def parse_s3_uri(uri):
-    """``("bucket", "key/prefix")`` of ``s3://bucket/key/prefix``."""
-    bucket, _, key = uri[len("s3://"):].partition("/")
-    return bucket, key
-
-
 def timestamp(now):
     """``YYYY-MM-DD-HH-MM-SS-mmm`` (UTC) of the epoch time ``now``, as job names carry it."""
     ms = int(round((now - int(now)) * 1000)) % 1000
@@ -111,7 +105,7 @@ def needs_default_bucket(job):
     if job.output_path is None:
         return True
     code = job.code
-    return code is not None and not code.in_s3 and code.location is None and not _validate.is_s3_uri(job.output_path)
+    return code is not None and not code.in_s3 and code.location is None and not _wire.is_s3_uri(job.output_path)
 
 
 def code_plan(job, job_name, default_bucket):
@@ -121,10 +115,10 @@ def code_plan(job, job_name, default_bucket):
         return None
     if code.in_s3:
         return CodePlan(s3_uri=code.source_dir, upload=False)
-    if _validate.is_s3_uri(code.location):
-        bucket, prefix = parse_s3_uri(code.location)
-    elif _validate.is_s3_uri(job.output_path):
-        bucket, prefix = parse_s3_uri(job.output_path)[0], ""
+    if _wire.is_s3_uri(code.location):
+        bucket, prefix = _wire.parse_s3_uri(code.location)
+    elif _wire.is_s3_uri(job.output_path):
+        bucket, prefix = _wire.parse_s3_uri(job.output_path)[0], ""
     else:
         bucket, prefix = default_bucket, ""
     return CodePlan(s3_uri="s3://%s/%s" % (bucket, _wire.s3_key(prefix, job_name, "source", D.CODE_ARCHIVE)), upload=True)

@@ -14,19 +14,15 @@ import re
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _hyperparameters as H
-from sagemaker_hetero import _images
+from sagemaker_hetero import _images, _wire
 from sagemaker_hetero._model import CODE, INPUT, MODEL, STRATEGIES
 from sagemaker_hetero.exceptions import Problem
 
-__all__ = ["problems", "did_you_mean", "is_s3_uri"]
+__all__ = ["problems", "did_you_mean"]
 
 _UNGROUPABLE = ("parameter_server", "multi_worker_mirrored_strategy")
 _PYTORCH_ONLY = ("torch_distributed", "pytorchddp", "pytorchxla")
 _TENSORFLOW_ONLY = ("parameter_server", "multi_worker_mirrored_strategy")
-
-
-def is_s3_uri(value):
-    return isinstance(value, str) and value.startswith("s3://") and len(value) > 5 and value[5] != "/"
 
 
 def _is_int(value):
@@ -142,7 +138,7 @@ def _check_code(job, path_exists, out):
     code = job.code
     if code is None:
         return
-    if code.location is not None and not is_s3_uri(code.location):
+    if code.location is not None and not _wire.is_s3_uri(code.location):
         out.add("code_location", "must be an S3 URI (s3://bucket/prefix): the code archive is uploaded there",
                 code.location)
     level = code.log_level

@@ -31,6 +31,8 @@ __all__ = [
     "channel_body",
     "user_path",
     "s3_key",
+    "is_s3_uri",
+    "parse_s3_uri",
     "job_from_description",
     "group_names",
     "image_framework",
@@ -300,6 +302,17 @@ def _resolve(value, job, context):
     if value is H.MODEL_DIR:
         return "s3://" + s3_key(str(context.output_path)[5:], context.job_name, "model")
     return value
+
+
+def is_s3_uri(value):
+    """``s3://bucket[/key]`` with a bucket (the scheme in any case, as the SDK v2 parses it)."""
+    return isinstance(value, str) and value[:5].lower() == "s3://" and len(value) > 5 and value[5] != "/"
+
+
+def parse_s3_uri(uri):
+    """``("bucket", "key/prefix")`` of ``s3://bucket/key/prefix``."""
+    bucket, _, key = uri[len("s3://"):].partition("/")
+    return bucket, key
 
 
 def s3_key(*parts):

@@ -14,7 +14,7 @@ import attrs
 import boto3
 import botocore.config
 
-from sagemaker_hetero import _archive, _aws_errors, _plan, _validate
+from sagemaker_hetero import _archive, _aws_errors, _plan, _wire
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._context import default_bucket_name
 from sagemaker_hetero._job import TrainingJob
@@ -174,9 +174,9 @@ class Session(object):
         problems = []
         s3 = self._client("s3")
         for channel in job.channels:
-            if not _validate.is_s3_uri(channel.uri):
+            if not _wire.is_s3_uri(channel.uri):
                 continue
-            bucket = _plan.parse_s3_uri(channel.uri)[0]
+            bucket = _wire.parse_s3_uri(channel.uri)[0]
             with self._lock:
                 if bucket in self._checked_input_buckets:
                     continue
@@ -236,7 +236,7 @@ class Session(object):
         return TrainingJob(self, plan.job_name, plan.request)
 
     def _upload_code(self, plan, body, size):
-        bucket, key = _plan.parse_s3_uri(plan.code.s3_uri)
+        bucket, key = _wire.parse_s3_uri(plan.code.s3_uri)
         digest = hashlib.md5()
         for chunk in iter(lambda: body.read(1 << 20), b""):
             digest.update(chunk)

@@ -1063,3 +1063,22 @@ def test_tags_whose_key_is_not_a_string_are_problems():
 def test_a_session_that_is_not_ours_is_a_problem():
     problem = only_problem(pytorch, sagemaker_session="my-session")
     assert_problem(problem, "sagemaker_session", ["Session or LocalSession"], "my-session")
+
+
+def test_hyperparameter_keys_are_sent_as_strings_as_the_sdk_v2_sends_them():
+    request = dry_run(pytorch(hyperparameters={True: 10, 3: "x"}), grouped_inputs())
+    assert request["HyperParameters"]["True"] == "10"
+    assert request["HyperParameters"]["3"] == '"x"'
+
+
+def test_an_empty_channel_distribution_is_the_default_as_in_the_sdk_v2():
+    inputs = grouped_inputs()
+    inputs["train"] = TrainingInput("s3://bucket/train", instance_groups=["cpu_group"], distribution="")
+    request = dry_run(pytorch(), inputs)
+    assert request["InputDataConfig"][0]["DataSource"]["S3DataSource"]["S3DataDistributionType"] == "FullyReplicated"
+
+
+def test_code_location_scheme_in_any_case_as_the_sdk_v2_parses_it():
+    request = dry_run(pytorch(code_location="S3://my-bucket/code"), grouped_inputs())
+    submit = json.loads(request["HyperParameters"]["sagemaker_submit_directory"])
+    assert submit.startswith("s3://my-bucket/code/") and submit.endswith("/source/sourcedir.tar.gz")
