@@ -19,22 +19,42 @@ import attrs
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _hyperparameters
 from sagemaker_hetero._model import CODE, MODEL, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
+from sagemaker_hetero._settings import JobSettings
 from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.inputs import ShuffleConfig, TrainingInput
 from sagemaker_hetero.instance_group import InstanceGroup
 
-__all__ = ["build", "arguments", "normalize_inputs"]
+__all__ = ["settings", "build", "arguments"]
 
 
-def normalize_inputs(inputs, default_channel=D.DEFAULT_CHANNEL):
+def settings(framework, arguments, inputs=None, job_name=None, experiment_config=None):
+    """The :class:`JobSettings` of an estimator's ``arguments`` (a dict) and ``fit``'s."""
+    values = dict(arguments)
+    if job_name:  # as in the SDK v2, an empty name (or None) is no name: the default one
+        values["job_name"] = job_name
+    if isinstance(inputs, TrainingInput) and inputs.input_mode is not None:
+        values["input_mode"] = inputs.input_mode  # as in the SDK v2: one TrainingInput's mode is the job's
+    channels, problem = _channels_of(inputs)
+    return JobSettings(framework=framework, channels=channels, inputs_problem=problem,
+                       experiment_config=experiment_config, **values)
+
+
+def _channels_of(inputs):
     """``fit(inputs)`` as ``((name, value), ...)`` and a problem text (or None)."""
     if inputs is None:
         return (), None
     if isinstance(inputs, (str, TrainingInput)):
-        return ((default_channel, inputs),), None
+        return ((D.DEFAULT_CHANNEL, inputs),), None
     if isinstance(inputs, dict):
         return tuple(inputs.items()), None
     return (), "expected an S3 URI, a TrainingInput or a dict of channel name to either"
+
+
+def _falsy(value):
+    try:
+        return value is not None and not value
+    except Exception:  # noqa: BLE001 - an object that cannot say: it is given
+        return False
 
 
 class _Problems(object):
@@ -49,6 +69,8 @@ def build(settings):
     """``(job, problems)``: the :class:`Job` of ``settings`` and what could not be interpreted."""
     s = settings
     out = _Problems()
+    # Where the SDK v2 tests an argument for truth, an empty one ("", 0, False, []) is not given.
+    s = attrs.evolve(s, **dict((name, None) for name in _FALSY_IS_NOT_GIVEN if _falsy(getattr(s, name))))
     heterogeneous, groups = _cluster(s, out)
     code = _code(s, out)
     channels = _channels(s, heterogeneous, groups, code, out)
@@ -96,12 +118,16 @@ def build(settings):
         profiler_config=_hook("profiler_config", s.profiler_config, out),
         model_dir=s.model_dir if s.framework == "tensorflow" else None,
         job_name=s.job_name,
-        base_job_name=base if isinstance(base, str) and base else None,  # "" is no base, as in the SDK v2
+        base_job_name=base if isinstance(base, str) else None,
     )
     return job, out.items
 
 
 # -- the cluster -------------------------------------------------------------------------------
+
+
+_FALSY_IS_NOT_GIVEN = ("job_name", "base_job_name", "image_uri", "entry_point", "model_uri", "debugger_hook_config",
+                       "profiler_config")
 
 
 def _cluster(s, out):
@@ -347,8 +373,12 @@ def _mapping(arg, value, out, what):
 def _tags(tags, out):
     if tags is None:
         return None
-    if isinstance(tags, dict):
-        return tuple({"Key": k, "Value": v} for k, v in tags.items()) or None
+    if isinstance(tags, dict):  # the SDK v2's form: keys and values as strings
+        try:
+            return tuple({"Key": str(k), "Value": str(v)} for k, v in tags.items()) or None
+        except Exception as exc:  # noqa: BLE001 - a key or value whose str() fails
+            out.add("tags", "must be a dict of strings (%s: %s)" % (type(exc).__name__, exc), tags)
+            return None
     return _sequence("tags", tags, out, "a list of {'Key': ..., 'Value': ...} or a dict", copy_dicts=True)
 
 

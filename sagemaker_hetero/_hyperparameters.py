@@ -49,8 +49,13 @@ def sdk_entries(job):
     user's argument it comes from (for problems)."""
     out = []
     if job.code is not None:
-        submit = D.NETWORK_ISOLATION_SUBMIT_DIR if job.network_isolation else CODE_URI
-        out.append(("sagemaker_submit_directory", submit, "source_dir"))
+        # where the code is: a value of the user's, or made of the code's place and the job's name
+        if job.network_isolation:
+            submit, where = D.NETWORK_ISOLATION_SUBMIT_DIR, "source_dir"
+        else:
+            submit = CODE_URI
+            where = "source_dir" if job.code.in_s3 else "code_location" if job.code.location is not None else "job_name"
+        out.append(("sagemaker_submit_directory", submit, where))
         out.append(("sagemaker_program", job.code.program, "entry_point"))
         out.append(("sagemaker_container_log_level", job.code.log_level, "container_log_level"))
         out.append(("sagemaker_job_name", JOB_NAME, "job_name"))
@@ -58,10 +63,11 @@ def sdk_entries(job):
     dist = distribution_hyperparameters(job)
     out.extend((key, value, "distribution") for key, value in dist.items())
     if job.framework == "tensorflow" and job.model_dir is not False:
-        model_dir = job.model_dir
-        if model_dir is None:
+        model_dir, where = job.model_dir, "model_dir"
+        if model_dir is None:  # the default: a constant, or made of the output path and the job's name
             model_dir = D.TF_MPI_MODEL_DIR if dist.get("sagemaker_mpi_enabled") else MODEL_DIR
-        out.append(("model_dir", model_dir, "model_dir"))
+            where = "job_name"
+        out.append(("model_dir", model_dir, where))
     return out
 
 

@@ -21,7 +21,6 @@ import os
 import attrs
 
 from sagemaker_hetero import _build, _plan, _validate
-from sagemaker_hetero._settings import JobSettings
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.inputs import TrainingInput
 
@@ -71,14 +70,8 @@ class Spec(object):
 
     def settings(self):
         """The :class:`JobSettings` an estimator made of this spec would validate and render."""
-        channels, inputs_problem = _build.normalize_inputs(self.inputs)
-        return JobSettings(
-            framework=self.estimator_class._framework,
-            channels=channels,
-            inputs_problem=inputs_problem,
-            experiment_config=self.experiment_config,
-            **self.kwargs
-        )
+        return _build.settings(self.estimator_class._framework, self.kwargs, self.inputs,
+                               experiment_config=self.experiment_config)
 
     def check(self, session=None, facts=None, now=0.0, path_exists=None):
         """``(job, facts, problems)``: the job model and every problem, the spec's own first, then

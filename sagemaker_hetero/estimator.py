@@ -124,21 +124,12 @@ class EstimatorBase(object):
     # -- building the request ------------------------------------------------------------------
 
     def _settings(self, inputs=None, job_name=None, experiment_config=None):
-        channels, inputs_problem = _build.normalize_inputs(inputs)
         values = {}
         for name in ESTIMATOR_FIELDS:
             attr = _PRIVATE.get(name, name)
             if attr in self.__dict__:
                 values[name] = self.__dict__[attr]
-        if job_name is not None:
-            values["job_name"] = job_name
-        return JobSettings(
-            framework=self._framework,
-            channels=channels,
-            inputs_problem=inputs_problem,
-            experiment_config=experiment_config,
-            **values
-        )
+        return _build.settings(self._framework, values, inputs, job_name, experiment_config)
 
     def fit(self, inputs=None, wait=True, logs="All", job_name=None, experiment_config=None, dry_run=False):
         """Start the training job (or, with ``dry_run=True``, return its request without sending it).

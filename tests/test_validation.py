@@ -665,7 +665,6 @@ def test_source_dir_that_does_not_exist():
         ("my.job", ["letters, digits and hyphens"]),
         ("j" * 64, ["63"]),
         ("-job", ["starting and ending with a letter or digit"]),
-        ("", ["at least 1 character"]),
     ],
 )
 def test_bad_job_name(name, words):
@@ -1082,3 +1081,26 @@ def test_code_location_scheme_in_any_case_as_the_sdk_v2_parses_it():
     request = dry_run(pytorch(code_location="S3://my-bucket/code"), grouped_inputs())
     submit = json.loads(request["HyperParameters"]["sagemaker_submit_directory"])
     assert submit.startswith("s3://my-bucket/code/") and submit.endswith("/source/sourcedir.tar.gz")
+
+
+def test_a_too_long_job_name_is_blamed_for_the_values_made_of_it():
+    problems = problems_of(tensorflow, job_name="j" * 5000)  # the code's URI and model_dir hold it too
+    assert sorted(set(p.path for p in problems)) == ["job_name"]
+
+
+def test_an_empty_job_name_is_no_name_as_in_the_sdk_v2():
+    assert dry_run(pytorch(job_name=""), grouped_inputs())["TrainingJobName"].startswith("pytorch-training-")
+    est = pytorch(job_name="from-constructor")
+    assert dry_run(est, grouped_inputs(), job_name="")["TrainingJobName"] == "from-constructor"
+
+
+def test_a_dict_of_tags_is_sent_as_strings_as_the_sdk_v2_sends_it():
+    request = dry_run(pytorch(tags={"team": 7}), grouped_inputs())
+    assert request["Tags"] == [{"Key": "team", "Value": "7"}]
+
+
+def test_one_training_input_with_an_input_mode_sets_the_jobs_input_mode_as_in_the_sdk_v2():
+    est = pytorch(instance_groups=None, instance_type="ml.c5.xlarge", instance_count=1)
+    request = dry_run(est, TrainingInput("s3://bucket/train", input_mode="Pipe"))
+    assert request["AlgorithmSpecification"]["TrainingInputMode"] == "Pipe"
+    assert request["InputDataConfig"][0]["InputMode"] == "Pipe"
