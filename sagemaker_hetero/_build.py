@@ -70,13 +70,16 @@ def build(settings):
     s = settings
     out = _Problems()
     # Where the SDK v2 tests an argument for truth, an empty one ("", 0, False, []) is not given.
-    s = attrs.evolve(s, **dict((name, None) for name in _FALSY_IS_NOT_GIVEN if _falsy(getattr(s, name))))
+    falsy = [name for name in _FALSY_IS_NOT_GIVEN if _falsy(getattr(s, name))]
+    if s.framework is None and "image_uri" in falsy:
+        falsy.remove("image_uri")  # the generic Estimator sends it as given (and ours refuses an empty one)
+    s = attrs.evolve(s, **dict((name, None) for name in falsy))
     heterogeneous, groups = _cluster(s, out)
     code = _code(s, out)
     channels = _channels(s, heterogeneous, groups, code, out)
     json_hps = s.framework is not None or code is not None
     base = s.base_job_name
-    if base is not None and not isinstance(base, str):
+    if base is not None and not isinstance(base, str) and s.job_name is None:  # a base names no named job
         out.add("base_job_name", "must be a string", base)
     job = Job(
         framework=s.framework,

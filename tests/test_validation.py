@@ -1104,3 +1104,14 @@ def test_one_training_input_with_an_input_mode_sets_the_jobs_input_mode_as_in_th
     request = dry_run(est, TrainingInput("s3://bucket/train", input_mode="Pipe"))
     assert request["AlgorithmSpecification"]["TrainingInputMode"] == "Pipe"
     assert request["InputDataConfig"][0]["InputMode"] == "Pipe"
+
+
+def test_base_job_name_only_matters_for_a_default_name():
+    request = dry_run(pytorch(base_job_name=-1, job_name="my-job-1"), grouped_inputs())
+    assert request["TrainingJobName"] == "my-job-1"
+    assert only_problem(pytorch, base_job_name=-1).path == "base_job_name"
+
+
+def test_an_empty_image_uri_of_the_generic_estimator_is_refused_as_given():
+    problem = only_problem(generic, image_uri="")
+    assert_problem(problem, "image_uri", ["image URI"], "")

@@ -141,6 +141,7 @@ DOCUMENTED = [
     (r"entry_point$", r"is required", "entry_point: missing (framework estimators)"),
     (r"dependencies$", r"must be a list", "dependencies: not a list"),
     (r"job_name$", r".", "D1: the constructor's job_name is the job's name (docs/migrating.md)"),
+    (r"image_uri$", r"must be an image URI|is required for the generic", "image_uri: missing or empty (generic)"),
 ]
 
 
