@@ -163,7 +163,7 @@ def parse(data, base_dir=None):
         raise ConfigError([Problem("spec", "must be a mapping of estimator arguments", type(data).__name__)])
     out = []
     framework = data.get("framework")
-    if framework not in FRAMEWORKS:
+    if not isinstance(framework, str) or framework not in FRAMEWORKS:
         if "framework" not in data:
             problem = Problem("framework", "is required: one of %s" % ", ".join(FRAMEWORKS))
         else:

@@ -157,6 +157,7 @@ def test_validate_lists_every_problem_with_paths_into_the_spec(capsys, spec_dir)
         ("[1, 2]", "spec.json", "must be a mapping"),
         ('{"role": "x"}', "spec.json", "framework: is required"),
         ('{"framework": "mxnet"}', "spec.json", "framework: must be one of pytorch, tensorflow, generic"),
+        ('{"framework": ["pytorch"]}', "spec.json", "framework: must be one of pytorch, tensorflow, generic"),
         ("framework: [unclosed", "spec.yaml", "is not valid YAML"),
     ],
 )
@@ -297,3 +298,9 @@ def test_local_runs_the_spec_on_this_machine(capsys, spec_dir):
     assert "host algo-1" in out and "host algo-2" in out
     failing = write_spec(spec_dir, dict(spec, job_name="cli-local-fails", environment={"FAIL": "1"}), "failing.json")
     assert run(capsys, "local", failing, "--root", str(spec_dir / "jobs"))[0] == 1
+
+
+def test_a_spec_whose_tag_key_is_a_list_is_a_problem_not_a_crash(capsys, spec_dir):
+    code, _, err = run(capsys, "validate", write_spec(spec_dir, small_spec(tags=[{"Key": ["x"], "Value": "v"}])))
+    assert code == 2
+    assert "tags[0].Key: must be a string (got ['x'])" in err
