@@ -18,7 +18,7 @@ import attrs
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _hyperparameters
-from sagemaker_hetero._model import CODE, MODEL, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
+from sagemaker_hetero._model import AS_GIVEN, CODE, MODEL, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
 from sagemaker_hetero._settings import JobSettings
 from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.inputs import ShuffleConfig, TrainingInput
@@ -83,10 +83,6 @@ def build(settings):
         out.add("base_job_name", "must be a string", base)
     job = Job(
         framework=s.framework,
-        framework_version=s.framework_version,
-        py_version=s.py_version,
-        image_uri=s.image_uri,
-        role=s.role,
         heterogeneous=heterogeneous,
         groups=groups,
         channels=channels,
@@ -94,34 +90,21 @@ def build(settings):
         code=code,
         hyperparameters=_hyperparameter_items(s.hyperparameters, json_hps, out),
         json_hyperparameters=json_hps,
-        input_mode=s.input_mode,
-        output_path=s.output_path,
-        output_kms_key=s.output_kms_key,
-        volume_size=s.volume_size,
-        volume_kms_key=s.volume_kms_key,
-        keep_alive_period=s.keep_alive_period_in_seconds,
-        max_run=s.max_run,
-        max_wait=s.max_wait,
-        spot=s.use_spot_instances,
         subnets=_sequence("subnets", s.subnets, out, "a list of subnet IDs"),
         security_group_ids=_sequence("security_group_ids", s.security_group_ids, out, "a list of security group IDs"),
-        network_isolation=s.enable_network_isolation,
-        encrypt_inter_container_traffic=s.encrypt_inter_container_traffic,
-        checkpoint_s3_uri=s.checkpoint_s3_uri,
-        checkpoint_local_path=s.checkpoint_local_path,
         environment=_mapping("environment", s.environment, out, "a dict of variable name to value"),
         tags=_tags(s.tags, out),
         metric_definitions=_sequence("metric_definitions", s.metric_definitions, out,
                                      "a list of {'Name': ..., 'Regex': ...}", copy_dicts=True),
-        enable_sagemaker_metrics=True if s.enable_sagemaker_metrics is None and s.framework is not None
+        enable_sagemaker_metrics=_metrics_default(s.framework) if s.enable_sagemaker_metrics is None
         else s.enable_sagemaker_metrics,
-        max_retry_attempts=s.max_retry_attempts,
         experiment_config=_experiment_config(s.experiment_config, out),
         debugger_hook_config=_hook("debugger_hook_config", s.debugger_hook_config, out),
         profiler_config=_hook("profiler_config", s.profiler_config, out),
         model_dir=s.model_dir if s.framework == "tensorflow" else None,
         job_name=s.job_name,
         base_job_name=base if isinstance(base, str) else None,
+        **dict((attr, getattr(s, arg)) for attr, arg in AS_GIVEN)
     )
     return job, out.items
 
@@ -330,6 +313,11 @@ def _copy(value):
 # -- the rest ----------------------------------------------------------------------------------
 
 
+def _metrics_default(framework):
+    """The SDK v2 enables SageMaker metrics for framework estimators (and leaves the field out else)."""
+    return True if framework is not None else None
+
+
 def _hyperparameter_items(hps, as_json, out):
     if hps is None:
         return ()
@@ -433,25 +421,15 @@ def arguments(job):
         kwargs["instance_groups"] = [InstanceGroup(g.name, g.instance_type, g.count) for g in job.groups]
     elif job.groups:
         kwargs["instance_type"], kwargs["instance_count"] = job.groups[0].instance_type, job.groups[0].count
-    for name, value in (
-        ("framework_version", job.framework_version), ("py_version", job.py_version), ("image_uri", job.image_uri),
-        ("role", job.role), ("output_path", job.output_path), ("output_kms_key", job.output_kms_key),
-        ("volume_kms_key", job.volume_kms_key), ("keep_alive_period_in_seconds", job.keep_alive_period),
-        ("max_wait", job.max_wait), ("checkpoint_s3_uri", job.checkpoint_s3_uri),
-        ("checkpoint_local_path", job.checkpoint_local_path), ("max_retry_attempts", job.max_retry_attempts),
-        ("debugger_hook_config", job.debugger_hook_config), ("profiler_config", job.profiler_config),
-        ("base_job_name", job.base_job_name),
-    ):
+    defaults = attrs.fields_dict(Job)
+    for attr, arg in AS_GIVEN:
+        value = getattr(job, attr)
+        if value != defaults[attr].default:
+            kwargs[arg] = value
+    for arg, value in (("debugger_hook_config", job.debugger_hook_config), ("profiler_config", job.profiler_config),
+                       ("base_job_name", job.base_job_name)):
         if value is not None:
-            kwargs[name] = value
-    for name, value, default in (
-        ("volume_size", job.volume_size, D.VOLUME_SIZE_GB), ("max_run", job.max_run, D.MAX_RUN_SECONDS),
-        ("input_mode", job.input_mode, D.INPUT_MODE), ("use_spot_instances", job.spot, False),
-        ("enable_network_isolation", job.network_isolation, False),
-        ("encrypt_inter_container_traffic", job.encrypt_inter_container_traffic, False),
-    ):
-        if value != default:
-            kwargs[name] = value
+            kwargs[arg] = value
     if job.subnets and job.security_group_ids:
         kwargs["subnets"], kwargs["security_group_ids"] = list(job.subnets), list(job.security_group_ids)
     if job.environment:
@@ -460,8 +438,7 @@ def arguments(job):
         kwargs["tags"] = [dict(t) for t in job.tags]
     if job.metric_definitions:
         kwargs["metric_definitions"] = [dict(m) for m in job.metric_definitions]
-    metrics_default = True if job.framework is not None else None
-    if job.enable_sagemaker_metrics != metrics_default:
+    if job.enable_sagemaker_metrics != _metrics_default(job.framework):
         kwargs["enable_sagemaker_metrics"] = job.enable_sagemaker_metrics
     if job.hyperparameters:
         decode = _decode if job.json_hyperparameters else (lambda v: v)

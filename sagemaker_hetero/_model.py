@@ -20,7 +20,8 @@ import attrs
 
 from sagemaker_hetero import _defaults as D
 
-__all__ = ["Group", "Channel", "Distribution", "Code", "Job", "group_name", "NOT_GIVEN", "STRATEGIES"]
+__all__ = ["Group", "Channel", "Distribution", "Code", "Job", "group_name", "NOT_GIVEN", "STRATEGIES", "AS_GIVEN",
+           "ARGUMENT"]
 
 NOT_GIVEN = object()
 
@@ -36,6 +37,31 @@ STRATEGIES = (
 )
 #: Channel kinds: the user's ``fit`` inputs, the SDK's model channel, the code of an isolated job.
 INPUT, MODEL, CODE = "input", "model", "code"
+
+
+#: ``(Job attribute, the estimator argument it is)``: the arguments the model keeps as they were given.
+AS_GIVEN = (
+    ("framework_version", "framework_version"),
+    ("py_version", "py_version"),
+    ("image_uri", "image_uri"),
+    ("role", "role"),
+    ("input_mode", "input_mode"),
+    ("output_path", "output_path"),
+    ("output_kms_key", "output_kms_key"),
+    ("volume_size", "volume_size"),
+    ("volume_kms_key", "volume_kms_key"),
+    ("keep_alive_period", "keep_alive_period_in_seconds"),
+    ("max_run", "max_run"),
+    ("max_wait", "max_wait"),
+    ("spot", "use_spot_instances"),
+    ("network_isolation", "enable_network_isolation"),
+    ("encrypt_inter_container_traffic", "encrypt_inter_container_traffic"),
+    ("checkpoint_s3_uri", "checkpoint_s3_uri"),
+    ("checkpoint_local_path", "checkpoint_local_path"),
+    ("max_retry_attempts", "max_retry_attempts"),
+)
+#: Job attribute -> the user's argument it comes from (for problems).
+ARGUMENT = dict(AS_GIVEN, enable_sagemaker_metrics="enable_sagemaker_metrics", experiment_config="experiment_config")
 
 
 def group_name(ref):

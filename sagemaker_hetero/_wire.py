@@ -17,7 +17,7 @@ import attrs
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _hyperparameters as H
 from sagemaker_hetero import _images
-from sagemaker_hetero._model import CODE, INPUT, MODEL, Channel, Code, Distribution, Group, Job
+from sagemaker_hetero._model import ARGUMENT, CODE, INPUT, MODEL, Channel, Code, Distribution, Group, Job
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = [
@@ -50,24 +50,23 @@ AUTO = "auto"
 # or only when true (the SDK v2 sends these flags only when set, with the value given).
 ALWAYS, GIVEN, TRUE = "always", "given", "true"
 
-#: ``(wire path, Job attribute, user argument, when sent)`` of the request's plain fields.
+#: ``(wire path, Job attribute, when sent)`` of the request's plain fields; the user's argument of
+#: each is ``_model.ARGUMENT[attribute]``.
 FIELDS = (
-    (("AlgorithmSpecification", "TrainingInputMode"), "input_mode", "input_mode", ALWAYS),
-    (("AlgorithmSpecification", "EnableSageMakerMetricsTimeSeries"), "enable_sagemaker_metrics",
-     "enable_sagemaker_metrics", GIVEN),
-    (("OutputDataConfig", "KmsKeyId"), "output_kms_key", "output_kms_key", GIVEN),
-    (("ResourceConfig", "VolumeSizeInGB"), "volume_size", "volume_size", ALWAYS),
-    (("ResourceConfig", "VolumeKmsKeyId"), "volume_kms_key", "volume_kms_key", GIVEN),
-    (("ResourceConfig", "KeepAlivePeriodInSeconds"), "keep_alive_period", "keep_alive_period_in_seconds", GIVEN),
-    (("StoppingCondition", "MaxRuntimeInSeconds"), "max_run", "max_run", ALWAYS),
-    (("StoppingCondition", "MaxWaitTimeInSeconds"), "max_wait", "max_wait", GIVEN),
-    (("EnableNetworkIsolation",), "network_isolation", "enable_network_isolation", TRUE),
-    (("EnableInterContainerTrafficEncryption",), "encrypt_inter_container_traffic", "encrypt_inter_container_traffic",
-     TRUE),
-    (("EnableManagedSpotTraining",), "spot", "use_spot_instances", TRUE),
-    (("CheckpointConfig", "S3Uri"), "checkpoint_s3_uri", "checkpoint_s3_uri", TRUE),
-    (("ExperimentConfig",), "experiment_config", "experiment_config", GIVEN),
-    (("RetryStrategy", "MaximumRetryAttempts"), "max_retry_attempts", "max_retry_attempts", GIVEN),
+    (("AlgorithmSpecification", "TrainingInputMode"), "input_mode", ALWAYS),
+    (("AlgorithmSpecification", "EnableSageMakerMetricsTimeSeries"), "enable_sagemaker_metrics", GIVEN),
+    (("OutputDataConfig", "KmsKeyId"), "output_kms_key", GIVEN),
+    (("ResourceConfig", "VolumeSizeInGB"), "volume_size", ALWAYS),
+    (("ResourceConfig", "VolumeKmsKeyId"), "volume_kms_key", GIVEN),
+    (("ResourceConfig", "KeepAlivePeriodInSeconds"), "keep_alive_period", GIVEN),
+    (("StoppingCondition", "MaxRuntimeInSeconds"), "max_run", ALWAYS),
+    (("StoppingCondition", "MaxWaitTimeInSeconds"), "max_wait", GIVEN),
+    (("EnableNetworkIsolation",), "network_isolation", TRUE),
+    (("EnableInterContainerTrafficEncryption",), "encrypt_inter_container_traffic", TRUE),
+    (("EnableManagedSpotTraining",), "spot", TRUE),
+    (("CheckpointConfig", "S3Uri"), "checkpoint_s3_uri", TRUE),
+    (("ExperimentConfig",), "experiment_config", GIVEN),
+    (("RetryStrategy", "MaximumRetryAttempts"), "max_retry_attempts", GIVEN),
 )
 
 #: ``(path in the channel body, Channel attribute, TrainingInput argument)``; ``SOURCE`` stands for
@@ -153,7 +152,7 @@ class _Writer(object):
     def __init__(self):
         self.request = dict((key, None if key in ("TrainingJobName", "RoleArn") else {}) for key in _HEAD)
         # where a part that is left out (or missing) would have come from
-        self.origins = dict((path, arg) for path, _, arg, _ in FIELDS)
+        self.origins = dict((path, ARGUMENT[attr]) for path, attr, _ in FIELDS)
         self.origins.update(_FIXED_ORIGINS)
         self.skip = []
         # the user's own value where the request holds one derived from it (a role name's ARN)
@@ -198,10 +197,10 @@ def render(job, context):
     w.put(("OutputDataConfig", "S3OutputPath"), context.output_path, "output_path")
     if context.local and _is_file_uri(context.output_path):
         w.skip.append(("OutputDataConfig", "S3OutputPath"))
-    for path, attr, arg, when in FIELDS:
+    for path, attr, when in FIELDS:
         value = getattr(job, attr)
         if _when(when, value):
-            w.put(path, dict(value) if isinstance(value, dict) else value, arg)
+            w.put(path, dict(value) if isinstance(value, dict) else value, ARGUMENT[attr])
     if job.checkpoint_s3_uri and job.checkpoint_local_path:
         w.put(("CheckpointConfig", "LocalPath"), job.checkpoint_local_path, "checkpoint_local_path")
     _render_cluster(w, job)
@@ -561,7 +560,7 @@ def job_from_description(desc, framework=AUTO, region=None, model_channel_name=D
     values = dict(framework=framework, framework_version=version, py_version=py_version, image_uri=image,
                   heterogeneous=listed is not None, groups=groups)
     defaults = attrs.fields_dict(Job)
-    for path, attr, _, when in FIELDS:
+    for path, attr, when in FIELDS:
         value = _get(desc, path)
         if when == TRUE:
             value = value if value else defaults[attr].default
