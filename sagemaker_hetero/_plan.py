@@ -59,12 +59,19 @@ class CodePlan(object):
 
 @attrs.frozen
 class Plan(object):
+    """One job ready to go: the model, its name, the rendered request (with the origins of its
+    parts), where its code archive goes (None: no code) and the region it was rendered for."""
+
     job = attrs.field()
     job_name = attrs.field()
-    request = attrs.field()
-    code = attrs.field()
     rendered = attrs.field(repr=False)
+    code = attrs.field()
     region = attrs.field(default=None)
+
+    @property
+    def request(self):
+        """The CreateTrainingJob request: ``create_training_job(**plan.request)``."""
+        return self.rendered.request
 
 
 def timestamp(now):
@@ -138,7 +145,7 @@ def make_plan(job, facts, now):
         local=facts.local,
     )
     rendered = _wire.render(job, context)
-    return Plan(job=job, job_name=job_name, request=rendered.request, code=code, rendered=rendered, region=region)
+    return Plan(job=job, job_name=job_name, rendered=rendered, code=code, region=region)
 
 
 # What the service model's patterns mean, in words (keyed by the pattern itself: a pattern that
