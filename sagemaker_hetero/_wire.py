@@ -183,6 +183,7 @@ def render(job, context):
     if context.role_arn is not None:
         w.put(("RoleArn",), context.role_arn, "role")
         w.given[("RoleArn",)] = job.role
+    w.put(("AlgorithmSpecification", "TrainingInputMode"), job.input_mode, "input_mode")  # first, as the SDK v2
     try:
         image = _images.training_image(job, context.region)
     except _images.ImageLookupError:
