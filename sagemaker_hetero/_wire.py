@@ -292,7 +292,7 @@ def _render_channels(w, job, context):
         _channel_into(w, path, channel, context.code_uri if channel.kind == CODE else channel.uri, context.local)
 
 
-def _resolve(value, job, context):
+def _resolve(value, context):
     if value is H.JOB_NAME:
         return context.job_name
     if value is H.REGION:
@@ -329,7 +329,7 @@ def _render_hyperparameters(w, job, context):
         origins[key] = "hyperparameters[%r]" % (key,)
     for key, value, arg in H.sdk_entries(job):
         try:
-            hps[key] = H.encode(_resolve(value, job, context))
+            hps[key] = H.encode(_resolve(value, context))
         except ValueError:
             continue  # reported by the checks
         origins[key] = arg
