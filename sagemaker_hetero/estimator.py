@@ -51,15 +51,21 @@ def _facts(session):
     return _plan.Facts(region=_context.region_from_environment())
 
 
-def checked_job(settings, session, now, path_exists=None, found=()):
+# What fit can still change: its job_name replaces the constructor's (and with it any base name),
+# and one TrainingInput with an input_mode sets the job's. The constructor leaves these to fit.
+_FIT_DECIDES = ("job_name", "base_job_name", "input_mode")
+
+
+def checked_job(settings, session, now, path_exists=None, found=(), later=()):
     """``(job, facts)``: the job model of ``settings`` as ``session`` runs it, after every check
-    (raises :class:`ConfigError` listing every problem)."""
+    (raises :class:`ConfigError` listing every problem but those of the arguments in ``later``)."""
     found = list(found)
     if session is not None and not _is_session(session):
         found.append(Problem("sagemaker_session", "must be a sagemaker_hetero Session or LocalSession (an object "
                              "with %s)" % ", ".join("%s()" % n for n in _PROTOCOL), session))
         session = None
     job, facts, problems = _plan.prepare(settings, session, now, path_exists, found, facts=_facts(session))
+    problems = [p for p in problems if p.path not in later]
     if problems:
         raise ConfigError(problems)
     return job, facts
@@ -101,7 +107,7 @@ class EstimatorBase(object):
         #: the channels (``{name: TrainingInput or URI}``) of the latest ``fit`` or ``attach``
         self.latest_inputs = None
         self._current_job_name = None
-        checked_job(self._settings(), self.sagemaker_session, time.time())
+        checked_job(self._settings(), self.sagemaker_session, time.time(), later=_FIT_DECIDES)
 
     @classmethod
     def _allowed(cls):

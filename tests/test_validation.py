@@ -144,12 +144,11 @@ def test_every_problem_is_reported_at_once():
         keep_alive_period_in_seconds=-1,
         tags=[{"Key": "aws:owner", "Value": "me"}],
         environment={"1X": "v"},
-        job_name="bad_name",
+        job_name="bad_name",  # fit may still name the job: the constructor leaves the name to fit
     )
     assert sorted(p.path for p in error.problems) == [
         "environment['1X']",
         "instance_groups[0].instance_count",
-        "job_name",
         "keep_alive_period_in_seconds",
         "max_run",
         "role",
@@ -157,12 +156,22 @@ def test_every_problem_is_reported_at_once():
     ]
 
 
+def test_the_constructor_leaves_to_fit_what_fit_can_change():
+    # fit's job_name replaces the constructor's (and any base name); one TrainingInput's input_mode
+    # is the job's. Refused at fit when they are still the job's; accepted when fit overrides them.
+    est = pytorch(job_name="bad_name", base_job_name=5, input_mode="Stream")
+    assert sorted(fit_paths(est, grouped_inputs())) == ["input_mode", "job_name"]
+    homog = homogeneous(job_name="bad_name", input_mode="Stream")
+    request = dry_run(homog, TrainingInput("s3://bucket/t", input_mode="File"), job_name="good-name")
+    assert (request["TrainingJobName"], request["AlgorithmSpecification"]["TrainingInputMode"]) == ("good-name", "File")
+
+
 def test_str_of_error_lists_every_problem_line():
     error = config_error(
         pytorch,
         instance_groups=[InstanceGroup("cpu_group", "ml.c5.18xlarge", 0), GPU],
         max_run=0,
-        job_name="bad_name",
+        tags=[{"Key": "aws:x", "Value": "bad_name"}],
     )
     text = str(error)
     assert len(error.problems) == 3
@@ -171,7 +180,7 @@ def test_str_of_error_lists_every_problem_line():
         assert line == "%s: %s (got %r)" % (problem.path, problem.message, problem.value)
         assert line in text
     assert "instance_groups[0].instance_count: must be an integer >= 1 (got 0)" in text
-    assert "job_name: " in text and "(got 'bad_name')" in text
+    assert "tags[0].Key: " in text and "(got 'aws:x')" in text
 
 
 def test_problem_without_value_has_no_got_part():
@@ -439,7 +448,7 @@ def test_training_input_enum_values_accepted():
 
 
 def test_estimator_input_mode():
-    problem = only_problem(homogeneous, input_mode="Stream")
+    problem = fit_problem(homogeneous(input_mode="Stream"), "s3://bucket/train")
     assert_problem(problem, "input_mode", ["Pipe", "File", "FastFile"], "Stream")
     for mode in ("Pipe", "File", "FastFile"):
         homogeneous(input_mode=mode)
@@ -668,7 +677,7 @@ def test_source_dir_that_does_not_exist():
     ],
 )
 def test_bad_job_name(name, words):
-    problem = only_problem(pytorch, job_name=name)
+    problem = fit_problem(pytorch(job_name=name), grouped_inputs())
     assert_problem(problem, "job_name", words, name)
     problem = fit_problem(pytorch(), grouped_inputs(), job_name=name)
     assert_problem(problem, "job_name", words, name)
@@ -688,7 +697,7 @@ def test_job_name_given_to_fit_overrides_the_constructor():
 
 
 def test_bad_base_job_name():
-    problem = only_problem(pytorch, base_job_name="my_base")
+    problem = fit_problem(pytorch(base_job_name="my_base"), grouped_inputs())
     assert_problem(problem, "base_job_name", ["letters, digits and hyphens"], "my_base")
 
 
@@ -1042,7 +1051,7 @@ def test_a_bad_model_channel_name_is_named_as_such():
 
 
 def test_a_job_name_that_is_not_a_string_is_a_problem_not_a_crash():
-    problem = only_problem(pytorch, job_name=5)
+    problem = fit_problem(pytorch(job_name=5), grouped_inputs())
     assert_problem(problem, "job_name", ["string"], 5)
 
 
@@ -1084,7 +1093,7 @@ def test_code_location_scheme_in_any_case_as_the_sdk_v2_parses_it():
 
 
 def test_a_too_long_job_name_is_blamed_for_the_values_made_of_it():
-    problems = problems_of(tensorflow, job_name="j" * 5000)  # the code's URI and model_dir hold it too
+    problems = problems_of(dry_run, tensorflow(job_name="j" * 5000), grouped_inputs())  # the code's URI and model_dir hold it too
     assert sorted(set(p.path for p in problems)) == ["job_name"]
 
 
@@ -1109,7 +1118,7 @@ def test_one_training_input_with_an_input_mode_sets_the_jobs_input_mode_as_in_th
 def test_base_job_name_only_matters_for_a_default_name():
     request = dry_run(pytorch(base_job_name=-1, job_name="my-job-1"), grouped_inputs())
     assert request["TrainingJobName"] == "my-job-1"
-    assert only_problem(pytorch, base_job_name=-1).path == "base_job_name"
+    assert fit_problem(pytorch(base_job_name=-1), grouped_inputs()).path == "base_job_name"
 
 
 def test_an_empty_image_uri_of_the_generic_estimator_is_refused_as_given():

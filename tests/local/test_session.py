@@ -105,7 +105,7 @@ def test_local_paths_become_absolute_file_uris(tmp_path, monkeypatch):
 def test_what_a_local_run_cannot_do_is_refused_before_anything_is_created(tmp_path, write_code):
     session = LocalSession(root=str(tmp_path / "jobs"))
     with pytest.raises(ConfigError, match="input_mode: Pipe mode is not simulated locally"):
-        estimator_for(session, write_code("print(1)\n"), input_mode="Pipe")
+        estimator_for(session, write_code("print(1)\n"), input_mode="Pipe").fit(dry_run=True)
     estimator = estimator_for(session, write_code("print(1)\n"))
     data = tmp_path / "data"
     data.mkdir()
