@@ -50,6 +50,11 @@ def _channels_of(inputs):
     return (), "expected an S3 URI, a TrainingInput or a dict of channel name to either"
 
 
+#: Arguments the SDK v2 tests for truth: an empty one ("", 0, False, []) is not given.
+_FALSY_IS_NOT_GIVEN = ("job_name", "base_job_name", "image_uri", "entry_point", "model_uri", "debugger_hook_config",
+                       "profiler_config")
+
+
 def _falsy(value):
     try:
         return value is not None and not value
@@ -110,10 +115,6 @@ def build(settings):
 
 
 # -- the cluster -------------------------------------------------------------------------------
-
-
-_FALSY_IS_NOT_GIVEN = ("job_name", "base_job_name", "image_uri", "entry_point", "model_uri", "debugger_hook_config",
-                       "profiler_config")
 
 
 def _cluster(s, out):
