@@ -18,23 +18,25 @@ SEED = os.path.join(HERE, "..", "examples", "seed_dry_run.py")
 PACKAGE = os.path.join(HERE, "..", "sagemaker_hetero")
 
 
-def timed(argv, runs):
-    samples = []
+def timed(commands, runs):
+    """Median and minimum seconds of each command, the commands taking turns (so a change in the
+    machine's load falls on all of them alike)."""
+    samples = [[] for _ in commands]
     for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples), min(samples)
+        for argv, times in zip(commands, samples):
+            start = time.perf_counter()
+            subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+            times.append(time.perf_counter() - start)
+    return [(statistics.median(times), min(times)) for times in samples]
 
 
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 15
     env_python = sys.executable
     subprocess.run([env_python, "-m", "compileall", "-q", PACKAGE], check=True, stdout=subprocess.DEVNULL)
-    baseline = timed([env_python, "-c", "pass"], runs)
-    boto = timed([env_python, "-c", "import boto3"], runs)
-    dry = timed([env_python, SEED], runs)
-    print("runs per command:            %d (median, min in seconds)" % runs)
+    baseline, boto, dry = timed([[env_python, "-c", "pass"], [env_python, "-c", "import boto3"],
+                                 [env_python, SEED]], runs)
+    print("runs per command:            %d, in turns (median, min in seconds)" % runs)
     print("python -c pass:              %.3f  %.3f" % baseline)
     print("python -c 'import boto3':    %.3f  %.3f" % boto)
     print("seed example dry run:        %.3f  %.3f" % dry)

@@ -3,7 +3,6 @@
 Reads ``AWS_REGION``, ``AWS_DEFAULT_REGION`` and the profile's ``region`` in the AWS config file,
 like boto3 does, with the standard library only (a dry run must not pay for importing boto3).
 """
-import configparser
 import os
 
 from sagemaker_hetero import _defaults as D
@@ -18,6 +17,8 @@ def region_from_environment(environ=None):
             return env[key]
     profile = env.get("AWS_PROFILE") or env.get("AWS_DEFAULT_PROFILE") or "default"
     path = env.get("AWS_CONFIG_FILE") or os.path.join(os.path.expanduser("~"), ".aws", "config")
+    import configparser  # only when no variable names the region
+
     parser = configparser.RawConfigParser()
     try:
         parser.read(path)

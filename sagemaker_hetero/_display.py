@@ -5,7 +5,6 @@ distributed launcher; then the image and where the output goes. Drawn from the j
 estimator shows its own job (with the channels of its latest ``fit``), a dry run
 (:class:`RenderedRequest`) the job it rendered.
 """
-import html
 import json
 
 import attrs
@@ -85,6 +84,8 @@ def _str(value):
 
 
 def _escape(value):
+    import html  # notebooks only: a dry run does not pay for it
+
     return html.escape(_str(value), quote=True)
 
 
