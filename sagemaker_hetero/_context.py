@@ -7,10 +7,19 @@ import os
 
 from sagemaker_hetero import _defaults as D
 
-__all__ = ["region_from_environment", "partition_for", "default_bucket_name", "role_arn_for"]
+__all__ = ["region_from_environment", "partition_for", "default_bucket_name", "role_arn_for", "NO_REGION"]
+
+#: What to do when no region is configured (the one region rule: an explicit session's, else
+#: ``AWS_REGION``, ``AWS_DEFAULT_REGION``, the profile's).
+NO_REGION = (
+    "no AWS region is configured: set AWS_REGION (or AWS_DEFAULT_REGION), a region in your AWS profile, "
+    "or pass sagemaker_session=Session(boto_session=boto3.Session(region_name=...))"
+)
 
 
 def region_from_environment(environ=None):
+    """The region the AWS configuration names: ``AWS_REGION``, ``AWS_DEFAULT_REGION``, then the
+    ``region`` of the profile (``AWS_PROFILE``, else ``default``) in the AWS config file; or None."""
     env = os.environ if environ is None else environ
     for key in ("AWS_REGION", "AWS_DEFAULT_REGION"):
         if env.get(key):

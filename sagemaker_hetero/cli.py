@@ -121,8 +121,8 @@ def _session(args):
     from sagemaker_hetero import _aws_errors
     from sagemaker_hetero.session import Session
 
-    try:
-        boto_session = boto3.Session(profile_name=args.profile, region_name=args.region)
+    try:  # the region as every command reads it: --region, else the environment's and the profile's
+        boto_session = boto3.Session(profile_name=args.profile, region_name=_region(args, required=False))
     except botocore.exceptions.BotoCoreError as exc:  # an unknown profile, say
         raise _aws_errors.translate(exc, "Session")
     return Session(boto_session=boto_session)

@@ -23,10 +23,6 @@ __all__ = ["Estimator", "EstimatorBase", "Framework"]
 _LOGS = (True, False, "All", "None", "Training", "Rules")
 # Settings whose SageMaker Python SDK v2 name is a method; their values live under these names.
 _PRIVATE = {"hyperparameters": "_hyperparameters", "enable_network_isolation": "_enable_network_isolation"}
-_NO_REGION = (
-    "no AWS region is configured: set AWS_REGION (or AWS_DEFAULT_REGION), a region in your AWS profile, "
-    "or pass sagemaker_session=Session(boto_session=boto3.Session(region_name=...))"
-)
 
 
 def _path_exists(kind, path):
@@ -148,7 +144,7 @@ class EstimatorBase(object):
         if logs not in _LOGS:
             found.append(Problem("logs", "must be one of %s" % ", ".join(map(repr, _LOGS)), logs))
         if _facts(session).region is None:
-            found.append(Problem("sagemaker_session", _NO_REGION))
+            found.append(Problem("sagemaker_session", _context.NO_REGION))
         now = time.time()
         settings = self._settings(inputs, job_name, experiment_config)
         job, facts = checked_job(settings, session, now, path_exists=_path_exists, found=found)

@@ -14,7 +14,7 @@ import attrs
 import boto3
 import botocore.config
 
-from sagemaker_hetero import _archive, _aws_errors, _plan, _wire
+from sagemaker_hetero import _archive, _aws_errors, _context, _plan, _wire
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._context import default_bucket_name
 from sagemaker_hetero._job import TrainingJob
@@ -45,18 +45,14 @@ class Session(object):
     poll_interval = None
 
     def __init__(self, boto_session=None, sagemaker_client=None, default_bucket=None):
-        self.boto_session = boto_session or boto3.Session()
-        self.boto_region_name = self.boto_session.region_name
+        # One region rule for everything (the dry run's too): an explicit session's region, else
+        # AWS_REGION, AWS_DEFAULT_REGION, the profile's (boto3 alone does not read AWS_REGION).
+        if boto_session is None:
+            boto_session = boto3.Session(region_name=_context.region_from_environment())
+        self.boto_session = boto_session
+        self.boto_region_name = boto_session.region_name or _context.region_from_environment()
         if self.boto_region_name is None:
-            raise E.ConfigError(
-                [
-                    E.Problem(
-                        "sagemaker_session",
-                        "no AWS region is configured: set AWS_REGION (or AWS_DEFAULT_REGION), a region in "
-                        "your AWS profile, or pass Session(boto_session=boto3.Session(region_name=...))",
-                    )
-                ]
-            )
+            raise E.ConfigError([E.Problem("sagemaker_session", _context.NO_REGION)])
         self._clients = {}
         if sagemaker_client is not None:
             self._clients["sagemaker"] = sagemaker_client

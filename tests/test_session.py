@@ -340,3 +340,31 @@ def test_explicit_default_bucket_is_used(aws, code, data_bucket):
     estimator(session).fit(INPUTS, wait=False, job_name="mine-job")
     assert s3_object("mine", "mine-job/source/sourcedir.tar.gz")
     assert "GetCallerIdentity" not in aws.operations()
+
+
+def test_aws_region_alone_is_enough_from_fit_to_attach_and_the_cli(aws, code, data_bucket, monkeypatch, capsys):
+    """One region rule for everything: boto3 alone does not read AWS_REGION, the SDK does."""
+    from sagemaker_hetero.cli import main
+
+    monkeypatch.delenv("AWS_DEFAULT_REGION")
+    assert Session().boto_region_name == "us-west-2"
+    est = estimator()  # no session: fit makes one
+    est.fit(INPUTS, wait=False, job_name="region-job")
+    assert est.sagemaker_session.boto_region_name == "us-west-2"
+    attached = PyTorch.attach("region-job")
+    assert attached.latest_training_job.describe()["TrainingJobName"] == "region-job"
+    assert main(["status", "region-job"]) == 0
+    assert "region-job" in capsys.readouterr().out
+
+
+def test_an_explicit_boto_session_region_wins_over_the_environment(aws, monkeypatch):
+    monkeypatch.setenv("AWS_REGION", "eu-west-1")
+    assert Session(boto_session=boto3.Session(region_name="ap-south-1")).boto_region_name == "ap-south-1"
+    assert Session().boto_region_name == "eu-west-1"  # AWS_REGION before AWS_DEFAULT_REGION, as documented
+
+
+def test_no_region_anywhere_is_one_clear_problem(aws, monkeypatch):
+    monkeypatch.delenv("AWS_DEFAULT_REGION")
+    monkeypatch.delenv("AWS_REGION")
+    with pytest.raises(E.ConfigError, match="sagemaker_session: no AWS region is configured"):
+        Session()
