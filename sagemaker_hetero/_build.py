@@ -17,14 +17,14 @@ import json
 import attrs
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero import _hyperparameters
+from sagemaker_hetero import _hyperparameters, _images
 from sagemaker_hetero._model import AS_GIVEN, CODE, MODEL, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
 from sagemaker_hetero._settings import JobSettings
 from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.inputs import ShuffleConfig, TrainingInput
 from sagemaker_hetero.instance_group import InstanceGroup
 
-__all__ = ["settings", "build", "arguments"]
+__all__ = ["settings", "build", "arguments", "sdk_distribution"]
 
 
 def settings(framework, arguments, inputs=None, job_name=None, experiment_config=None):
@@ -101,7 +101,7 @@ def build(settings):
         tags=_tags(s.tags, out),
         metric_definitions=_sequence("metric_definitions", s.metric_definitions, out,
                                      "a list of {'Name': ..., 'Regex': ...}", copy_dicts=True),
-        enable_sagemaker_metrics=_metrics_default(s.framework) if s.enable_sagemaker_metrics is None
+        enable_sagemaker_metrics=_metrics_default(s.framework, s.framework_version) if s.enable_sagemaker_metrics is None
         else s.enable_sagemaker_metrics,
         experiment_config=_experiment_config(s.experiment_config, out),
         debugger_hook_config=_hook("debugger_hook_config", s.debugger_hook_config, out),
@@ -303,6 +303,19 @@ def _distribution(s, heterogeneous, groups, out):
     return Distribution(options, group=group, named=named)
 
 
+def sdk_distribution(framework, distribution):
+    """A checked ``distribution`` as the SDK v2 keeps it on the estimator: groups by name, and for
+    PyTorch ``pytorchddp`` as ``smdistributed.dataparallel``."""
+    if not isinstance(distribution, dict):
+        return distribution
+    out = dict((k, _copy(v)) for k, v in distribution.items())
+    if isinstance(out.get("instance_groups"), (list, tuple)):
+        out["instance_groups"] = [group_name(g) for g in out["instance_groups"]]
+    if framework == "pytorch" and "pytorchddp" in out and "smdistributed" not in out:
+        out["smdistributed"] = {"dataparallel": out.pop("pytorchddp")}
+    return out
+
+
 def _copy(value):
     """A copy of a distribution option (its dicts and lists; other values as they are)."""
     try:
@@ -314,9 +327,13 @@ def _copy(value):
 # -- the rest ----------------------------------------------------------------------------------
 
 
-def _metrics_default(framework):
-    """The SDK v2 enables SageMaker metrics for framework estimators (and leaves the field out else)."""
-    return True if framework is not None else None
+def _metrics_default(framework, version):
+    """As the SDK v2: SageMaker metrics on for a framework estimator given a framework version
+    (PyTorch 1.3 and TensorFlow 1.15 or later); else the field is left out."""
+    minimum = D.METRICS_MIN_VERSION.get(framework)
+    if minimum is None or not isinstance(version, str):
+        return None
+    return True if _images.version_tuple(version) >= minimum else None
 
 
 def _hyperparameter_items(hps, as_json, out):
@@ -439,7 +456,7 @@ def arguments(job):
         kwargs["tags"] = [dict(t) for t in job.tags]
     if job.metric_definitions:
         kwargs["metric_definitions"] = [dict(m) for m in job.metric_definitions]
-    if job.enable_sagemaker_metrics != _metrics_default(job.framework):
+    if job.enable_sagemaker_metrics != _metrics_default(job.framework, job.framework_version):
         kwargs["enable_sagemaker_metrics"] = job.enable_sagemaker_metrics
     if job.hyperparameters:
         decode = _decode if job.json_hyperparameters else (lambda v: v)

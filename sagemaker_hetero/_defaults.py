@@ -39,6 +39,8 @@ TERMINAL_STATUSES = ("Completed", "Failed", "Stopped")
 # -- documented rules of ours that the service model does not carry --------------------------------
 #: AWS documents 28 days as the longest a training job may run.
 MAX_RUN_LIMIT_SECONDS = 28 * 24 * 60 * 60
+#: The SDK v2 turns SageMaker metrics on for these framework versions and later.
+METRICS_MIN_VERSION = {"pytorch": (1, 3), "tensorflow": (1, 15)}
 #: Heterogeneous clusters need these framework versions (AWS developer guide).
 HETERO_MIN_VERSION = {"pytorch": (1, 10), "tensorflow": (2, 6)}
 #: Types documented for the SageMaker distributed data parallel library; newer p-family types

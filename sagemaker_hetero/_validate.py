@@ -234,6 +234,7 @@ def _check_distribution(job, out):
             except ValueError as exc:
                 out.add("distribution", "%s must be JSON-serialisable (%s)" % (key, exc), value)
     _check_distribution_group(job, dist, out)
+    _check_p5(job, dist, out)
 
 
 def _check_distribution_group(job, dist, out):
@@ -258,6 +259,17 @@ def _check_distribution_group(job, dist, out):
                 "torch_distributed)" % (dist.group,), dist.options)
     _check_smddp_type(job, job.group(dist.group) if dist.group is not None else None, "distribution.instance_groups",
                       dist, out)
+
+
+def _check_p5(job, dist, out):
+    """As the SDK v2: smdistributed (data or model parallel) does not run on ml.p5.48xlarge unless
+    torch_distributed launches it; any group of the job on that type counts."""
+    if "smdistributed" not in dist.options or dist.enabled("torch_distributed"):
+        return
+    p5 = [t for t in job.instance_types if isinstance(t, str) and "p5.48xlarge" in t]
+    if p5:
+        out.add("distribution.smdistributed", "SMDataParallel and SMModelParallel do not support %s instances "
+                "unless torch_distributed is enabled too" % p5[0], dist.options["smdistributed"])
 
 
 def _check_smddp_type(job, group, where, dist, out):

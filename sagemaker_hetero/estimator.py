@@ -104,6 +104,8 @@ class EstimatorBase(object):
         self.latest_inputs = None
         self._current_job_name = None
         checked_job(self._settings(), self.sagemaker_session, time.time(), later=_FIT_DECIDES)
+        if "distribution" in self.__dict__:  # kept as the SDK v2 keeps it, once checked
+            self.distribution = _build.sdk_distribution(self._framework, self.distribution)
 
     @classmethod
     def _allowed(cls):

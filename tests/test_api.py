@@ -693,3 +693,18 @@ def test_single_group_distribution_uses_that_group():
     hps = dry_run(est, "s3://bucket/train", job_name="one-group")["HyperParameters"]
     assert json.loads(hps["sagemaker_instance_type"]) == "ml.p4d.24xlarge"
     assert hps["sagemaker_distributed_dataparallel_enabled"] == "true"
+
+
+def test_the_estimators_distribution_is_the_sdk_v2s_normalised_copy():
+    gpu = gpu_group()
+    est = pytorch(distribution={"pytorchddp": {"enabled": True}, "instance_groups": [gpu]})
+    assert est.distribution == {"instance_groups": ["gpu_group"], "smdistributed": {"dataparallel": {"enabled": True}}}
+    request = dry_run(est, grouped_inputs())
+    assert request["HyperParameters"]["sagemaker_distributed_dataparallel_enabled"] == "true"
+    assert request["HyperParameters"]["sagemaker_distribution_instance_groups"] == '["gpu_group"]'
+
+
+def test_sagemaker_metrics_are_on_only_with_a_framework_version_as_in_the_sdk_v2():
+    assert dry_run(pytorch(), grouped_inputs())["AlgorithmSpecification"]["EnableSageMakerMetricsTimeSeries"] is True
+    request = dry_run(pytorch(framework_version=None, py_version=None, image_uri=IMAGE), grouped_inputs())
+    assert "EnableSageMakerMetricsTimeSeries" not in request["AlgorithmSpecification"]

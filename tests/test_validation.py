@@ -1124,3 +1124,14 @@ def test_base_job_name_only_matters_for_a_default_name():
 def test_an_empty_image_uri_of_the_generic_estimator_is_refused_as_given():
     problem = only_problem(generic, image_uri="")
     assert_problem(problem, "image_uri", ["image URI"], "")
+
+
+def test_smdistributed_on_p5_needs_torch_distributed_as_in_the_sdk_v2():
+    p5 = InstanceGroup("gpu_group", "ml.p5.48xlarge", 1)
+    dist = {"smdistributed": {"dataparallel": {"enabled": True}}, "instance_groups": [p5]}
+    problem = only_problem(pytorch, framework_version="2.0.1", py_version="py310", instance_groups=[CPU, p5],
+                           distribution=dist)
+    assert_problem(problem, "distribution.smdistributed", ["ml.p5.48xlarge", "torch_distributed"],
+                   {"dataparallel": {"enabled": True}})
+    dist["torch_distributed"] = {"enabled": True}
+    pytorch(framework_version="2.0.1", py_version="py310", instance_groups=[CPU, p5], distribution=dist)
