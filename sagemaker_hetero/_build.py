@@ -497,4 +497,6 @@ def _training_input(channel):
         input_mode=channel.input_mode,
         attribute_names=list(channel.attribute_names) if channel.attribute_names is not None else None,
         shuffle_config=ShuffleConfig(channel.shuffle_seed) if channel.shuffle_seed is not None else None,
+        hub_access_config=channel.hub_access_config,
+        model_access_config=channel.model_access_config,
     )

@@ -59,6 +59,14 @@ AS_GIVEN = (
     ("checkpoint_s3_uri", "checkpoint_s3_uri"),
     ("checkpoint_local_path", "checkpoint_local_path"),
     ("max_retry_attempts", "max_retry_attempts"),
+    ("training_plan", "training_plan"),
+    ("training_repository_access_mode", "training_repository_access_mode"),
+    ("training_repository_credentials_provider_arn", "training_repository_credentials_provider_arn"),
+    ("enable_infra_check", "enable_infra_check"),
+    ("container_entry_point", "container_entry_point"),
+    ("container_arguments", "container_arguments"),
+    ("enable_remote_debug", "enable_remote_debug"),
+    ("enable_session_tag_chaining", "enable_session_tag_chaining"),
 )
 #: Job attribute -> the user's argument it comes from (for problems).
 ARGUMENT = dict(AS_GIVEN, enable_sagemaker_metrics="enable_sagemaker_metrics", experiment_config="experiment_config")
@@ -107,6 +115,8 @@ class Channel(object):
     input_mode = attrs.field(default=None)
     attribute_names = attrs.field(default=None)
     shuffle_seed = attrs.field(default=None)
+    hub_access_config = attrs.field(default=None)
+    model_access_config = attrs.field(default=None)
     kind = attrs.field(default=INPUT)
     arg = attrs.field(default=None, eq=False)
     plain = attrs.field(default=False, eq=False)
@@ -129,6 +139,8 @@ class Channel(object):
             input_mode=value.input_mode,
             attribute_names=tuple(names) if isinstance(names, (list, tuple)) else names,
             shuffle_seed=getattr(shuffle, "seed", shuffle),
+            hub_access_config=value.hub_access_config,
+            model_access_config=value.model_access_config,
             arg=arg,
         )
 
@@ -248,6 +260,14 @@ class Job(object):
     model_dir = attrs.field(default=None)  # TensorFlow: None = the default, False = left out
     job_name = attrs.field(default=None)
     base_job_name = attrs.field(default=None)
+    training_plan = attrs.field(default=None)
+    training_repository_access_mode = attrs.field(default=None)
+    training_repository_credentials_provider_arn = attrs.field(default=None)
+    enable_infra_check = attrs.field(default=None)
+    container_entry_point = attrs.field(default=None)
+    container_arguments = attrs.field(default=None)
+    enable_remote_debug = attrs.field(default=None)
+    enable_session_tag_chaining = attrs.field(default=None)
 
     @property
     def group_names(self):

@@ -52,6 +52,14 @@ ESTIMATOR_FIELDS = (
     "enable_sagemaker_metrics",
     "model_dir",
     "job_name",
+    "training_plan",
+    "training_repository_access_mode",
+    "training_repository_credentials_provider_arn",
+    "enable_infra_check",
+    "container_entry_point",
+    "container_arguments",
+    "enable_remote_debug",
+    "enable_session_tag_chaining",
 )
 
 
@@ -109,3 +117,11 @@ class JobSettings(object):
     enable_sagemaker_metrics = attrs.field(default=None)
     model_dir = attrs.field(default=None)
     job_name = attrs.field(default=None)
+    training_plan = attrs.field(default=None)
+    training_repository_access_mode = attrs.field(default=None)
+    training_repository_credentials_provider_arn = attrs.field(default=None)
+    enable_infra_check = attrs.field(default=None)
+    container_entry_point = attrs.field(default=None)
+    container_arguments = attrs.field(default=None)
+    enable_remote_debug = attrs.field(default=None)
+    enable_session_tag_chaining = attrs.field(default=None)

@@ -50,23 +50,36 @@ AUTO = "auto"
 # or only when true (the SDK v2 sends these flags only when set, with the value given).
 ALWAYS, GIVEN, TRUE = "always", "given", "true"
 
-#: ``(wire path, Job attribute, when sent)`` of the request's plain fields; the user's argument of
-#: each is ``_model.ARGUMENT[attribute]``.
+#: ``(wire path, Job attribute, when sent, only with)`` of the request's plain fields: sent always,
+#: when given or when true, and then only if the ``only with`` attribute (if any) is given too. The
+#: user's argument of each is ``_model.ARGUMENT[attribute]``.
 FIELDS = (
-    (("AlgorithmSpecification", "TrainingInputMode"), "input_mode", ALWAYS),
-    (("AlgorithmSpecification", "EnableSageMakerMetricsTimeSeries"), "enable_sagemaker_metrics", GIVEN),
-    (("OutputDataConfig", "KmsKeyId"), "output_kms_key", GIVEN),
-    (("ResourceConfig", "VolumeSizeInGB"), "volume_size", ALWAYS),
-    (("ResourceConfig", "VolumeKmsKeyId"), "volume_kms_key", GIVEN),
-    (("ResourceConfig", "KeepAlivePeriodInSeconds"), "keep_alive_period", GIVEN),
-    (("StoppingCondition", "MaxRuntimeInSeconds"), "max_run", ALWAYS),
-    (("StoppingCondition", "MaxWaitTimeInSeconds"), "max_wait", GIVEN),
-    (("EnableNetworkIsolation",), "network_isolation", TRUE),
-    (("EnableInterContainerTrafficEncryption",), "encrypt_inter_container_traffic", TRUE),
-    (("EnableManagedSpotTraining",), "spot", TRUE),
-    (("CheckpointConfig", "S3Uri"), "checkpoint_s3_uri", TRUE),
-    (("ExperimentConfig",), "experiment_config", GIVEN),
-    (("RetryStrategy", "MaximumRetryAttempts"), "max_retry_attempts", GIVEN),
+    (("AlgorithmSpecification", "TrainingInputMode"), "input_mode", ALWAYS, None),
+    (("AlgorithmSpecification", "EnableSageMakerMetricsTimeSeries"), "enable_sagemaker_metrics", GIVEN, None),
+    (("AlgorithmSpecification", "ContainerEntrypoint"), "container_entry_point", GIVEN, None),
+    (("AlgorithmSpecification", "ContainerArguments"), "container_arguments", GIVEN, None),
+    (("AlgorithmSpecification", "TrainingImageConfig", "TrainingRepositoryAccessMode"),
+     "training_repository_access_mode", GIVEN, None),
+    (("AlgorithmSpecification", "TrainingImageConfig", "TrainingRepositoryAuthConfig",
+      "TrainingRepositoryCredentialsProviderArn"), "training_repository_credentials_provider_arn", GIVEN,
+     "training_repository_access_mode"),
+    (("OutputDataConfig", "KmsKeyId"), "output_kms_key", GIVEN, None),
+    (("ResourceConfig", "VolumeSizeInGB"), "volume_size", ALWAYS, None),
+    (("ResourceConfig", "VolumeKmsKeyId"), "volume_kms_key", GIVEN, None),
+    (("ResourceConfig", "KeepAlivePeriodInSeconds"), "keep_alive_period", GIVEN, None),
+    (("ResourceConfig", "TrainingPlanArn"), "training_plan", GIVEN, None),
+    (("StoppingCondition", "MaxRuntimeInSeconds"), "max_run", ALWAYS, None),
+    (("StoppingCondition", "MaxWaitTimeInSeconds"), "max_wait", GIVEN, None),
+    (("EnableNetworkIsolation",), "network_isolation", TRUE, None),
+    (("EnableInterContainerTrafficEncryption",), "encrypt_inter_container_traffic", TRUE, None),
+    (("EnableManagedSpotTraining",), "spot", TRUE, None),
+    (("CheckpointConfig", "S3Uri"), "checkpoint_s3_uri", TRUE, None),
+    (("CheckpointConfig", "LocalPath"), "checkpoint_local_path", TRUE, "checkpoint_s3_uri"),
+    (("ExperimentConfig",), "experiment_config", GIVEN, None),
+    (("RetryStrategy", "MaximumRetryAttempts"), "max_retry_attempts", GIVEN, None),
+    (("InfraCheckConfig", "EnableInfraCheck"), "enable_infra_check", GIVEN, None),
+    (("RemoteDebugConfig", "EnableRemoteDebug"), "enable_remote_debug", GIVEN, None),
+    (("SessionChainingConfig", "EnableSessionTagChaining"), "enable_session_tag_chaining", GIVEN, None),
 )
 
 #: ``(path in the channel body, Channel attribute, TrainingInput argument)``; ``SOURCE`` stands for
@@ -78,6 +91,8 @@ CHANNEL_FIELDS = (
     (("DataSource", SOURCE, "S3DataDistributionType"), "distribution", "distribution"),
     (("DataSource", SOURCE, "InstanceGroupNames"), "groups", "instance_groups"),
     (("DataSource", SOURCE, "AttributeNames"), "attribute_names", "attribute_names"),
+    (("DataSource", SOURCE, "HubAccessConfig"), "hub_access_config", "hub_access_config"),
+    (("DataSource", SOURCE, "ModelAccessConfig"), "model_access_config", "model_access_config"),
     (("CompressionType",), "compression", "compression"),
     (("ContentType",), "content_type", "content_type"),
     (("RecordWrapperType",), "record_wrapping", "record_wrapping"),
@@ -89,7 +104,7 @@ CHANNEL_FIELDS = (
 _SOURCES = {
     "S3DataSource": {},
     "FileDataSource": {"S3Uri": "FileUri", "S3DataDistributionType": "FileDataDistributionType",
-                       "S3DataType": None, "AttributeNames": None},
+                       "S3DataType": None, "AttributeNames": None, "HubAccessConfig": None, "ModelAccessConfig": None},
 }
 _LIST_ATTRS = ("groups", "attribute_names")
 
@@ -100,6 +115,7 @@ GROUP_FIELDS = (
     ("InstanceCount", "count", "instance_count"),
 )
 
+_WHEN_OF = dict((attr, when) for _, attr, when, _ in FIELDS)
 _FIXED_ORIGINS = {
     ("RoleArn",): "role",
     ("AlgorithmSpecification", "TrainingImage"): "image_uri",
@@ -114,7 +130,6 @@ _FIXED_ORIGINS = {
     ("VpcConfig", "Subnets"): "subnets",
     ("VpcConfig", "SecurityGroupIds"): "security_group_ids",
     ("AlgorithmSpecification", "MetricDefinitions"): "metric_definitions",
-    ("CheckpointConfig", "LocalPath"): "checkpoint_local_path",
     ("DebugHookConfig",): "debugger_hook_config",
     ("ProfilerConfig",): "profiler_config",
 }
@@ -152,7 +167,7 @@ class _Writer(object):
     def __init__(self):
         self.request = dict((key, None if key in ("TrainingJobName", "RoleArn") else {}) for key in _HEAD)
         # where a part that is left out (or missing) would have come from
-        self.origins = dict((path, ARGUMENT[attr]) for path, attr, _ in FIELDS)
+        self.origins = dict((path, ARGUMENT[attr]) for path, attr, _, _ in FIELDS)
         self.origins.update(_FIXED_ORIGINS)
         self.skip = []
         # the user's own value where the request holds one derived from it (a role name's ARN)
@@ -164,6 +179,13 @@ class _Writer(object):
             node = node[key] if isinstance(node, list) else node.setdefault(key, {})
         node[path[-1]] = value
         self.origins[path] = arg
+
+
+def _copied(value):
+    """A container of the user's as a new one (the request owns its values)."""
+    if isinstance(value, dict):
+        return dict(value)
+    return list(value) if isinstance(value, (list, tuple)) else value
 
 
 def _when(when, value):
@@ -198,12 +220,10 @@ def render(job, context):
     w.put(("OutputDataConfig", "S3OutputPath"), context.output_path, "output_path")
     if context.local and _is_file_uri(context.output_path):
         w.skip.append(("OutputDataConfig", "S3OutputPath"))
-    for path, attr, when in FIELDS:
+    for path, attr, when, only_with in FIELDS:
         value = getattr(job, attr)
-        if _when(when, value):
-            w.put(path, dict(value) if isinstance(value, dict) else value, ARGUMENT[attr])
-    if job.checkpoint_s3_uri and job.checkpoint_local_path:
-        w.put(("CheckpointConfig", "LocalPath"), job.checkpoint_local_path, "checkpoint_local_path")
+        if _when(when, value) and (only_with is None or _when(_WHEN_OF[only_with], getattr(job, only_with))):
+            w.put(path, _copied(value), ARGUMENT[attr])
     _render_cluster(w, job)
     _render_channels(w, job, context)
     _render_hyperparameters(w, job, context)
@@ -268,7 +288,7 @@ def _channel_into(w, path, channel, uri, local=True):
         w.origins[path + sub] = origin
         value = uri if attr == "uri" else getattr(channel, attr)
         if value is not None:
-            w.put(path + sub, list(value) if attr in _LIST_ATTRS and isinstance(value, tuple) else value, origin)
+            w.put(path + sub, _copied(value), origin)
     if source == "FileDataSource":
         w.skip.append(path + ("DataSource", source))
 
@@ -561,7 +581,7 @@ def job_from_description(desc, framework=AUTO, region=None, model_channel_name=D
     values = dict(framework=framework, framework_version=version, py_version=py_version, image_uri=image,
                   heterogeneous=listed is not None, groups=groups)
     defaults = attrs.fields_dict(Job)
-    for path, attr, when in FIELDS:
+    for path, attr, when, _ in FIELDS:
         value = _get(desc, path)
         if when == TRUE:
             value = value if value else defaults[attr].default
@@ -569,7 +589,6 @@ def job_from_description(desc, framework=AUTO, region=None, model_channel_name=D
             value = defaults[attr].default
         values[attr] = dict(value) if isinstance(value, dict) else value
     values["output_path"] = _get(desc, ("OutputDataConfig", "S3OutputPath"))
-    values["checkpoint_local_path"] = _get(desc, ("CheckpointConfig", "LocalPath"))
     values["role"] = desc.get("RoleArn")
 
     raw = dict(desc.get("HyperParameters") or {})

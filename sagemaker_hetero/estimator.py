@@ -22,7 +22,12 @@ __all__ = ["Estimator", "EstimatorBase", "Framework"]
 
 _LOGS = (True, False, "All", "None", "Training", "Rules")
 # Settings whose SageMaker Python SDK v2 name is a method; their values live under these names.
-_PRIVATE = {"hyperparameters": "_hyperparameters", "enable_network_isolation": "_enable_network_isolation"}
+_PRIVATE = {
+    "hyperparameters": "_hyperparameters",
+    "enable_network_isolation": "_enable_network_isolation",
+    "enable_remote_debug": "_enable_remote_debug",
+    "enable_session_tag_chaining": "_enable_session_tag_chaining",
+}
 
 
 def _path_exists(kind, path):
@@ -125,6 +130,74 @@ class EstimatorBase(object):
         """Whether the job runs without network access (the SageMaker Python SDK v2's accessor)."""
         return bool(self._enable_network_isolation)
 
+    def get_remote_debug_config(self):
+        """``{"EnableRemoteDebug": ...}`` as the request holds it, or None (the SDK v2's accessor)."""
+        return None if self._enable_remote_debug is None else {"EnableRemoteDebug": self._enable_remote_debug}
+
+    def get_session_chaining_config(self):
+        """``{"EnableSessionTagChaining": ...}`` as the request holds it, or None (the SDK v2's accessor)."""
+        value = self._enable_session_tag_chaining
+        return None if value is None else {"EnableSessionTagChaining": value}
+
+    def enable_remote_debug(self):
+        """Turn remote debugging on for the latest (running) job: UpdateTrainingJob."""
+        self._update_remote_debug(True)
+
+    def disable_remote_debug(self):
+        """Turn remote debugging off for the latest (running) job: UpdateTrainingJob."""
+        self._update_remote_debug(False)
+
+    def _update_remote_debug(self, enabled):
+        job = self._latest_job()
+        job.sagemaker_session.update_training_job(job.name, remote_debug_config={"EnableRemoteDebug": enabled})
+        self._enable_remote_debug = enabled
+
+    def _latest_job(self):
+        if self.latest_training_job is None:
+            raise ValueError("the estimator has no training job yet: call fit() or attach() first")
+        return self.latest_training_job
+
+    def get_app_url(self, app_type, open_in_default_web_browser=True, create_presigned_domain_url=False,
+                    domain_id=None, user_profile_name=None, optional_create_presigned_url_kwargs=None):
+        """The URL of SageMaker Studio's TensorBoard app with the latest job in it (the SDK v2's method).
+
+        Inside Studio it opens the app of Studio's own domain; outside, a presigned domain URL if
+        ``create_presigned_domain_url`` and both ``domain_id`` and ``user_profile_name`` are given,
+        else the console's TensorBoard landing page. With ``open_in_default_web_browser`` the URL is
+        opened in a browser and ``""`` returned."""
+        from sagemaker_hetero import _apps
+
+        name = getattr(app_type, "name", app_type)
+        if not isinstance(name, str) or name.lower() != _apps.TENSORBOARD:
+            raise ValueError("%s does not support URL retrieval." % (name,))
+        job_name = self._current_job_name
+        region = _facts(self.sagemaker_session).region
+        if region is None:
+            raise ConfigError([Problem("sagemaker_session", _context.NO_REGION)])
+        studio = _apps.studio_user()
+        presign = None
+        if studio is None and create_presigned_domain_url and domain_id and user_profile_name:
+            kwargs = dict(optional_create_presigned_url_kwargs or {}, DomainId=domain_id, UserProfileName=user_profile_name)
+            session = self.sagemaker_session
+            if session is None:
+                from sagemaker_hetero.session import Session
+
+                session = Session()
+            presign = lambda: session.create_presigned_domain_url(**kwargs)  # noqa: E731
+        url = _apps.tensorboard_url(region, job_name, studio=studio, presign=presign)
+        if open_in_default_web_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+            return ""
+        return url
+
+    @property
+    def model_data(self):
+        """The S3 URI of the latest job's model artifacts (``model.tar.gz``), once it has completed."""
+        desc = self._latest_job().describe()
+        return (desc.get("ModelArtifacts") or {}).get("S3ModelArtifacts")
+
     # -- building the request ------------------------------------------------------------------
 
     def _settings(self, inputs=None, job_name=None, experiment_config=None):
@@ -205,9 +278,7 @@ class EstimatorBase(object):
     def logs(self, instance_groups=None):
         """Print the latest job's logs until it ends, each line labelled ``[<group>/<host>]``;
         ``instance_groups`` (names) shows only those groups (see docs/logs.md)."""
-        job = self.latest_training_job
-        if job is None:
-            raise ValueError("the estimator has no training job yet: call fit() or attach() first")
+        job = self._latest_job()
         if hasattr(job, "logs"):
             return job.logs(follow=True, instance_groups=instance_groups)
         return job.wait(logs="All")

@@ -31,6 +31,8 @@ class TrainingInput(object):
     attribute_names = attrs.field(default=None)
     target_attribute_name = attrs.field(default=None)
     shuffle_config = attrs.field(default=None)
+    hub_access_config = attrs.field(default=None)
+    model_access_config = attrs.field(default=None)
 
     @property
     def config(self):

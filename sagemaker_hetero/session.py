@@ -288,6 +288,19 @@ class Session(object):
     def stop_training_job(self, job_name):
         return _aws_errors.call(self._client("sagemaker"), "StopTrainingJob", TrainingJobName=job_name)
 
+    def create_presigned_domain_url(self, **params):
+        """A presigned URL into a SageMaker Studio domain (CreatePresignedDomainUrl)."""
+        return _aws_errors.call(self._client("sagemaker"), "CreatePresignedDomainUrl", **params)["AuthorizedUrl"]
+
+    def update_training_job(self, job_name, remote_debug_config=None, resource_config=None):
+        """UpdateTrainingJob of a running job (remote debugging, a warm pool's keep-alive)."""
+        params = {"TrainingJobName": job_name}
+        if remote_debug_config is not None:
+            params["RemoteDebugConfig"] = remote_debug_config
+        if resource_config is not None:
+            params["ResourceConfig"] = resource_config
+        return _aws_errors.call(self._client("sagemaker"), "UpdateTrainingJob", **params)
+
     def logs_for_job(self, job_name, wait=False, poll=None, instance_groups=None, out=None):
         """Print the job's CloudWatch logs, each line labelled ``[<group>/<host>]`` (see docs/logs.md).
 

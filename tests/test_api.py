@@ -708,3 +708,74 @@ def test_sagemaker_metrics_are_on_only_with_a_framework_version_as_in_the_sdk_v2
     assert dry_run(pytorch(), grouped_inputs())["AlgorithmSpecification"]["EnableSageMakerMetricsTimeSeries"] is True
     request = dry_run(pytorch(framework_version=None, py_version=None, image_uri=IMAGE), grouped_inputs())
     assert "EnableSageMakerMetricsTimeSeries" not in request["AlgorithmSpecification"]
+
+
+# -- SDK v2 arguments that map to CreateTrainingJob fields (issue 10) -------------------------------
+
+
+def test_the_sdk_v2s_newer_training_job_arguments_reach_the_request():
+    est = pytorch(
+        training_plan="arn:aws:sagemaker:us-west-2:123456789012:training-plan/my-plan",
+        training_repository_access_mode="Vpc",
+        training_repository_credentials_provider_arn="arn:aws:lambda:us-west-2:123456789012:function:auth",
+        enable_infra_check=True,
+        container_entry_point=["python", "-m"],
+        container_arguments=("train", "--fast"),
+        enable_remote_debug=True,
+        enable_session_tag_chaining=False,
+    )
+    request = dry_run(est, grouped_inputs())
+    algorithm = request["AlgorithmSpecification"]
+    assert algorithm["ContainerEntrypoint"] == ["python", "-m"]
+    assert algorithm["ContainerArguments"] == ["train", "--fast"]
+    assert algorithm["TrainingImageConfig"] == {
+        "TrainingRepositoryAccessMode": "Vpc",
+        "TrainingRepositoryAuthConfig": {
+            "TrainingRepositoryCredentialsProviderArn": "arn:aws:lambda:us-west-2:123456789012:function:auth"},
+    }
+    assert request["ResourceConfig"]["TrainingPlanArn"] == "arn:aws:sagemaker:us-west-2:123456789012:training-plan/my-plan"
+    assert request["InfraCheckConfig"] == {"EnableInfraCheck": True}
+    assert request["RemoteDebugConfig"] == {"EnableRemoteDebug": True}
+    assert request["SessionChainingConfig"] == {"EnableSessionTagChaining": False}
+    assert est.get_remote_debug_config() == {"EnableRemoteDebug": True}
+    assert est.get_session_chaining_config() == {"EnableSessionTagChaining": False}
+    assert pytorch().get_remote_debug_config() is None
+
+
+def test_the_credentials_arn_goes_only_with_an_access_mode_and_bad_values_are_named():
+    request = dry_run(pytorch(training_repository_credentials_provider_arn="arn:aws:lambda:x"), grouped_inputs())
+    assert "TrainingImageConfig" not in request["AlgorithmSpecification"]
+    with pytest.raises(ConfigError) as info:
+        dry_run(pytorch(training_repository_access_mode="Lan", container_arguments="x", training_plan="plan"),
+                grouped_inputs())
+    assert sorted(p.path for p in info.value.problems) == [
+        "container_arguments", "training_plan", "training_repository_access_mode"]
+
+
+def test_training_inputs_carry_hub_and_model_access_configs():
+    inputs = grouped_inputs()
+    inputs["train"] = TrainingInput("s3://bucket/train", instance_groups=["cpu_group"],
+                                    model_access_config={"AcceptEula": True},
+                                    hub_access_config={"HubContentArn": "arn:aws:sagemaker:us-west-2:aws:hub-content/x"})
+    source = dry_run(pytorch(), inputs)["InputDataConfig"][0]["DataSource"]["S3DataSource"]
+    assert source["ModelAccessConfig"] == {"AcceptEula": True}
+    assert source["HubAccessConfig"] == {"HubContentArn": "arn:aws:sagemaker:us-west-2:aws:hub-content/x"}
+    assert inputs["train"].config["DataSource"]["S3DataSource"]["ModelAccessConfig"] == {"AcceptEula": True}
+
+
+def test_get_app_url_gives_the_tensorboard_urls_the_sdk_v2_gives(monkeypatch, tmp_path):
+    from sagemaker_hetero import _apps
+
+    monkeypatch.setattr(_apps, "STUDIO_METADATA_FILE", str(tmp_path / "none.json"))
+    est = pytorch()
+    dry_run(est, grouped_inputs(), job_name="tb-job")
+    assert est.get_app_url("TensorBoard", open_in_default_web_browser=False) == (
+        "https://us-west-2.console.aws.amazon.com/sagemaker/home?region=us-west-2#/tensor-board-landing/tb-job")
+    metadata = tmp_path / "metadata.json"
+    metadata.write_text(json.dumps({"DomainId": "d-abc", "UserProfileName": "me"}))
+    monkeypatch.setattr(_apps, "STUDIO_METADATA_FILE", str(metadata))
+    assert est.get_app_url("tensorboard", open_in_default_web_browser=False) == (
+        "https://d-abc.studio.us-west-2.sagemaker.aws/tensorboard/default"
+        "/data/plugin/sagemaker_data_manager/add_folder_or_job?Redirect=True&Name=tb-job")
+    with pytest.raises(ValueError, match="does not support URL retrieval"):
+        est.get_app_url("notebook")

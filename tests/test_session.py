@@ -368,3 +368,12 @@ def test_no_region_anywhere_is_one_clear_problem(aws, monkeypatch):
     monkeypatch.delenv("AWS_REGION")
     with pytest.raises(E.ConfigError, match="sagemaker_session: no AWS region is configured"):
         Session()
+
+
+def test_model_data_is_the_latest_jobs_model_artifacts(aws, code, data_bucket):
+    est = estimator()
+    with pytest.raises(ValueError, match="no training job yet"):
+        est.model_data
+    est.fit(INPUTS, wait=False, job_name="model-data-job")
+    desc = est.latest_training_job.describe()
+    assert est.model_data == desc["ModelArtifacts"]["S3ModelArtifacts"]
