@@ -66,26 +66,42 @@ def split_hyperparameters(decoded):
 def to_cmd_args(hyperparameters):
     """The command-line arguments an entry point is started with (``SM_USER_ARGS``).
 
-    Keys in sorted order; a one-letter key becomes ``-k``, any other ``--key``; each value follows
-    as a string: ``None`` -> ``""``, a dict -> ``k=v`` pairs joined by commas (keys sorted), anything
-    else ``str(value)`` (so ``True`` -> ``"True"``, ``[1, 2]`` -> ``"[1, 2]"``).
+    The toolkit's ``sagemaker_training.mapping.to_cmd_args``, rule for rule. Keys in sorted order,
+    each followed by its value. A key is turned into text like a value (below); a one-character
+    name becomes ``-k``, a longer one ``--key``, and an empty name (``""``, ``None``, ``b""``)
+    stays ``""``. A value with an ``items()`` method (a dict) becomes ``k=v`` pairs of
+    ``"%s=%s"``, sorted by item, joined by commas; otherwise ``None`` -> ``""``, ``bytes`` ->
+    decoded as Latin-1 (``b"2"`` -> ``"2"``), anything else ``str(value)`` (``True`` -> ``"True"``,
+    ``4.0`` -> ``"4.0"``, ``[1, "a"]`` -> ``"[1, 'a']"``, nested values as ``str`` prints them).
 
-    >>> to_cmd_args({"epochs": 10, "a": None, "cfg": {"b": 2, "a": "x"}})
-    ['-a', '', '--cfg', 'a=x,b=2', '--epochs', '10']
+    >>> to_cmd_args({"epochs": 10, "a": None, "cfg": {"b": 2, "a": "x"}, "raw": b"2", "": "42"})
+    ['', '42', '-a', '', '--cfg', 'a=x,b=2', '--epochs', '10', '--raw', '2']
     """
-    args = []
-    for key in sorted(hyperparameters):
-        name = str(key)
-        args.append(("-" if len(name) == 1 else "--") + name)
-        args.append(_arg_value(hyperparameters[key]))
-    return args
+    keys = sorted(hyperparameters.keys())
+    names = [_arg_name(key) for key in keys]  # every name first, then every value, as the toolkit
+    values = [_arg_value(hyperparameters[key]) for key in keys]
+    return [arg for pair in zip(names, values) for arg in pair]
+
+
+def _arg_name(key):
+    name = _text(key)
+    if not name:
+        return ""
+    return ("--" if len(name) > 1 else "-") + name
 
 
 def _arg_value(value):
+    if hasattr(value, "items"):
+        return ",".join("%s=%s" % (k, v) for k, v in sorted(value.items()))
+    return _text(value)
+
+
+def _text(value):
+    """The toolkit's ``mapping._decode``: ``None`` -> ``""``, bytes as Latin-1, else ``str()``."""
     if value is None:
         return ""
-    if isinstance(value, dict):
-        return ",".join("{}={}".format(k, value[k]) for k in sorted(value))
+    if isinstance(value, bytes):
+        return value.decode("latin1")
     return str(value)
 
 

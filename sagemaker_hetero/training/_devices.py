@@ -1,13 +1,14 @@
-"""Counting CPUs, GPUs and Neuron cores cheaply: no subprocess, only ``os`` and the /dev and /sys trees.
+"""Counting CPUs, GPUs and Neuron cores, and finding launchers, cheaply: no subprocess, only ``os``.
 
 The toolkit asks ``nvidia-smi`` and ``neuron-ls``; inside a container the device nodes it would
 report are exactly those under /dev, so counting them gives the same numbers without spawning
-anything.
+anything. Likewise it runs ``which smddprun``; :func:`on_path` walks ``$PATH`` the way ``which``
+does.
 """
 import os
 import re
 
-__all__ = ["cpu_count", "gpu_count", "neuron_core_count"]
+__all__ = ["cpu_count", "gpu_count", "neuron_core_count", "on_path", "SHELL_DEFAULT_PATH"]
 
 _NVIDIA_DEVICE = re.compile(r"^nvidia[0-9]+$")
 _NEURON_DEVICE = re.compile(r"^neuron([0-9]+)$")
@@ -69,3 +70,27 @@ def _cores_of_device(device, instance_type, sysfs_dir):
         if (instance_type or "").startswith(prefix):
             return cores
     return 1
+
+
+# The search path /bin/sh (dash, as in the Ubuntu-based framework images) uses when PATH is unset;
+# ``which`` is a /bin/sh script, so that is where it looks then.
+SHELL_DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+
+def on_path(name, path):
+    """Whether ``which <name>`` finds ``name``: a regular file, executable by us, in a ``path`` folder.
+
+    ``path`` is the value of ``$PATH``, ``None`` if it is unset (then :data:`SHELL_DEFAULT_PATH`).
+    As the debianutils ``which`` does: folders are tried in order, an empty entry (``a::b``, a
+    leading or trailing ``:``) is the current directory, an empty ``path`` finds nothing, and a
+    symlink counts if its target is an executable regular file.
+    """
+    if path is None:
+        path = SHELL_DEFAULT_PATH
+    if not path:
+        return False
+    for folder in path.split(os.pathsep):
+        candidate = os.path.join(folder or os.curdir, name)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return True
+    return False

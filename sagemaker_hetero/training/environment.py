@@ -33,6 +33,8 @@ from ._marker import format_marker
 __all__ = [
     "Environment",
     "to_cmd_args",
+    "validate_smddprun",
+    "validate_smddpmprun",
     "HOMOGENEOUS_GROUP",
     "BASE_DIR_ENV",
     "DEFAULT_BASE_DIR",
@@ -62,6 +64,8 @@ PROPERTY_NAMES = (
     "is_hetero",
     "is_master",
     "is_modelparallel_enabled",
+    "is_smddpmprun_installed",
+    "is_smddprun_installed",
     "job_name",
     "log_level",
     "master_hostname",
@@ -93,12 +97,34 @@ _EXPORTED = tuple(
         "distribution_hosts",
         "is_master",
         "is_modelparallel_enabled",
+        "is_smddpmprun_installed",
+        "is_smddprun_installed",
         "job_name",
         "master_hostname",
         "topology",  # SM_TOPOLOGY, only when not empty
     )
 )
 _MACHINE_COUNTS = ("num_cpus", "num_gpus", "num_neurons")
+
+SMDDPRUN = "smddprun"
+SMDDPMPRUN = "smddpmprun"
+
+
+def validate_smddprun():
+    """Whether the ``smddprun`` launcher (SageMaker distributed data parallel) is installed.
+
+    The toolkit's function of that name: ``which smddprun`` finds it on ``$PATH``. Looked up
+    without running ``which`` (see :func:`~sagemaker_hetero.training._devices.on_path`).
+    """
+    return _devices.on_path(SMDDPRUN, os.environ.get("PATH"))
+
+
+def validate_smddpmprun():
+    """Whether the ``smddpmprun`` launcher (used with SageMaker model parallel) is installed.
+
+    The toolkit's function of that name: ``which smddpmprun`` finds it on ``$PATH``.
+    """
+    return _devices.on_path(SMDDPMPRUN, os.environ.get("PATH"))
 
 
 def _prop(name, doc):
@@ -165,6 +191,7 @@ class Environment(Mapping):
         entry_point = None if entry_point is None else str(entry_point)
         submit_dir = consumed.get("sagemaker_submit_directory")
         mp_parameters = environ.get("SM_HP_MP_PARAMETERS")
+        search_path = environ.get("PATH")
         return {
             "additional_framework_parameters": framework,
             "channel_input_dirs": {name: os.path.join(input_dir, "data", name) for name in channels},
@@ -185,6 +212,8 @@ class Environment(Mapping):
             "is_hetero": len(cluster.groups) > 1,
             "is_master": cluster.current_host == master,
             "is_modelparallel_enabled": None if mp_parameters is None else mp_parameters not in ("", "{}"),
+            "is_smddpmprun_installed": _devices.on_path(SMDDPMPRUN, search_path),
+            "is_smddprun_installed": _devices.on_path(SMDDPRUN, search_path),
             "job_name": environ.get("TRAINING_JOB_NAME"),
             "log_level": consumed.get("sagemaker_container_log_level", 20),
             "master_hostname": master,
@@ -226,6 +255,10 @@ class Environment(Mapping):
 
     def __len__(self):
         return len(PROPERTY_NAMES)
+
+    def __str__(self):
+        """``str(dict(env))``, as the toolkit prints an environment."""
+        return str(dict(self))
 
     def __repr__(self):
         return "Environment(host=%r, group=%r, instance_type=%r, base_dir=%r)" % (
@@ -335,6 +368,12 @@ class Environment(Mapping):
     is_master = _prop("is_master", "True if this host is ``master_hostname``.")
     is_modelparallel_enabled = _prop(
         "is_modelparallel_enabled", "From ``$SM_HP_MP_PARAMETERS``: ``None`` if unset, else whether non-empty."
+    )
+    is_smddpmprun_installed = _prop(
+        "is_smddpmprun_installed", "Whether ``smddpmprun`` is on ``$PATH`` (as ``which`` finds it), when built."
+    )
+    is_smddprun_installed = _prop(
+        "is_smddprun_installed", "Whether ``smddprun`` is on ``$PATH`` (as ``which`` finds it), when built."
     )
     job_name = _prop("job_name", "``$TRAINING_JOB_NAME`` or ``None``.")
     log_level = _prop("log_level", "``sagemaker_container_log_level`` (default 20, ``logging.INFO``).")

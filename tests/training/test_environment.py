@@ -297,6 +297,80 @@ def test_to_cmd_args():
     assert to_cmd_args({}) == []
 
 
+def test_to_cmd_args_names_and_values_as_the_toolkit():
+    # sagemaker_training.mapping.to_cmd_args: names and values go through the same _decode.
+    assert to_cmd_args({"": 1, "b": b"2", "raw": b"\xe9", "n": None, "f": 4.0, "z": False}) == [
+        "", "1", "-b", "2", "-f", "4.0", "-n", "", "--raw", "\xe9", "-z", "False",
+    ]  # fmt: skip
+    assert to_cmd_args({b"ab": b"", b"c": 1, b"": 2}) == ["", "2", "--ab", "", "-c", "1"]
+    assert to_cmd_args({None: "x"}) == ["", "x"]
+    assert to_cmd_args({"d": {"b": b"1", "a": None, "c": {"z": [1]}}}) == ["-d", "a=None,b=b'1',c={'z': [1]}"]
+    assert to_cmd_args({"x": bytearray(b"2"), "t": (1, "a")}) == ["-t", "(1, 'a')", "-x", "bytearray(b'2')"]
+
+    class Pairs(object):  # anything with items() is written as pairs, like a dict
+        def items(self):
+            return [("b", 2), ("a", 1)]
+
+    assert to_cmd_args({"p": Pairs()}) == ["-p", "a=1,b=2"]
+    with pytest.raises(TypeError):
+        to_cmd_args({"a": 1, b"b": 2})  # keys that do not sort
+
+
 def test_to_cmd_args_is_the_environment_modules():
     assert environment_module.to_cmd_args is to_cmd_args
     assert json.loads(json.dumps(to_cmd_args({"x": 1}))) == ["-x", "1"]
+
+
+# -- launchers (is_smddprun_installed, is_smddpmprun_installed) --------------------------------
+
+
+def _executable(path, mode=0o755):
+    with open(str(path), "w") as handle:
+        handle.write("#!/bin/sh\n")
+    os.chmod(str(path), mode)
+    return str(path)
+
+
+def test_launchers_from_the_environ_path_when_built(make_base, tmp_path, monkeypatch):
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    launcher = _executable(tools / "smddprun")
+    monkeypatch.setenv("PATH", str(tmp_path / "elsewhere"))
+    env = Environment(base_dir=make_base({"resourceconfig.json": HETERO}), environ={"PATH": str(tools)})
+    assert env.is_smddprun_installed is True and env.is_smddpmprun_installed is False
+    os.remove(launcher)  # a snapshot, as the toolkit's: looked up once, when built
+    assert env.is_smddprun_installed is True
+    variables = env.to_env_vars()
+    assert not [name for name in variables if "SMDDP" in name]  # no SM_* variable of their own
+    assert json.loads(variables["SM_TRAINING_ENV"])["is_smddprun_installed"] is True
+    assert environment_module.validate_smddprun() is False  # reads os.environ["PATH"]
+
+
+def test_on_path_follows_which(tmp_path, monkeypatch):
+    a, b, cwd = tmp_path / "a", tmp_path / "b", tmp_path / "cwd"
+    for folder in (a, b, cwd):
+        folder.mkdir()
+    _executable(a / "plain", 0o644)
+    _executable(b / "plain")
+    os.mkdir(str(a / "folder"))
+    os.symlink(_executable(b / "target"), str(a / "link"))
+    os.symlink(str(tmp_path / "nowhere"), str(a / "dangling"))
+    _executable(cwd / "here")
+    monkeypatch.chdir(str(cwd))
+    on_path = _devices.on_path
+    assert not on_path("plain", str(a))  # no execute bit (not even root may run it)
+    assert on_path("plain", os.pathsep.join([str(a), str(b)]))
+    assert not on_path("folder", str(a)) and not on_path("dangling", str(a))
+    assert on_path("link", str(a))
+    assert not on_path("missing", os.pathsep.join([str(a), str(b)]))
+    assert not on_path("here", str(a)) and not on_path("here", "")
+    for path in (str(a) + "::" + str(b), ":" + str(a), str(a) + ":", ":"):
+        assert on_path("here", path), path  # an empty entry is the current directory
+    monkeypatch.setattr(_devices, "SHELL_DEFAULT_PATH", str(b))
+    assert on_path("target", None)  # PATH unset: the shell's default path
+
+
+def test_str_is_the_dict(make_base):
+    env = Environment(base_dir=make_base({"resourceconfig.json": HETERO}))
+    assert str(env) == str(dict(env)) and str(env).startswith("{'additional_framework_parameters': {}")
+    assert repr(env).startswith("Environment(host='algo-2'")

@@ -14,6 +14,9 @@ CASES = sorted(
 )
 MACHINE_PROPERTIES = ("num_cpus", "num_gpus", "num_neurons")
 MACHINE_VARIABLES = ("SM_NUM_CPUS", "SM_NUM_GPUS", "SM_NUM_NEURONS")
+# Whether the launchers are on PATH: machine-dependent too, so the recorded cases leave them out
+# (the toolkit has them in properties() and SM_TRAINING_ENV, with no SM_* variable of their own).
+LAUNCHER_PROPERTIES = ("is_smddpmprun_installed", "is_smddprun_installed")
 
 
 def test_the_golden_cases_are_there():
@@ -47,14 +50,16 @@ def built(request, case_base, monkeypatch):
 @pytest.mark.parametrize("name", CASES)
 def test_properties_equal_the_toolkit(built, name):
     env, expected = built(name)
-    got = {key: env[key] for key in env.properties() if key not in MACHINE_PROPERTIES}
+    got = {key: env[key] for key in env.properties() if key not in MACHINE_PROPERTIES + LAUNCHER_PROPERTIES}
     assert got == expected["properties"]
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_property_names_are_the_toolkits(built, name):
     env, expected = built(name)
-    assert sorted(env.properties()) == sorted(list(expected["properties"]) + list(MACHINE_PROPERTIES))
+    assert sorted(env.properties()) == sorted(
+        list(expected["properties"]) + list(MACHINE_PROPERTIES) + list(LAUNCHER_PROPERTIES)
+    )
     assert sorted(env) == sorted(env.properties())
     assert len(env) == len(env.properties())
 
@@ -81,6 +86,8 @@ def test_training_env_equals_the_toolkit(built, name):
     training_env = json.loads(env.to_env_vars()["SM_TRAINING_ENV"])
     for key in MACHINE_PROPERTIES:
         assert isinstance(training_env.pop(key), int)
+    for key in LAUNCHER_PROPERTIES:
+        assert training_env.pop(key) is env[key] and isinstance(env[key], bool)
     assert training_env == expected["SM_TRAINING_ENV"]
 
 
@@ -94,6 +101,7 @@ def test_machine_counts_are_consistent(built, name):
         assert isinstance(value, int) and value >= 0
         assert variables[var] == str(value) == str(training_env[prop])
     assert env.num_cpus >= 1
+    assert not any(name.startswith("SM_IS_SMDDP") for name in variables)
 
 
 @pytest.mark.parametrize("name", CASES)
