@@ -7,10 +7,14 @@ from sagemaker_hetero._defaults import TERMINAL_STATUSES
 from sagemaker_hetero._model import group_name
 from sagemaker_hetero.exceptions import AccessDeniedError, ConfigError, ThrottlingError, UnexpectedStatusException
 
-__all__ = ["TrainingJob", "format_elapsed", "STREAM_LOGS", "NO_LOGS"]
+__all__ = ["TrainingJob", "format_elapsed", "end_of_job_lines", "STREAM_LOGS", "NO_LOGS"]
 
 POLL_MIN_SECONDS = 2.0
 POLL_MAX_SECONDS = 30.0
+#: After this many seconds without a line from the waiter, it prints one ``still <status>`` line:
+#: proof of life for a reader, and under the 10 minutes after which some CI services kill a silent
+#: build (CircleCI's ``no_output_timeout``, Travis).
+HEARTBEAT_SECONDS = 300.0
 #: ``logs`` values that stream the job's logs while waiting, and those that do not ("Rules" shows
 #: debugger rule jobs in the SDK v2; there are none here, so it shows nothing).
 STREAM_LOGS = (True, "All", "Training")
@@ -59,7 +63,8 @@ class TrainingJob(object):
             raise ConfigError(problems)
         return _log_tail.LogTail(self.sagemaker_session, self.name, _logs.LogLabeller(groups, only))
 
-    def wait(self, logs="All", poll=None, out=None, clock=time.monotonic, sleep=time.sleep, instance_groups=None):
+    def wait(self, logs="All", poll=None, out=None, clock=time.monotonic, sleep=time.sleep, instance_groups=None,
+             heartbeat=HEARTBEAT_SECONDS):
         """Poll until the job ends, printing each new status on one line; return the description.
 
         With ``logs`` ``"All"`` (or ``True``, ``"Training"``) the job's CloudWatch logs are printed
@@ -67,10 +72,17 @@ class TrainingJob(object):
         is known), interleaved with the status lines; ``instance_groups`` (names) shows only those
         groups' lines. ``False``, ``"None"`` or ``"Rules"`` print the status lines only.
 
+        After ``heartbeat`` seconds (default 300) without a status or log line, one line
+        ``[<elapsed>] <job>: still <status> (since <elapsed>)`` is printed, and again after each
+        such quiet period; ``None`` or ``0``: none. When the job has ended, the lines of
+        :func:`end_of_job_lines` follow the last status line (training and billable seconds, the
+        spot savings, the model artifacts), before any exception.
+
         Raises :class:`UnexpectedStatusException` if the job ends Failed or Stopped. Ctrl-C stops
         the waiting, not the job. ``poll`` is ``(first, longest)`` seconds between polls, or one
         number for both (default: the session's ``poll_interval``, else 2 s doubling up to 30 s;
         back to the first after a change or new log lines, doubled while CloudWatch throttles).
+        ``clock`` and ``sleep`` time the waiting (elapsed times, heartbeat, pauses).
         """
         out = out or sys.stdout
         first, longest = _poll_bounds(poll, self.sagemaker_session)
@@ -79,14 +91,16 @@ class TrainingJob(object):
         start = clock()
         delay = first
         last = None
+        since = said = start  # when the current status began; when the waiter last printed a line
         try:
             while True:
                 desc = self.describe()
                 status = desc.get("TrainingJobStatus")
                 seen = _wire.job_status(desc)
+                now = clock()
                 changed = seen != last
                 last = seen
-                line = "[%s] %s: %s" % (format_elapsed(clock() - start), self.name, _status_text(*seen))
+                line = "[%s] %s: %s" % (format_elapsed(now - start), self.name, _status_text(*seen))
                 if follow and reader is None:
                     reader = _Reader(self._tail(desc, instance_groups), out)
                 if status in TERMINAL_STATUSES:
@@ -98,12 +112,19 @@ class TrainingJob(object):
                 if changed:
                     delay = first
                     _write(out, [line])
+                    since = said = now
                 if reader is not None:
                     got = reader.read()
                     if got:
                         delay = first
+                        said = clock()
                     if reader.throttled:
                         delay = min(delay * 2, longest)
+                if heartbeat and now - said >= heartbeat:
+                    _write(out, ["[%s] %s: still %s (since %s)" % (
+                        format_elapsed(now - start), self.name, _status_text(seen[0], seen[1], ""),
+                        format_elapsed(since - start))])
+                    said = now
                 sleep(delay)
                 delay = min(delay * 2, longest)
         except KeyboardInterrupt:
@@ -113,6 +134,7 @@ class TrainingJob(object):
             )
             out.flush()
             raise
+        _write(out, end_of_job_lines(desc))
         if status != "Completed":
             raise UnexpectedStatusException(self.name, status, desc.get("FailureReason"))
         return desc
@@ -130,6 +152,33 @@ class TrainingJob(object):
         reader = _Reader(self._tail(desc, instance_groups), out, strict=True)
         reader.drain(sleep, _poll_bounds(poll, self.sagemaker_session)[0], reads=1)
         return desc
+
+
+def end_of_job_lines(desc):
+    """What is printed when a waited-for job has ended, from its last description. Pure.
+
+    The SDK v2's lines, same wording and numbers (``sagemaker.session._logs_for_job``): the job's
+    ``TrainingTimeInSeconds`` and ``BillableTimeInSeconds`` times its instance count (for instance
+    groups, the sum of their counts, as the SDK v2 counts them), then the managed spot savings
+    ``(1 - billable / training) * 100`` from the per-instance figures. Each line only when its
+    figures are in the description. Then ``Model artifacts: <S3 URI>``, ours, when the job
+    has one and did not fail.
+    """
+    summary = _wire.status_summary(desc)
+    counts = [g["count"] for g in summary["instance_groups"]]
+    count = sum(counts) if counts and all(isinstance(c, int) for c in counts) else None
+    training = desc.get("TrainingTimeInSeconds")
+    billable = desc.get("BillableTimeInSeconds")
+    lines = []
+    if count is not None and training is not None:
+        lines.append("Training seconds: %s" % (training * count,))
+    if count is not None and billable is not None:
+        lines.append("Billable seconds: %s" % (billable * count,))
+        if desc.get("EnableManagedSpotTraining") and training:
+            lines.append("Managed Spot Training savings: {:.1f}%".format((1 - float(billable) / training) * 100))
+    if summary["model_artifacts"] and summary["status"] != "Failed":
+        lines.append("Model artifacts: %s" % (summary["model_artifacts"],))
+    return lines
 
 
 def _poll_bounds(poll, session):

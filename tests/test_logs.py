@@ -217,7 +217,8 @@ def test_fit_streams_every_hosts_logs_labelled_in_time_order(aws, capsys):
         "[dnn_group/algo-2] loss 0.5",
         "[data_group/algo-1] serving batch 2",
     ]
-    assert "logs-job: Completed" in printed[-1]  # the final status line comes after the last logs
+    assert "logs-job: Completed" in printed[-2]  # the final status line comes after the last logs
+    assert printed[-1] == "Model artifacts: s3://out-bucket/logs-job/output/model.tar.gz"  # moto's model
 
 
 def test_waiting_picks_up_late_streams_and_interleaves_status_lines(fault_proxy):
@@ -258,7 +259,7 @@ def test_waiting_picks_up_late_streams_and_interleaves_status_lines(fault_proxy)
         "[dnn_group/algo-1] epoch 2",
     ]
     assert "logs-job: Completed" in lines[8]
-    assert len(lines) == 9
+    assert lines[9:] == ["Model artifacts: s3://out-bucket/logs-job/output/model.tar.gz"]  # moto's model
 
 
 def test_throttled_log_reads_are_retried(fault_proxy, monkeypatch):

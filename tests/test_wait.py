@@ -1,18 +1,30 @@
-"""Waiting for a job: one line per new status, Failed/Stopped raise, Ctrl-C stops only the waiting.
+"""Waiting for a job: one line per new status, Failed/Stopped raise, Ctrl-C stops only the waiting;
+the SDK v2's seconds lines and the model artifacts at the end; a heartbeat while nothing is printed.
 
 DescribeTrainingJob answers are shaped at the HTTP layer by tests._aws.FaultProxy in front of the
-moto server (moto itself completes a job at once).
+moto server (moto itself completes a job at once). Time is a :class:`FakeTime`: ``sleep`` moves the
+``clock`` on, so nothing really sleeps and no assertion depends on the wall clock.
 """
 import io
 import re
+import time
 
+import boto3
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, Session
+from sagemaker_hetero._job import end_of_job_lines
+from sagemaker_hetero._logs import LOG_GROUP
 from sagemaker_hetero.exceptions import UnexpectedStatusException
 
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
 FAST = (0.01, 0.02)
+MODEL = "s3://out-bucket/waiting/output/model.tar.gz"  # where moto puts the job's model
+MODEL_LINE = "Model artifacts: " + MODEL
+GROUPS = {"InstanceGroups": [
+    {"InstanceGroupName": "cpu", "InstanceType": "ml.m5.2xlarge", "InstanceCount": 2},
+    {"InstanceGroupName": "gpu", "InstanceType": "ml.p3.2xlarge", "InstanceCount": 1},
+]}
 
 
 def estimator():
@@ -24,15 +36,15 @@ def estimator():
     )
 
 
-def describe(status, secondary, message="", reason=None):
-    body = {
+def describe(status, secondary, message="", reason=None, **fields):
+    body = dict(fields, **{
         "TrainingJobName": "waiting",
         "TrainingJobArn": "arn:aws:sagemaker:us-west-2:123456789012:training-job/waiting",
         "TrainingJobStatus": status,
         "SecondaryStatus": secondary,
         "CreationTime": 1700000000,
         "SecondaryStatusTransitions": [{"Status": secondary, "StartTime": 1700000000, "StatusMessage": message}],
-    }
+    })
     if reason:
         body["FailureReason"] = reason
     return body
@@ -56,10 +68,11 @@ def test_wait_prints_each_new_status_once_with_elapsed_time(fault_proxy):
     out = io.StringIO()
     result = job.wait(poll=FAST, out=out)
     lines = out.getvalue().splitlines()
-    assert len(lines) == 3
+    assert len(lines) == 4
     assert re.match(r"^\[0:00:0\d\] waiting: InProgress/Starting - Launching requested ML instances$", lines[0])
     assert lines[1].endswith("waiting: InProgress/Training - Training in progress")
-    assert "waiting: Completed" in lines[2]  # moto's own answer
+    assert "waiting: Completed" in lines[2]  # moto's own answer: no seconds, a model
+    assert lines[3] == MODEL_LINE
     assert result["TrainingJobStatus"] == "Completed"
 
 
@@ -85,7 +98,8 @@ def test_fit_waits_by_default_and_prints(fault_proxy, capsys):
     est.fit(job_name="waiting")  # wait=True is the default
     printed = capsys.readouterr().out.splitlines()
     assert printed[0].endswith("waiting: InProgress/Downloading")
-    assert "Completed" in printed[-1]
+    assert "Completed" in printed[-2]
+    assert printed[-1] == MODEL_LINE
 
 
 def test_ctrl_c_stops_waiting_not_the_job(fault_proxy):
@@ -110,3 +124,181 @@ def test_backoff_doubles_up_to_the_longest_and_resets_on_change(fault_proxy):
     delays = []
     job.wait(poll=(1, 4), out=io.StringIO(), sleep=delays.append)
     assert delays == [1, 2, 4, 4, 1]
+
+
+class FakeTime(object):
+    """The waiter's clock and sleep: sleeping moves the clock on at once."""
+
+    def __init__(self):
+        self.now = 0.0
+        self.sleeps = []
+
+    def clock(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+def ended(status="Completed", **fields):
+    """A heterogeneous job's last description: 2 + 1 instances, a model unless it failed."""
+    fields.setdefault("ResourceConfig", GROUPS)
+    if status != "Failed":
+        fields.setdefault("ModelArtifacts", {"S3ModelArtifacts": MODEL})
+    return describe(status, status, "Training job completed" if status == "Completed" else "", **fields)
+
+
+# -- the end of the job: the SDK v2's lines (pure) ---------------------------------------------
+# Expected figures are what the SDK v2 (2.257.7, sagemaker.session._logs_for_job) prints for the
+# same descriptions: it multiplies by the sum of the groups' InstanceCount.
+
+
+def test_seconds_are_per_instance_figures_times_the_sum_of_the_groups_counts():
+    desc = ended(TrainingTimeInSeconds=400, BillableTimeInSeconds=390)
+    assert end_of_job_lines(desc) == ["Training seconds: 1200", "Billable seconds: 1170", MODEL_LINE]
+
+
+def test_managed_spot_savings_are_computed_from_the_per_instance_figures():
+    desc = ended(TrainingTimeInSeconds=1000, BillableTimeInSeconds=350, EnableManagedSpotTraining=True)
+    assert end_of_job_lines(desc) == [
+        "Training seconds: 3000", "Billable seconds: 1050", "Managed Spot Training savings: 65.0%", MODEL_LINE]
+    desc = ended(TrainingTimeInSeconds=3, BillableTimeInSeconds=1, EnableManagedSpotTraining=True)
+    assert end_of_job_lines(desc)[2] == "Managed Spot Training savings: 66.7%"
+
+
+def test_a_cluster_without_groups_counts_its_instance_count():
+    desc = ended(ResourceConfig={"InstanceType": "ml.m5.xlarge", "InstanceCount": 4},
+                 TrainingTimeInSeconds=10, BillableTimeInSeconds=10)
+    assert end_of_job_lines(desc)[:2] == ["Training seconds: 40", "Billable seconds: 40"]
+
+
+def test_only_the_lines_whose_figures_are_known():
+    # the SDK v2 would fail on the last two (no count; a spot saving divided by zero)
+    assert end_of_job_lines(ended()) == [MODEL_LINE]
+    assert end_of_job_lines(ended(TrainingStartTime=1700000000, TrainingEndTime=1700000600)) == [MODEL_LINE]
+    assert end_of_job_lines(ended(ResourceConfig={}, TrainingTimeInSeconds=5, BillableTimeInSeconds=5)) == [MODEL_LINE]
+    spot = ended(TrainingTimeInSeconds=0, BillableTimeInSeconds=0, EnableManagedSpotTraining=True, ModelArtifacts={})
+    assert end_of_job_lines(spot) == ["Training seconds: 0", "Billable seconds: 0"]
+
+
+def test_a_failed_job_shows_its_seconds_but_no_model():
+    failed = ended("Failed", TrainingTimeInSeconds=60, BillableTimeInSeconds=60,
+                   ModelArtifacts={"S3ModelArtifacts": MODEL})
+    assert end_of_job_lines(failed) == ["Training seconds: 180", "Billable seconds: 180"]
+    stopped = ended("Stopped", TrainingTimeInSeconds=60, BillableTimeInSeconds=60)
+    assert end_of_job_lines(stopped) == ["Training seconds: 180", "Billable seconds: 180", MODEL_LINE]
+
+
+# -- the end of the job, waited for ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("logs", ["All", "None"])
+def test_the_seconds_and_the_model_follow_the_last_status_line(fault_proxy, logs):
+    job = start(fault_proxy)
+    script(fault_proxy, describe("InProgress", "Training"),
+           ended(TrainingTimeInSeconds=1000, BillableTimeInSeconds=350, EnableManagedSpotTraining=True))
+    out = io.StringIO()
+    t = FakeTime()
+    desc = job.wait(logs=logs, poll=(30, 30), out=out, clock=t.clock, sleep=t.sleep)
+    assert desc["BillableTimeInSeconds"] == 350
+    assert out.getvalue().splitlines() == [
+        "[0:00:00] waiting: InProgress/Training",
+        "[0:00:30] waiting: Completed - Training job completed",
+        "Training seconds: 3000",
+        "Billable seconds: 1050",
+        "Managed Spot Training savings: 65.0%",
+        MODEL_LINE,
+    ]
+
+
+@pytest.mark.parametrize("status", ["Failed", "Stopped"])
+def test_a_job_that_did_not_complete_shows_its_seconds_then_raises(fault_proxy, status):
+    job = start(fault_proxy)
+    script(fault_proxy, ended(status, reason="AlgorithmError: boom" if status == "Failed" else None,
+                              TrainingTimeInSeconds=60, BillableTimeInSeconds=60))
+    out = io.StringIO()
+    with pytest.raises(UnexpectedStatusException) as info:
+        job.wait(poll=FAST, out=out, sleep=FakeTime().sleep)
+    assert info.value.status == status
+    lines = out.getvalue().splitlines()
+    assert lines[1:] == ["Training seconds: 180", "Billable seconds: 180"] + ([MODEL_LINE] if status == "Stopped" else [])
+
+
+def test_ctrl_c_prints_no_end_of_job_lines(fault_proxy):
+    job = start(fault_proxy)
+    script(fault_proxy, describe("InProgress", "Training"))
+
+    def interrupted_sleep(seconds):
+        raise KeyboardInterrupt
+
+    out = io.StringIO()
+    with pytest.raises(KeyboardInterrupt):
+        job.wait(poll=FAST, out=out, sleep=interrupted_sleep)
+    assert "Training seconds" not in out.getvalue() and "Model artifacts" not in out.getvalue()
+
+
+# -- the heartbeat -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("logs", ["All", "None"])
+def test_a_quiet_wait_prints_a_still_line_every_five_minutes(fault_proxy, logs):
+    job = start(fault_proxy)
+    training = describe("InProgress", "Training", "Training in progress")
+    script(fault_proxy, describe("InProgress", "Starting"), *[training] * 24)  # polls at 0:00, 0:30, ... 12:00
+    out = io.StringIO()
+    t = FakeTime()
+    job.wait(logs=logs, poll=(30, 30), out=out, clock=t.clock, sleep=t.sleep)
+    lines = out.getvalue().splitlines()
+    assert lines[:4] == [
+        "[0:00:00] waiting: InProgress/Starting",
+        "[0:00:30] waiting: InProgress/Training - Training in progress",
+        "[0:05:30] waiting: still InProgress/Training (since 0:00:30)",
+        "[0:10:30] waiting: still InProgress/Training (since 0:00:30)",
+    ]
+    assert lines[4].startswith("[0:12:30] waiting: Completed")  # moto's answer
+    assert lines[5:] == [MODEL_LINE]
+
+
+def test_log_lines_are_not_silence(fault_proxy):
+    cw = boto3.client("logs", endpoint_url=fault_proxy.upstream_url)
+    cw.create_log_group(logGroupName=LOG_GROUP)
+    stream = "waiting/algo-1-1700000000"
+    cw.create_log_stream(logGroupName=LOG_GROUP, logStreamName=stream)
+    job = start(fault_proxy)
+    script(fault_proxy, *[describe("InProgress", "Training", ResourceConfig=GROUPS)] * 8)  # polls at 0:00 ... 3:30
+    t = FakeTime()
+
+    def sleep(seconds):
+        t.sleep(seconds)
+        if t.now == 60:  # a line, read by the poll at 1:00
+            event = {"timestamp": int(time.time() * 1000), "message": "epoch 1"}
+            cw.put_log_events(logGroupName=LOG_GROUP, logStreamName=stream, logEvents=[event])
+
+    out = io.StringIO()
+    job.wait(logs="All", poll=(30, 30), out=out, clock=t.clock, sleep=sleep, heartbeat=120)
+    lines = out.getvalue().splitlines()
+    assert lines[:3] == [
+        "[0:00:00] waiting: InProgress/Training",
+        "[?/algo-1] epoch 1",
+        "[0:03:00] waiting: still InProgress/Training (since 0:00:00)",  # two minutes after the log line
+    ]
+    assert lines[3].startswith("[0:04:00] waiting: Completed")
+
+
+def test_the_heartbeat_can_be_set_or_turned_off(fault_proxy):
+    job = start(fault_proxy)
+    training = describe("InProgress", "Training")
+    script(fault_proxy, *[training] * 5)  # polls at 0:00 ... 2:00
+    t = FakeTime()
+    out = io.StringIO()
+    job.wait(logs="None", poll=(30, 30), out=out, clock=t.clock, sleep=t.sleep, heartbeat=60)
+    assert [line for line in out.getvalue().splitlines() if "still" in line] == [
+        "[0:01:00] waiting: still InProgress/Training (since 0:00:00)",
+        "[0:02:00] waiting: still InProgress/Training (since 0:00:00)",
+    ]
+    script(fault_proxy, *[training] * 12)  # 6 minutes
+    t = FakeTime()
+    out = io.StringIO()
+    job.wait(logs="None", poll=(30, 30), out=out, clock=t.clock, sleep=t.sleep, heartbeat=None)
+    assert t.now == 360 and "still" not in out.getvalue()
