@@ -9,14 +9,17 @@ one job model (``_build``), the session checks it (``check``), everything is che
 anything with ``facts()`` (what it knows without a call), ``check(job)`` (its own rules: ``(job,
 problems)``) and ``execute(job, now)`` (the started job): ``Session`` for AWS, ``LocalSession``.
 """
+import inspect
 import os
 import time
-
-import attrs
+from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _build, _context, _display, _plan, _validate
-from sagemaker_hetero._settings import ESTIMATOR_FIELDS, JobSettings
+from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._settings import ESTIMATOR_FIELDS
 from sagemaker_hetero.exceptions import ConfigError, Problem
+from sagemaker_hetero.inputs import TrainingInput
+from sagemaker_hetero.instance_group import InstanceGroup
 
 __all__ = ["Estimator", "EstimatorBase", "Framework"]
 
@@ -73,33 +76,26 @@ def checked_job(settings, session, now, path_exists=None, found=(), later=()):
 
 
 class EstimatorBase(object):
-    """What every estimator shares. Use :class:`Estimator`, ``PyTorch`` or ``TensorFlow``."""
+    """What every estimator shares. Use :class:`Estimator`, ``PyTorch`` or ``TensorFlow``.
+
+    Each estimator's ``__init__`` names every argument it takes, with the SageMaker Python SDK v2's
+    names, order and defaults; an argument it does not know is a ``TypeError`` naming the closest one.
+    """
 
     _framework = None
-    _positional = ()
-    _own_fields = ()
-    # The settings' own defaults (JobSettings), for the attributes the SDK v2 exposes.
-    _defaults = {
-        f.name: f.default for f in attrs.fields(JobSettings) if f.name in ESTIMATOR_FIELDS and f.default is not None
-    }
+    _signatures = {}
 
-    def __init__(self, *args, **kwargs):
-        allowed = self._allowed()
-        if len(args) > len(self._positional):
-            raise TypeError(
-                "%s() takes at most %d positional arguments (%s), got %d"
-                % (type(self).__name__, len(self._positional), ", ".join(self._positional), len(args))
-            )
-        for name, value in zip(self._positional, args):
-            if name in kwargs:
-                raise TypeError("%s() got multiple values for argument %r" % (type(self).__name__, name))
-            kwargs[name] = value
-        for name in kwargs:
-            if name not in allowed:
-                hint = _validate.did_you_mean(name, allowed, cutoff=0.5)
-                raise TypeError("%s() got an unexpected keyword argument %r%s" % (type(self).__name__, name, hint))
-        for name in allowed:
-            setattr(self, _PRIVATE.get(name, name), kwargs.get(name, self._defaults.get(name)))
+    def _setup(self, arguments):
+        """Keep an ``__init__``'s arguments (its ``locals()``) as the SDK v2 keeps them, refuse unknown
+        keywords, and check the job (all but what ``fit`` can still change)."""
+        arguments = dict(arguments)
+        arguments.pop("self", None)
+        arguments.pop("__class__", None)
+        for name in arguments.pop("kwargs", {}):
+            hint = _validate.did_you_mean(name, self._allowed(), cutoff=0.5)
+            raise TypeError("%s() got an unexpected keyword argument %r%s" % (type(self).__name__, name, hint))
+        for name, value in arguments.items():
+            setattr(self, _PRIVATE.get(name, name), value)
         if self._hyperparameters is None:
             self._hyperparameters = {}
         elif isinstance(self._hyperparameters, dict):
@@ -114,8 +110,11 @@ class EstimatorBase(object):
 
     @classmethod
     def _allowed(cls):
-        fields = set(ESTIMATOR_FIELDS) - {"framework_version", "py_version", "distribution", "model_dir"}
-        return fields | set(cls._own_fields) | {"sagemaker_session"}
+        """The names of the arguments this estimator takes."""
+        if cls not in EstimatorBase._signatures:
+            names = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "kwargs")]
+            EstimatorBase._signatures[cls] = frozenset(names)
+        return EstimatorBase._signatures[cls]
 
     # -- the SageMaker Python SDK v2's accessors -----------------------------------------------
 
@@ -208,7 +207,15 @@ class EstimatorBase(object):
                 values[name] = self.__dict__[attr]
         return _build.settings(self._framework, values, inputs, job_name, experiment_config)
 
-    def fit(self, inputs=None, wait=True, logs="All", job_name=None, experiment_config=None, dry_run=False):
+    def fit(
+        self,
+        inputs: Optional[Union[str, TrainingInput, Dict[str, Union[str, TrainingInput]]]] = None,
+        wait: bool = True,
+        logs: Union[bool, str] = "All",
+        job_name: Optional[str] = None,
+        experiment_config: Optional[Dict[str, str]] = None,
+        dry_run: bool = False,
+    ) -> Optional[Dict[str, Any]]:
         """Start the training job (or, with ``dry_run=True``, return its request without sending it).
 
         Everything is validated first; a :class:`ConfigError` lists every problem, and nothing is
@@ -242,7 +249,8 @@ class EstimatorBase(object):
     # -- jobs started elsewhere, logs, and how an estimator shows itself ------------------------
 
     @classmethod
-    def attach(cls, training_job_name, sagemaker_session=None, model_channel_name="model"):
+    def attach(cls, training_job_name: str, sagemaker_session: Optional[Any] = None,
+               model_channel_name: str = D.MODEL_CHANNEL) -> "EstimatorBase":
         """An estimator rebuilt from an existing training job (the SageMaker Python SDK v2's ``attach``).
 
         The job is described once: instance groups (in order), channels with their instance groups
@@ -316,10 +324,61 @@ class Estimator(EstimatorBase):
     ``instance_groups=[InstanceGroup(...), ...]`` for a heterogeneous cluster.
     """
 
-    _positional = ("image_uri", "role", "instance_count", "instance_type")
+    def __init__(
+        self,
+        image_uri: Optional[str] = None,
+        role: Optional[str] = None,
+        instance_count: Optional[int] = None,
+        instance_type: Optional[str] = None,
+        keep_alive_period_in_seconds: Optional[int] = None,
+        volume_size: int = D.VOLUME_SIZE_GB,
+        volume_kms_key: Optional[str] = None,
+        max_run: int = D.MAX_RUN_SECONDS,
+        input_mode: str = D.INPUT_MODE,
+        output_path: Optional[str] = None,
+        output_kms_key: Optional[str] = None,
+        base_job_name: Optional[str] = None,
+        sagemaker_session: Optional[Any] = None,
+        hyperparameters: Optional[Dict[str, Any]] = None,
+        tags: Optional[Union[List[Dict[str, str]], Dict[str, str]]] = None,
+        subnets: Optional[List[str]] = None,
+        security_group_ids: Optional[List[str]] = None,
+        model_uri: Optional[str] = None,
+        model_channel_name: str = D.MODEL_CHANNEL,
+        metric_definitions: Optional[List[Dict[str, str]]] = None,
+        encrypt_inter_container_traffic: bool = False,
+        use_spot_instances: bool = False,
+        max_wait: Optional[int] = None,
+        checkpoint_s3_uri: Optional[str] = None,
+        checkpoint_local_path: Optional[str] = None,
+        enable_network_isolation: bool = False,
+        *,
+        debugger_hook_config: Optional[Union[bool, Dict[str, Any]]] = None,
+        enable_sagemaker_metrics: Optional[bool] = None,
+        profiler_config: Optional[Dict[str, Any]] = None,
+        disable_profiler: bool = False,
+        environment: Optional[Dict[str, str]] = None,
+        max_retry_attempts: Optional[int] = None,
+        source_dir: Optional[str] = None,
+        container_log_level: int = D.CONTAINER_LOG_LEVEL,
+        code_location: Optional[str] = None,
+        entry_point: Optional[str] = None,
+        dependencies: Optional[List[str]] = None,
+        instance_groups: Optional[List[InstanceGroup]] = None,
+        training_repository_access_mode: Optional[str] = None,
+        training_repository_credentials_provider_arn: Optional[str] = None,
+        container_entry_point: Optional[List[str]] = None,
+        container_arguments: Optional[List[str]] = None,
+        enable_infra_check: Optional[bool] = None,
+        enable_remote_debug: Optional[bool] = None,
+        enable_session_tag_chaining: Optional[bool] = None,
+        training_plan: Optional[str] = None,
+        job_name: Optional[str] = None,
+        **kwargs: Any
+,
+    ) -> None:
+        self._setup(locals())
 
 
 class Framework(EstimatorBase):
     """Base of the framework estimators: an entry point run in a deep learning container."""
-
-    _own_fields = ("framework_version", "py_version", "distribution")

@@ -288,10 +288,30 @@ def test_estimator_positional_order():
     request = dry_run(est, job_name="positional")
     assert request["ResourceConfig"]["InstanceType"] == "ml.m5.xlarge"
     assert request["ResourceConfig"]["InstanceCount"] == 2
+    # as in the SDK v2: the fifth is keep_alive_period_in_seconds, and after enable_network_isolation
+    # every argument is a keyword (where the SDK v2's next one is an argument we do not take)
+    assert Estimator(IMAGE, ROLE, 2, "ml.m5.xlarge", 30).keep_alive_period_in_seconds == 30
     with pytest.raises(TypeError):
-        Estimator(IMAGE, ROLE, 2, "ml.m5.xlarge", 30)
+        Estimator(IMAGE, ROLE, 2, "ml.m5.xlarge", *([None] * 23))
     with pytest.raises(TypeError):
         Estimator(IMAGE, role=ROLE, image_uri=IMAGE, instance_count=1, instance_type="ml.m5.xlarge")
+
+
+@pytest.mark.parametrize("cls", [Estimator, PyTorch, TensorFlow])
+def test_signatures_name_every_argument_with_annotations_in_the_sdk_v2s_order(cls):
+    params = inspect.signature(cls).parameters
+    for name in ("role", "instance_groups", "instance_type", "instance_count", "entry_point", "hyperparameters",
+                 "output_path", "tags", "environment", "training_plan", "sagemaker_session"):
+        assert name in params and params[name].annotation is not inspect.Parameter.empty, name
+    positional = [p.name for p in params.values() if p.kind == p.POSITIONAL_OR_KEYWORD]
+    expected = {
+        Estimator: ["image_uri", "role", "instance_count", "instance_type", "keep_alive_period_in_seconds"],
+        PyTorch: ["entry_point", "framework_version", "py_version", "source_dir", "hyperparameters", "image_uri",
+                  "distribution"],
+        TensorFlow: ["py_version", "framework_version", "model_dir", "image_uri", "distribution"],
+    }[cls]
+    assert positional[: len(expected)] == expected
+    assert list(params)[-1] == "kwargs"  # what is left is refused by name, with the closest one suggested
 
 
 def test_pytorch_positional_order():
