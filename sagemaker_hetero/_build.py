@@ -98,7 +98,7 @@ def build(settings):
         subnets=_sequence("subnets", s.subnets, out, "a list of subnet IDs"),
         security_group_ids=_sequence("security_group_ids", s.security_group_ids, out, "a list of security group IDs"),
         environment=_mapping("environment", s.environment, out, "a dict of variable name to value"),
-        tags=_tags(s.tags, out),
+        tags=_with_config_tags(_tags(s.tags, out), s.config_tags),
         metric_definitions=_sequence("metric_definitions", s.metric_definitions, out,
                                      "a list of {'Name': ..., 'Regex': ...}", copy_dicts=True),
         enable_sagemaker_metrics=_metrics_default(s.framework, s.framework_version) if s.enable_sagemaker_metrics is None
@@ -389,6 +389,17 @@ def _tags(tags, out):
             out.add("tags", "must be a dict of strings (%s: %s)" % (type(exc).__name__, exc), tags)
             return None
     return _sequence("tags", tags, out, "a list of {'Key': ..., 'Value': ...} or a dict", copy_dicts=True)
+
+
+def _with_config_tags(tags, config_tags):
+    """The job's tags, then the defaults configuration's whose key no tag of the job has (the SDK v2's
+    merge: the user's tag of a key wins)."""
+    if not isinstance(config_tags, (list, tuple)) or not config_tags:
+        return tags
+    keys = set(t.get("Key") for t in tags or () if isinstance(t, dict) and _hashable(t.get("Key")))
+    extra = [dict(t) for t in config_tags
+             if isinstance(t, dict) and not (_hashable(t.get("Key")) and t.get("Key") in keys)]
+    return tuple(tags or ()) + tuple(extra) or None
 
 
 def _experiment_config(value, out):

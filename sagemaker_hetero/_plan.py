@@ -30,6 +30,7 @@ class Facts(object):
     region = attrs.field()
     account_id = attrs.field(default=None)
     default_bucket = attrs.field(default=None)
+    default_bucket_prefix = attrs.field(default=None)
     role_arns = attrs.field(factory=dict)
     local = attrs.field(default=False)  # the job runs on this machine (LocalSession)
 
@@ -102,8 +103,11 @@ def default_job_name(job, region, now):
     return "%s-%s" % (base[: D.MAX_JOB_NAME - len(stamp) - 1], stamp)
 
 
-def output_path(job, default_bucket):
-    return job.output_path if job.output_path is not None else "s3://%s/" % default_bucket
+def output_path(job, facts):
+    """The job's output path: its own, else the default bucket (under the session's key prefix)."""
+    if job.output_path is not None:
+        return job.output_path
+    return "s3://%s/" % _wire.s3_key(facts.bucket(), facts.default_bucket_prefix, "")
 
 
 def needs_default_bucket(job):
@@ -115,8 +119,10 @@ def needs_default_bucket(job):
     return code is not None and not code.in_s3 and code.location is None and not _wire.is_s3_uri(job.output_path)
 
 
-def code_plan(job, job_name, default_bucket):
-    """Where the code archive lives, or None when the job ships no code."""
+def code_plan(job, job_name, facts):
+    """Where the code archive lives, or None when the job ships no code: under ``code_location``,
+    else in the output path's bucket, else in the default bucket under its key prefix (the SDK v2's
+    places)."""
     code = job.code
     if code is None:
         return None
@@ -127,7 +133,7 @@ def code_plan(job, job_name, default_bucket):
     elif _wire.is_s3_uri(job.output_path):
         bucket, prefix = _wire.parse_s3_uri(job.output_path)[0], ""
     else:
-        bucket, prefix = default_bucket, ""
+        bucket, prefix = facts.bucket(), facts.default_bucket_prefix
     return CodePlan(s3_uri="s3://%s/%s" % (bucket, _wire.s3_key(prefix, job_name, "source", D.CODE_ARCHIVE)), upload=True)
 
 
@@ -135,12 +141,12 @@ def make_plan(job, facts, now):
     """The :class:`Plan` of ``job`` with ``facts``; ``now`` (epoch seconds) names a job without a name."""
     region = facts.region
     job_name = job.job_name if job.job_name is not None else default_job_name(job, region, now)
-    code = code_plan(job, job_name, facts.bucket())
+    code = code_plan(job, job_name, facts)
     context = _wire.Context(
         region=region,
         job_name=job_name,
         role_arn=facts.role_arn(job.role) if job.role is not None else None,
-        output_path=output_path(job, facts.bucket()),
+        output_path=output_path(job, facts),
         code_uri=code.s3_uri if code is not None else None,
         local=facts.local,
     )

@@ -112,6 +112,7 @@ class JobSettings(object):
     debugger_hook_config = attrs.field(default=None)
     profiler_config = attrs.field(default=None)
     disable_profiler = attrs.field(default=False)
+    config_tags = attrs.field(default=None)  # the defaults configuration's, appended unless given
     model_uri = attrs.field(default=None)
     model_channel_name = attrs.field(default=D.MODEL_CHANNEL)
     enable_sagemaker_metrics = attrs.field(default=None)

@@ -14,7 +14,7 @@ import os
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero import _build, _context, _display, _plan, _validate
+from sagemaker_hetero import _build, _context, _display, _plan, _sdk_config, _validate
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._settings import ESTIMATOR_FIELDS
 from sagemaker_hetero.exceptions import ConfigError, Problem
@@ -60,6 +60,40 @@ def _facts(session):
 _FIT_DECIDES = ("job_name", "base_job_name", "input_mode")
 
 
+def _volume_kms_allowed(arguments):
+    """Whether the job's instances take a volume KMS key (the SDK v2 applies the configuration's only
+    then): a type of a family without local NVMe storage only, as the SDK v2 tells them apart."""
+    types = [arguments.get("instance_type")] + [getattr(g, "instance_type", None)
+                                                 for g in arguments.get("instance_groups") or () if g is not None]
+    for itype in types:
+        parts = itype.split(".") if isinstance(itype, str) else []
+        family = parts[1] if len(parts) == 3 and parts[0] == "ml" else None
+        if family and "d" not in family and not family.startswith(D.NO_VOLUME_FAMILIES):
+            return True
+    return False
+
+
+def _apply_sdk_config(arguments):
+    """Fill the arguments not given (None) from the SageMaker defaults configuration, as the SDK v2
+    does (docs/migrating.md); returns the configuration's tags, appended to the job's unless given."""
+    session = arguments.get("sagemaker_session")
+    config = getattr(session, "sagemaker_config", None)
+    if config is None:
+        config = _sdk_config.load()
+    for name, path in _sdk_config.TRAINING_JOB_DEFAULTS:
+        if name not in arguments or arguments[name] is not None:
+            continue
+        value = _sdk_config.value(config, path)
+        if value is not None and (name != "volume_kms_key" or _volume_kms_allowed(arguments)):
+            arguments[name] = value
+    if "debugger_hook_config" in arguments and arguments["debugger_hook_config"] is None:
+        arguments["debugger_hook_config"] = _sdk_config.value(config, _sdk_config.DEBUG_HOOK)
+    for name in ("encrypt_inter_container_traffic", "enable_network_isolation", "disable_profiler"):
+        if arguments.get(name, False) is None:
+            arguments[name] = False
+    return _sdk_config.value(config, _sdk_config.TAGS)
+
+
 def checked_job(settings, session, now, path_exists=None, found=(), later=()):
     """``(job, facts)``: the job model of ``settings`` as ``session`` runs it, after every check
     (raises :class:`ConfigError` listing every problem but those of the arguments in ``later``)."""
@@ -94,6 +128,7 @@ class EstimatorBase(object):
         for name in arguments.pop("kwargs", {}):
             hint = _validate.did_you_mean(name, self._allowed(), cutoff=0.5)
             raise TypeError("%s() got an unexpected keyword argument %r%s" % (type(self).__name__, name, hint))
+        self._config_tags = _apply_sdk_config(arguments)
         for name, value in arguments.items():
             setattr(self, _PRIVATE.get(name, name), value)
         if self._hyperparameters is None:
@@ -205,6 +240,7 @@ class EstimatorBase(object):
             attr = _PRIVATE.get(name, name)
             if attr in self.__dict__:
                 values[name] = self.__dict__[attr]
+        values["config_tags"] = self._config_tags
         return _build.settings(self._framework, values, inputs, job_name, experiment_config)
 
     def fit(
@@ -346,17 +382,17 @@ class Estimator(EstimatorBase):
         model_uri: Optional[str] = None,
         model_channel_name: str = D.MODEL_CHANNEL,
         metric_definitions: Optional[List[Dict[str, str]]] = None,
-        encrypt_inter_container_traffic: bool = False,
+        encrypt_inter_container_traffic: Optional[bool] = None,
         use_spot_instances: bool = False,
         max_wait: Optional[int] = None,
         checkpoint_s3_uri: Optional[str] = None,
         checkpoint_local_path: Optional[str] = None,
-        enable_network_isolation: bool = False,
+        enable_network_isolation: Optional[bool] = None,
         *,
         debugger_hook_config: Optional[Union[bool, Dict[str, Any]]] = None,
         enable_sagemaker_metrics: Optional[bool] = None,
         profiler_config: Optional[Dict[str, Any]] = None,
-        disable_profiler: bool = False,
+        disable_profiler: Optional[bool] = None,
         environment: Optional[Dict[str, str]] = None,
         max_retry_attempts: Optional[int] = None,
         source_dir: Optional[str] = None,

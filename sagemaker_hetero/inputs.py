@@ -1,4 +1,6 @@
 """Training inputs (channels), with the SageMaker Python SDK v2's names and argument order."""
+from typing import Any, Dict, List, Optional, Union
+
 import attrs
 
 __all__ = ["TrainingInput", "ShuffleConfig"]
@@ -8,7 +10,7 @@ __all__ = ["TrainingInput", "ShuffleConfig"]
 class ShuffleConfig(object):
     """Shuffle the S3 objects of a channel with ``seed`` (used in Pipe mode)."""
 
-    seed = attrs.field()
+    seed: int = attrs.field()
 
 
 @attrs.frozen
@@ -20,19 +22,19 @@ class TrainingInput(object):
     must (a rule of the SageMaker service, checked before anything is sent).
     """
 
-    s3_data = attrs.field(default=None)
-    distribution = attrs.field(default=None)
-    compression = attrs.field(default=None)
-    content_type = attrs.field(default=None)
-    record_wrapping = attrs.field(default=None)
-    s3_data_type = attrs.field(default="S3Prefix")
-    instance_groups = attrs.field(default=None)
-    input_mode = attrs.field(default=None)
-    attribute_names = attrs.field(default=None)
-    target_attribute_name = attrs.field(default=None)
-    shuffle_config = attrs.field(default=None)
-    hub_access_config = attrs.field(default=None)
-    model_access_config = attrs.field(default=None)
+    s3_data: Optional[str] = attrs.field(default=None)
+    distribution: Optional[str] = attrs.field(default=None)
+    compression: Optional[str] = attrs.field(default=None)
+    content_type: Optional[str] = attrs.field(default=None)
+    record_wrapping: Optional[str] = attrs.field(default=None)
+    s3_data_type: str = attrs.field(default="S3Prefix")
+    instance_groups: Optional[List[Union[str, Any]]] = attrs.field(default=None)
+    input_mode: Optional[str] = attrs.field(default=None)
+    attribute_names: Optional[List[str]] = attrs.field(default=None)
+    target_attribute_name: Optional[str] = attrs.field(default=None)
+    shuffle_config: Optional[ShuffleConfig] = attrs.field(default=None)
+    hub_access_config: Optional[Dict[str, Any]] = attrs.field(default=None)
+    model_access_config: Optional[Dict[str, Any]] = attrs.field(default=None)
 
     @property
     def config(self):

@@ -1,4 +1,6 @@
 """Instance groups: the parts of a heterogeneous cluster."""
+from typing import Optional
+
 import attrs
 
 __all__ = ["InstanceGroup"]
@@ -13,9 +15,9 @@ class InstanceGroup(object):
     checked when the job is validated (``fit`` or a dry run), together with everything else.
     """
 
-    instance_group_name = attrs.field(default=None)
-    instance_type = attrs.field(default=None)
-    instance_count = attrs.field(default=None)
+    instance_group_name: Optional[str] = attrs.field(default=None)
+    instance_type: Optional[str] = attrs.field(default=None)
+    instance_count: Optional[int] = attrs.field(default=None)
 
     @property
     def name(self):

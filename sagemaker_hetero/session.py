@@ -10,11 +10,13 @@ import hashlib
 import threading
 import time
 
+from typing import Any, Dict, Optional
+
 import attrs
 import boto3
 import botocore.config
 
-from sagemaker_hetero import _archive, _aws_errors, _context, _plan, _wire
+from sagemaker_hetero import _archive, _aws_errors, _context, _plan, _sdk_config, _wire
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._context import default_bucket_name
 from sagemaker_hetero._job import TrainingJob
@@ -44,7 +46,18 @@ class Session(object):
     #: seconds between DescribeTrainingJob polls while waiting: (first, longest); None for 2 s to 30 s
     poll_interval = None
 
-    def __init__(self, boto_session=None, sagemaker_client=None, default_bucket=None):
+    def __init__(
+        self,
+        boto_session: Optional[Any] = None,
+        sagemaker_client: Optional[Any] = None,
+        sagemaker_runtime_client: Optional[Any] = None,
+        sagemaker_featurestore_runtime_client: Optional[Any] = None,
+        default_bucket: Optional[str] = None,
+        settings: Optional[Any] = None,
+        sagemaker_metrics_client: Optional[Any] = None,
+        sagemaker_config: Optional[Dict[str, Any]] = None,
+        default_bucket_prefix: Optional[str] = None,
+    ) -> None:
         # One region rule for everything (the dry run's too): an explicit session's region, else
         # AWS_REGION, AWS_DEFAULT_REGION, the profile's (boto3 alone does not read AWS_REGION).
         if boto_session is None:
@@ -57,7 +70,18 @@ class Session(object):
         if sagemaker_client is not None:
             self._clients["sagemaker"] = sagemaker_client
             self._clients["sagemaker-poll"] = sagemaker_client
-        self._default_bucket_name = default_bucket
+        # The SDK v2 takes these for endpoints, feature store and metrics; a training job uses none.
+        self.sagemaker_runtime_client = sagemaker_runtime_client
+        self.sagemaker_featurestore_runtime_client = sagemaker_featurestore_runtime_client
+        self.sagemaker_metrics_client = sagemaker_metrics_client
+        self.settings = settings
+        #: the SageMaker defaults configuration (docs/migrating.md): given, else read as the SDK v2 reads it
+        self.sagemaker_config = sagemaker_config if sagemaker_config is not None else _sdk_config.load()
+        self._default_bucket_name = default_bucket or _sdk_config.value(self.sagemaker_config,
+                                                                         _sdk_config.DEFAULT_BUCKET)
+        #: a key prefix for the default bucket: output and code go under it
+        self.default_bucket_prefix = default_bucket_prefix or _sdk_config.value(
+            self.sagemaker_config, _sdk_config.DEFAULT_BUCKET_PREFIX)
         self._account_id = None
         self._bucket_ready = set()
         self._role_arns = {}
@@ -197,6 +221,7 @@ class Session(object):
             region=self.boto_region_name,
             account_id=self._account_id,
             default_bucket=self._default_bucket_name,
+            default_bucket_prefix=self.default_bucket_prefix,
             role_arns=dict(self._role_arns),
         )
 

@@ -50,6 +50,17 @@ _AWS_ENV_TO_REMOVE = (
 )
 
 
+@pytest.fixture(autouse=True)
+def no_sagemaker_defaults_configuration(monkeypatch, tmp_path_factory):
+    """No developer's or machine's SageMaker config.yaml reaches a test (the SDK reads them from the
+    XDG folders and the two override variables); a test that wants one sets it."""
+    empty = str(tmp_path_factory.mktemp("xdg"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", empty)
+    monkeypatch.setenv("XDG_CONFIG_DIRS", empty)
+    monkeypatch.setenv("SAGEMAKER_ADMIN_CONFIG_OVERRIDE", "")
+    monkeypatch.setenv("SAGEMAKER_USER_CONFIG_OVERRIDE", "")
+
+
 @pytest.fixture(scope="session")
 def moto_server():
     server = MotoServer().start()

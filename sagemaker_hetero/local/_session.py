@@ -15,7 +15,7 @@ import threading
 
 import attrs
 
-from sagemaker_hetero import _archive, _context, _plan
+from sagemaker_hetero import _archive, _context, _plan, _sdk_config
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import CODE
 from sagemaker_hetero.exceptions import ConfigError, Problem
@@ -98,6 +98,8 @@ class LocalSession(object):
         self.seed = seed
         self.grace_period = float(grace_period)
         self.out = out
+        #: the SageMaker defaults configuration, read as a Session reads it (a role, tags, ...)
+        self.sagemaker_config = _sdk_config.load()
         self._storage = _storage.Storage(self.root, self.boto_region_name, boto_session)
         self._jobs = {}
         self._network = None

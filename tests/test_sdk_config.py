@@ -1,0 +1,146 @@
+"""The SageMaker defaults configuration (config.yaml), read and applied as the SDK v2 does.
+
+The SDK v2's behaviour for a whole job is recorded in tests/conformance/extra/config_defaults; these
+tests pin the rules one by one: where the files are, which wins, what is applied, what is refused.
+"""
+import pytest
+
+from sagemaker_hetero import _sdk_config
+from sagemaker_hetero.estimator import Estimator
+from sagemaker_hetero.exceptions import ConfigError
+from sagemaker_hetero.instance_group import InstanceGroup
+from sagemaker_hetero.pytorch import PyTorch
+
+pytestmark = pytest.mark.usefixtures("workdir")  # tests/conftest.py
+ROLE = "arn:aws:iam::123456789012:role/Mine"
+ORG_ROLE = "arn:aws:iam::123456789012:role/OrgRole"
+IMAGE = "123456789012.dkr.ecr.us-west-2.amazonaws.com/my-image:latest"
+
+
+def write_config(folder, text, name="config.yaml"):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text("SchemaVersion: '1.0'\nSageMaker:\n" + text)
+    return str(folder)
+
+
+@pytest.fixture
+def admin(tmp_path, monkeypatch):
+    def set_admin(text):
+        monkeypatch.setenv(_sdk_config.ADMIN_OVERRIDE, write_config(tmp_path / "admin", text))
+    return set_admin
+
+
+@pytest.fixture
+def user(tmp_path, monkeypatch):
+    def set_user(text):
+        monkeypatch.setenv(_sdk_config.USER_OVERRIDE, write_config(tmp_path / "user", text))
+    return set_user
+
+
+def generic(**overrides):
+    kwargs = dict(image_uri=IMAGE, instance_type="ml.m5.xlarge", instance_count=1)
+    kwargs.update(overrides)
+    return Estimator(**kwargs)
+
+
+def test_a_role_from_the_configuration_and_an_explicit_one_wins(admin):
+    admin("  TrainingJob:\n    RoleArn: %s\n" % ORG_ROLE)
+    assert generic().role == ORG_ROLE
+    assert generic(role=ROLE).role == ROLE
+    assert generic().fit(dry_run=True)["RoleArn"] == ORG_ROLE
+
+
+def test_the_users_file_wins_over_the_admins_key_by_key(admin, user):
+    admin("  TrainingJob:\n    RoleArn: %s\n    EnableNetworkIsolation: true\n" % ORG_ROLE)
+    user("  TrainingJob:\n    RoleArn: %s\n" % ROLE)
+    est = generic()
+    assert (est.role, est.enable_network_isolation()) == (ROLE, True)
+
+
+def test_an_explicit_false_wins_over_a_configured_true(admin):
+    admin("  TrainingJob:\n    RoleArn: %s\n    EnableNetworkIsolation: true\n"
+          "    EnableInterContainerTrafficEncryption: true\n" % ORG_ROLE)
+    request = generic(enable_network_isolation=False, encrypt_inter_container_traffic=False).fit(dry_run=True)
+    assert "EnableNetworkIsolation" not in request and "EnableInterContainerTrafficEncryption" not in request
+    request = generic().fit(dry_run=True)
+    assert request["EnableNetworkIsolation"] is True and request["EnableInterContainerTrafficEncryption"] is True
+
+
+def test_tags_are_appended_unless_a_tag_of_that_key_is_given(admin):
+    admin("  TrainingJob:\n    RoleArn: %s\n    Tags:\n      - {Key: team, Value: org}\n"
+          "      - {Key: cost, Value: '42'}\n" % ORG_ROLE)
+    request = generic(tags={"team": "ml"}).fit(dry_run=True)
+    assert request["Tags"] == [{"Key": "team", "Value": "ml"}, {"Key": "cost", "Value": "42"}]
+    assert generic().tags is None  # the estimator keeps what was given; the request gets the merge
+
+
+def test_vpc_kms_and_environment_come_from_the_configuration(admin):
+    admin("  TrainingJob:\n    RoleArn: %s\n    VpcConfig: {Subnets: [subnet-1], SecurityGroupIds: [sg-1]}\n"
+          "    OutputDataConfig: {KmsKeyId: out-key}\n    ResourceConfig: {VolumeKmsKeyId: vol-key}\n"
+          "    Environment: {A: b}\n" % ORG_ROLE)
+    request = generic(subnets=["subnet-mine"]).fit(dry_run=True)
+    assert request["VpcConfig"] == {"Subnets": ["subnet-mine"], "SecurityGroupIds": ["sg-1"]}
+    assert request["OutputDataConfig"]["KmsKeyId"] == "out-key"
+    assert request["ResourceConfig"]["VolumeKmsKeyId"] == "vol-key"
+    assert request["Environment"] == {"A": "b"}
+    assert generic(environment={"X": "y"}).fit(dry_run=True)["Environment"] == {"X": "y"}  # not merged
+
+
+@pytest.mark.parametrize("itype", ["ml.g5.xlarge", "ml.p4d.24xlarge", "ml.r5d.large", "ml.trn1.32xlarge"])
+def test_no_configured_volume_key_for_instances_without_an_ebs_volume(admin, itype):
+    admin("  TrainingJob:\n    RoleArn: %s\n    ResourceConfig: {VolumeKmsKeyId: vol-key}\n" % ORG_ROLE)
+    request = generic(instance_type=itype).fit(dry_run=True)
+    assert "VolumeKmsKeyId" not in request["ResourceConfig"]
+    groups = [InstanceGroup("a", itype, 1), InstanceGroup("b", "ml.c5.xlarge", 1)]
+    est = PyTorch(entry_point="train.py", framework_version="2.0.1", py_version="py310", instance_groups=groups)
+    assert est.volume_kms_key == "vol-key"  # one group takes it: the SDK v2 applies it
+
+
+def test_a_session_reads_its_default_bucket_and_prefix_from_the_configuration(aws, admin):
+    from sagemaker_hetero.session import Session
+
+    admin("  PythonSDK:\n    Modules:\n      Session:\n        DefaultS3Bucket: org-bucket\n"
+          "        DefaultS3ObjectKeyPrefix: team/a\n  TrainingJob:\n    RoleArn: %s\n" % ORG_ROLE)
+    session = Session()
+    assert session.default_bucket_prefix == "team/a"
+    request = PyTorch(entry_point="train.py", framework_version="2.0.1", py_version="py310",
+                      instance_type="ml.c5.xlarge", instance_count=1, sagemaker_session=session).fit(
+        dry_run=True, job_name="prefixed")
+    assert request["OutputDataConfig"]["S3OutputPath"] == "s3://org-bucket/team/a/"
+    assert request["HyperParameters"]["sagemaker_submit_directory"] == (
+        '"s3://org-bucket/team/a/prefixed/source/sourcedir.tar.gz"')
+    assert Session(sagemaker_config={}).default_bucket_prefix is None  # a given configuration is the one
+
+
+def test_a_location_named_by_a_variable_must_exist_and_hold_a_mapping(tmp_path, monkeypatch):
+    monkeypatch.setenv(_sdk_config.USER_OVERRIDE, str(tmp_path / "missing.yaml"))
+    with pytest.raises(ConfigError, match="SAGEMAKER_USER_CONFIG_OVERRIDE: the SageMaker defaults configuration"):
+        generic(role=ROLE)
+    (tmp_path / "list.yaml").write_text("- 1\n")
+    monkeypatch.setenv(_sdk_config.USER_OVERRIDE, str(tmp_path / "list.yaml"))
+    with pytest.raises(ConfigError, match="must be a mapping"):
+        generic(role=ROLE)
+    (tmp_path / "bad.yaml").write_text("a: [\n")
+    monkeypatch.setenv(_sdk_config.USER_OVERRIDE, str(tmp_path / "bad.yaml"))
+    with pytest.raises(ConfigError, match="is not valid YAML"):
+        generic(role=ROLE)
+
+
+def test_default_locations_follow_the_platform_folders():
+    env = {"XDG_CONFIG_HOME": "/home/u/.cfg", "XDG_CONFIG_DIRS": "/etc/site:/etc/other"}
+    assert _sdk_config.default_paths(env, "linux") == ("/etc/site/sagemaker/config.yaml",
+                                                       "/home/u/.cfg/sagemaker/config.yaml")
+    admin, user = _sdk_config.default_paths({}, "darwin")
+    assert admin == "/Library/Application Support/sagemaker/config.yaml"
+    assert user.endswith("Library/Application Support/sagemaker/config.yaml")
+
+
+def test_a_default_location_that_does_not_exist_is_no_configuration(tmp_path):
+    assert _sdk_config.load({"XDG_CONFIG_HOME": str(tmp_path), "XDG_CONFIG_DIRS": str(tmp_path)}) == {}
+
+
+def test_an_s3_location_is_read_through_the_reader_given():
+    read = {"s3://org/cfg/": b"SchemaVersion: '1.0'\nSageMaker:\n  TrainingJob:\n    RoleArn: x\n"}
+    config = _sdk_config.load({_sdk_config.ADMIN_OVERRIDE: "s3://org/cfg/", "XDG_CONFIG_HOME": "/nonexistent"},
+                              read_s3=read.__getitem__)
+    assert _sdk_config.value(config, ("SageMaker", "TrainingJob", "RoleArn")) == "x"
