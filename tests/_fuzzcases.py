@@ -43,7 +43,12 @@ ESTIMATOR_ARGS = (
 )
 FIT_ARGS = ("inputs", "wait", "logs", "job_name", "experiment_config", "dry_run")
 POSITIONAL = {
-    "Estimator": ("image_uri", "role", "instance_count", "instance_type"),
+    "Estimator": ("image_uri", "role", "instance_count", "instance_type", "keep_alive_period_in_seconds", "volume_size",
+                  "volume_kms_key", "max_run", "input_mode", "output_path", "output_kms_key", "base_job_name",
+                  "sagemaker_session", "hyperparameters", "tags", "subnets", "security_group_ids", "model_uri",
+                  "model_channel_name", "metric_definitions", "encrypt_inter_container_traffic",
+                  "use_spot_instances", "max_wait", "checkpoint_s3_uri", "checkpoint_local_path",
+                  "enable_network_isolation"),
     "PyTorch": ("entry_point", "framework_version", "py_version", "source_dir", "hyperparameters", "image_uri",
                 "distribution"),
     "TensorFlow": ("py_version", "framework_version", "model_dir", "image_uri", "distribution"),
@@ -941,6 +946,8 @@ def run_case(case, judge, ns=None):
         tb = sys.exc_info()[2]
         message = str(e)
         if case.type_error_expected and ("unexpected keyword argument" in message or "positional argument" in message):
+            return Outcome(TYPE_ERROR, [("TypeError", generic_message(message))], message, None, None)
+        if "got multiple values for argument" in message:  # Python binding a call: a positional and a keyword
             return Outcome(TYPE_ERROR, [("TypeError", generic_message(message))], message, None, None)
         key = ("TypeError at %s" % _where(tb), generic_message(message.split("\n")[0])[:200])
         return Outcome(CRASH, [key], traceback.format_exc(), None, None)

@@ -14,7 +14,7 @@ classified:
   ok                    accepted, and tests/_judge.py finds nothing wrong with the request
   FALSE ACCEPT          accepted, but the judge refuses the request (the service would)
   refused               ConfigError, every problem's path naming an argument
-  refused (TypeError)   an unknown keyword argument or too many positional arguments
+  refused (TypeError)   an unknown keyword argument, too many positional arguments, or one given twice
   CRASH                 any other exception (or a TypeError for anything else)
   BAD PATH              ConfigError with a problem whose path names no argument of the
                         estimator, of fit, or ``inputs``
