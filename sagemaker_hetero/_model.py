@@ -67,9 +67,13 @@ AS_GIVEN = (
     ("container_arguments", "container_arguments"),
     ("enable_remote_debug", "enable_remote_debug"),
     ("enable_session_tag_chaining", "enable_session_tag_chaining"),
+    ("instance_placement_config", "instance_placement_config"),
 )
 #: Job attribute -> the user's argument it comes from (for problems).
-ARGUMENT = dict(AS_GIVEN, enable_sagemaker_metrics="enable_sagemaker_metrics", experiment_config="experiment_config")
+ARGUMENT = dict(AS_GIVEN, enable_sagemaker_metrics="enable_sagemaker_metrics", experiment_config="experiment_config",
+                output_compression="disable_output_compression")
+#: What ``disable_output_compression=True`` sends as ``OutputDataConfig.CompressionType``.
+NO_OUTPUT_COMPRESSION = "NONE"
 
 
 def group_name(ref):
@@ -268,6 +272,8 @@ class Job(object):
     container_arguments = attrs.field(default=None)
     enable_remote_debug = attrs.field(default=None)
     enable_session_tag_chaining = attrs.field(default=None)
+    output_compression = attrs.field(default=None)  # "NONE" with disable_output_compression
+    instance_placement_config = attrs.field(default=None)
 
     @property
     def group_names(self):

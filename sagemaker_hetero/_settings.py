@@ -60,6 +60,8 @@ ESTIMATOR_FIELDS = (
     "container_arguments",
     "enable_remote_debug",
     "enable_session_tag_chaining",
+    "disable_output_compression",
+    "instance_placement_config",
 )
 
 
@@ -126,3 +128,5 @@ class JobSettings(object):
     container_arguments = attrs.field(default=None)
     enable_remote_debug = attrs.field(default=None)
     enable_session_tag_chaining = attrs.field(default=None)
+    disable_output_compression = attrs.field(default=False)
+    instance_placement_config = attrs.field(default=None)

@@ -405,10 +405,12 @@ class Estimator(EstimatorBase):
         training_repository_credentials_provider_arn: Optional[str] = None,
         container_entry_point: Optional[List[str]] = None,
         container_arguments: Optional[List[str]] = None,
+        disable_output_compression: bool = False,
         enable_infra_check: Optional[bool] = None,
         enable_remote_debug: Optional[bool] = None,
         enable_session_tag_chaining: Optional[bool] = None,
         training_plan: Optional[str] = None,
+        instance_placement_config: Optional[Dict[str, Any]] = None,
         job_name: Optional[str] = None,
         **kwargs: Any
 ,

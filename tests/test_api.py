@@ -799,3 +799,11 @@ def test_get_app_url_gives_the_tensorboard_urls_the_sdk_v2_gives(monkeypatch, tm
         "/data/plugin/sagemaker_data_manager/add_folder_or_job?Redirect=True&Name=tb-job")
     with pytest.raises(ValueError, match="does not support URL retrieval"):
         est.get_app_url("notebook")
+
+
+def test_output_compression_off_and_instance_placement_as_in_the_sdk_v2():
+    placement = {"EnableMultipleJobs": True, "PlacementSpecifications": [{"InstanceCount": 1}]}
+    request = dry_run(pytorch(disable_output_compression=True, instance_placement_config=placement), grouped_inputs())
+    assert request["OutputDataConfig"]["CompressionType"] == "NONE"
+    assert request["ResourceConfig"]["InstancePlacementConfig"] == placement
+    assert "CompressionType" not in dry_run(pytorch(), grouped_inputs())["OutputDataConfig"]
