@@ -26,6 +26,7 @@ __all__ = ["Estimator", "EstimatorBase", "Framework"]
 _LOGS = (True, False, "All", "None", "Training", "Rules")
 # Settings whose SageMaker Python SDK v2 name is a method; their values live under these names.
 _PRIVATE = {
+    "sagemaker_session": "_sagemaker_session",
     "hyperparameters": "_hyperparameters",
     "enable_network_isolation": "_enable_network_isolation",
     "enable_remote_debug": "_enable_remote_debug",
@@ -139,9 +140,23 @@ class EstimatorBase(object):
         #: the channels (``{name: TrainingInput or URI}``) of the latest ``fit`` or ``attach``
         self.latest_inputs = None
         self._current_job_name = None
-        checked_job(self._settings(), self.sagemaker_session, time.time(), later=_FIT_DECIDES)
+        checked_job(self._settings(), self._sagemaker_session, time.time(), later=_FIT_DECIDES)
         if "distribution" in self.__dict__:  # kept as the SDK v2 keeps it, once checked
             self.distribution = _build.sdk_distribution(self._framework, self.distribution)
+
+    @property
+    def sagemaker_session(self):
+        """The session jobs go through. As in the SDK v2 there always is one: without one given, a
+        ``Session()`` is made the first time it is asked for (a dry run does not ask: no boto3)."""
+        if self._sagemaker_session is None:
+            from sagemaker_hetero.session import Session
+
+            self._sagemaker_session = Session()
+        return self._sagemaker_session
+
+    @sagemaker_session.setter
+    def sagemaker_session(self, value):
+        self._sagemaker_session = value
 
     @classmethod
     def _allowed(cls):
@@ -205,7 +220,7 @@ class EstimatorBase(object):
         if not isinstance(name, str) or name.lower() != _apps.TENSORBOARD:
             raise ValueError("%s does not support URL retrieval." % (name,))
         job_name = self._current_job_name
-        region = _facts(self.sagemaker_session).region
+        region = _facts(self._sagemaker_session).region
         if region is None:
             raise ConfigError([Problem("sagemaker_session", _context.NO_REGION)])
         studio = _apps.studio_user()
@@ -213,10 +228,6 @@ class EstimatorBase(object):
         if studio is None and create_presigned_domain_url and domain_id and user_profile_name:
             kwargs = dict(optional_create_presigned_url_kwargs or {}, DomainId=domain_id, UserProfileName=user_profile_name)
             session = self.sagemaker_session
-            if session is None:
-                from sagemaker_hetero.session import Session
-
-                session = Session()
             presign = lambda: session.create_presigned_domain_url(**kwargs)  # noqa: E731
         url = _apps.tensorboard_url(region, job_name, studio=studio, presign=presign)
         if open_in_default_web_browser:
@@ -257,7 +268,7 @@ class EstimatorBase(object):
         Everything is validated first; a :class:`ConfigError` lists every problem, and nothing is
         uploaded, created or sent unless the request is valid.
         """
-        session = self.sagemaker_session
+        session = self._sagemaker_session
         found = []
         if logs not in _LOGS:
             found.append(Problem("logs", "must be one of %s" % ", ".join(map(repr, _LOGS)), logs))
@@ -274,7 +285,7 @@ class EstimatorBase(object):
         if session is None:
             from sagemaker_hetero.session import Session
 
-            session = self.sagemaker_session = Session()
+            session = self._sagemaker_session = Session()
         started = session.execute(job, now)
         self._current_job_name = started.name
         self.latest_training_job = started
@@ -328,7 +339,7 @@ class EstimatorBase(object):
         return job.wait(logs="All")
 
     def _view(self):
-        region = _facts(self.sagemaker_session).region
+        region = _facts(self._sagemaker_session).region
         title = "%s estimator" % type(self).__name__
         if self._current_job_name:
             title += " (latest job: %s)" % self._current_job_name

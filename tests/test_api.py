@@ -807,3 +807,15 @@ def test_output_compression_off_and_instance_placement_as_in_the_sdk_v2():
     assert request["OutputDataConfig"]["CompressionType"] == "NONE"
     assert request["ResourceConfig"]["InstancePlacementConfig"] == placement
     assert "CompressionType" not in dry_run(pytorch(), grouped_inputs())["OutputDataConfig"]
+
+
+def test_an_estimator_without_a_session_makes_one_when_asked_as_in_the_sdk_v2(monkeypatch):
+    # the published tf.data.service launcher asks estimator.sagemaker_session.default_bucket()
+    est = pytorch()
+    assert est._sagemaker_session is None  # a dry run never asks: no boto3
+    dry_run(est, grouped_inputs())
+    assert est._sagemaker_session is None
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    session = est.sagemaker_session
+    assert type(session).__name__ == "Session" and est.sagemaker_session is session
