@@ -24,11 +24,13 @@ __all__ = [
     "DEFAULT_BUCKET",
     "DEFAULT_BUCKET_PREFIX",
     "load",
+    "check",
     "value",
     "merge",
     "default_paths",
 ]
 
+SCHEMA_VERSION = "1.0"
 ADMIN_OVERRIDE = "SAGEMAKER_ADMIN_CONFIG_OVERRIDE"
 USER_OVERRIDE = "SAGEMAKER_USER_CONFIG_OVERRIDE"
 _FILE = "config.yaml"
@@ -103,9 +105,18 @@ def _parse(text, where):
         raise ConfigError([Problem(where, "is not valid YAML: %s" % exc)])
     if data is None:
         return {}
-    if not isinstance(data, dict):
-        raise ConfigError([Problem(where, "must be a mapping (SchemaVersion, SageMaker: ...)", type(data).__name__)])
-    return data
+    return check(data, where)
+
+
+def check(config, where="sagemaker_config"):
+    """``config`` if it is a configuration the SDK v2 takes (a mapping of ``SchemaVersion: '1.0'``,
+    ``SageMaker: ...``); raises :class:`ConfigError` naming ``where`` otherwise."""
+    if not isinstance(config, dict):
+        raise ConfigError([Problem(where, "must be a mapping (SchemaVersion, SageMaker: ...)", type(config).__name__)])
+    if config and config.get("SchemaVersion") != SCHEMA_VERSION:
+        raise ConfigError([Problem(where, "must hold SchemaVersion: '%s', the one the SDK v2 reads" % SCHEMA_VERSION,
+                                   config.get("SchemaVersion"))])
+    return config
 
 
 def _read_local(path, where, required):

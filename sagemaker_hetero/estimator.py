@@ -403,7 +403,7 @@ class Estimator(EstimatorBase):
         debugger_hook_config: Optional[Union[bool, Dict[str, Any]]] = None,
         enable_sagemaker_metrics: Optional[bool] = None,
         profiler_config: Optional[Dict[str, Any]] = None,
-        disable_profiler: Optional[bool] = None,
+        disable_profiler: bool = False,
         environment: Optional[Dict[str, str]] = None,
         max_retry_attempts: Optional[int] = None,
         source_dir: Optional[str] = None,
