@@ -15,15 +15,22 @@ _EXPORTS = {
     "PyTorch": "sagemaker_hetero.pytorch",
     "TensorFlow": "sagemaker_hetero.tensorflow",
     "Session": "sagemaker_hetero.session",
+    "get_execution_role": "sagemaker_hetero.session",
     "LocalSession": "sagemaker_hetero.local",
     "ConfigError": "sagemaker_hetero.exceptions",
     "UnexpectedStatusException": "sagemaker_hetero.exceptions",
 }
 
+# Modules SDK v2 code reaches as attributes after ``import sagemaker`` (``sagemaker.s3.S3Uploader``,
+# ``sagemaker.utils.name_from_base``), imported on first use.
+_SUBMODULES = ("s3", "session", "utils")
+
 __all__ = sorted(_EXPORTS) + ["__version__"]
 
 
 def __getattr__(name):
+    if name in _SUBMODULES:
+        return importlib.import_module("sagemaker_hetero." + name)
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError("module 'sagemaker_hetero' has no attribute %r" % (name,))

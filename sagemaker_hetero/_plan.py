@@ -8,16 +8,15 @@ service's field limits on the rendered request (``_service``, botocore's model),
 under the user's argument name and reported once.
 """
 import re
-import time
 
 import attrs
 
-from sagemaker_hetero import _build, _context, _images, _service, _validate, _wire
+from sagemaker_hetero import _build, _context, _images, _service, _validate, _wire, utils
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero.exceptions import Problem
 
 __all__ = ["Facts", "CodePlan", "Plan", "prepare", "make_plan", "check", "service_problems", "default_job_name",
-           "needs_default_bucket", "timestamp"]
+           "needs_default_bucket"]
 
 _OPERATION = "CreateTrainingJob"
 
@@ -75,12 +74,6 @@ class Plan(object):
         return self.rendered.request
 
 
-def timestamp(now):
-    """``YYYY-MM-DD-HH-MM-SS-mmm`` (UTC) of the epoch time ``now``, as job names carry it."""
-    ms = int(round((now - int(now)) * 1000)) % 1000
-    return time.strftime("%Y-%m-%d-%H-%M-%S", time.gmtime(int(now))) + "-%03d" % ms
-
-
 def _base_name(job, region):
     if job.base_job_name:
         return job.base_job_name
@@ -90,17 +83,14 @@ def _base_name(job, region):
         image = None
     if not isinstance(image, str):
         return "training-job"
-    m = re.match(r"^(.+/)?([^:/]+)(:[^:]+)?$", image)
-    base = m.group(2) if m else image
+    base = utils.base_name_from_image(image)
     return re.sub(r"[^a-zA-Z0-9-]+", "-", base).strip("-") or "training-job"
 
 
 def default_job_name(job, region, now):
     """``{base}-{timestamp}`` cut to 63 characters, as the SageMaker Python SDK v2 names jobs: the base
     is ``base_job_name``, else the image's repository name."""
-    stamp = timestamp(now)
-    base = _base_name(job, region)
-    return "%s-%s" % (base[: D.MAX_JOB_NAME - len(stamp) - 1], stamp)
+    return utils.name_with_timestamp(_base_name(job, region), utils.timestamp(now))
 
 
 def output_path(job, facts):

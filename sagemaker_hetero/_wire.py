@@ -16,7 +16,7 @@ import attrs
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _hyperparameters as H
-from sagemaker_hetero import _images
+from sagemaker_hetero import _images, utils
 from sagemaker_hetero._model import ARGUMENT, CODE, INPUT, MODEL, Channel, Code, Distribution, Group, Job
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
@@ -38,7 +38,6 @@ __all__ = [
     "image_framework",
     "training_image",
     "region_of",
-    "base_name",
     "job_status",
     "status_summary",
 ]
@@ -372,7 +371,6 @@ def user_path(origins, path):
 
 # -- reading a description back ------------------------------------------------------------------
 
-_TIMESTAMP = re.compile(r"-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}-\d{3}$")
 _DLC_IMAGE = re.compile(
     r"^(?P<account>\d{12})\.dkr\.ecr\.(?P<region>[a-z0-9-]+)\.amazonaws\.com(\.cn)?/"
     r"(?P<repository>[^:]+):(?P<version>\d[^-]*)-(?P<processor>cpu|gpu)-(?P<py_version>py\d+)$"
@@ -426,11 +424,6 @@ def region_of(desc):
     """The region in the job's ARN (``arn:aws:sagemaker:REGION:...``), or ``None``."""
     parts = (desc.get("TrainingJobArn") or "").split(":")
     return parts[3] if len(parts) > 4 and parts[3] else None
-
-
-def base_name(job_name):
-    """A job name without the timestamp a default name ends with (the SDK v2's ``base_from_name``)."""
-    return _TIMESTAMP.sub("", job_name) or job_name
 
 
 def job_status(desc):
@@ -642,7 +635,7 @@ def job_from_description(desc, framework=AUTO, region=None, model_channel_name=D
         values["tags"] = tuple(dict(t) for t in desc["Tags"])
     if desc.get("Environment"):
         values["environment"] = tuple(desc["Environment"].items())
-    return Job(job_name=job_name, base_job_name=base_name(job_name) if job_name else None, **values)
+    return Job(job_name=job_name, base_job_name=utils.base_from_name(job_name) if job_name else None, **values)
 
 
 def _model_dir(hps, output_path, job_name, mpi):

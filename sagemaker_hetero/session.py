@@ -5,24 +5,37 @@ SageMaker Python SDK v2 uses. It honours the usual boto3 configuration (profiles
 ``AWS_REGION``/``AWS_DEFAULT_REGION``, ``AWS_ENDPOINT_URL``) and remembers what it looked up
 (account, default bucket, role ARNs, input buckets), so a session launching many jobs pays for
 those look-ups once: after the first job, a job costs one upload and one CreateTrainingJob.
+
+Also the SDK v2's helpers notebooks use: :func:`get_execution_role` (and
+``Session.get_caller_identity_arn``), ``Session.upload_data`` and the other S3 data methods
+(``sagemaker_hetero.s3`` wraps them by URI).
 """
+import errno
 import hashlib
+import json
+import logging
+import os
+import re
 import threading
 import time
 
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import attrs
 import boto3
+import boto3.exceptions
 import botocore.config
 
-from sagemaker_hetero import _archive, _aws_errors, _context, _plan, _sdk_config, _wire
+from sagemaker_hetero import _apps, _archive, _aws_errors, _context, _plan, _sdk_config, _wire
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._context import default_bucket_name
 from sagemaker_hetero._job import TrainingJob
 from sagemaker_hetero._logs import LOG_GROUP
+from sagemaker_hetero._s3_paths import download_targets, files_to_upload, key_under, s3_path_join
 
-__all__ = ["Session"]
+__all__ = ["Session", "get_execution_role"]
+
+LOGGER = logging.getLogger("sagemaker_hetero")
 
 USER_AGENT = "sagemaker-hetero/0.1.0"
 # botocore's standard retry mode (throttling and transient errors, exponential backoff with jitter).
@@ -33,6 +46,25 @@ POLL_RETRIES = {"mode": "adaptive", "max_attempts": 10}
 # lost the answer to) from an older job of the same name.
 CLOCK_SKEW_SECONDS = 300
 _PUT_OBJECT_MAX = 256 * 1024 * 1024
+
+#: The role ``get_execution_role(use_default=True)`` uses, created if missing (the SDK v2's name).
+DEFAULT_ROLE_NAME = "AmazonSageMaker-DefaultRole"
+#: The AWS managed policy attached to it.
+DEFAULT_ROLE_POLICY = "AmazonSageMakerFullAccess"
+_DEFAULT_ROLE_TRUST = {
+    "Version": "2012-10-17",
+    "Statement": [
+        {"Effect": "Allow", "Principal": {"Service": ["sagemaker.amazonaws.com"]}, "Action": "sts:AssumeRole"}
+    ],
+}
+#: Roles the SageMaker console creates live under ``service-role/``; the SDK v2 assumes that path for
+#: a role of this name when IAM cannot be asked.
+_CONSOLE_ROLE_NAME = "AmazonSageMaker-ExecutionRole"
+# arn:PARTITION:sts::ACCOUNT:assumed-role/ROLE/SESSION (what GetCallerIdentity answers for a role)
+_ASSUMED_ROLE = re.compile(r"^(.+)sts::(\d+):assumed-role/(.+?)/.*$")
+_NOT_A_ROLE = (
+    "The current AWS identity is not a role: {}, therefore it cannot be used as a SageMaker execution role"
+)
 
 
 class Session(object):
@@ -76,7 +108,8 @@ class Session(object):
         self.sagemaker_metrics_client = sagemaker_metrics_client
         self.settings = settings
         #: the SageMaker defaults configuration (docs/migrating.md): given, else read as the SDK v2 reads it
-        self.sagemaker_config = sagemaker_config if sagemaker_config is not None else _sdk_config.load()
+        self.sagemaker_config = (_sdk_config.check(sagemaker_config) if sagemaker_config is not None
+                                 else _sdk_config.load())
         self._default_bucket_name = default_bucket or _sdk_config.value(self.sagemaker_config,
                                                                          _sdk_config.DEFAULT_BUCKET)
         #: a key prefix for the default bucket: output and code go under it
@@ -145,8 +178,12 @@ class Session(object):
             if name in self._bucket_ready:
                 return
             s3 = self._client("s3")
+            params = {"Bucket": name}
+            owner = self._sdk_bucket_owner(name)
+            if owner:  # a name anyone can guess: S3 answers 403 if another account holds it
+                params["ExpectedBucketOwner"] = owner
             try:
-                _aws_errors.call(s3, "HeadBucket", Bucket=name)
+                _aws_errors.call(s3, "HeadBucket", **params)
             except E.ResourceNotFoundError:
                 self._create_bucket(name)
             except E.AccessDeniedError as exc:
@@ -263,14 +300,16 @@ class Session(object):
             digest.update(chunk)
         body.seek(0)
         s3 = self._client("s3")
+        expected = self._expected_bucket_owner(bucket)
+        owner = {"ExpectedBucketOwner": expected} if expected else {}
         try:
             # If-None-Match: never overwrite the code of an existing job of the same name.
             if size <= _PUT_OBJECT_MAX:
-                _aws_errors.call(s3, "PutObject", Bucket=bucket, Key=key, Body=body, IfNoneMatch="*")
+                _aws_errors.call(s3, "PutObject", Bucket=bucket, Key=key, Body=body, IfNoneMatch="*", **owner)
             else:
-                s3.upload_fileobj(body, bucket, key)
+                s3.upload_fileobj(body, bucket, key, ExtraArgs=owner or None)
         except E.AWSError as exc:
-            if exc.code == "PreconditionFailed" and self._same_object(bucket, key, digest.hexdigest()):
+            if exc.code == "PreconditionFailed" and self._same_object(bucket, key, digest.hexdigest(), owner):
                 return  # our own earlier attempt's upload
             if exc.code == "PreconditionFailed":
                 raise E.JobConflictError(
@@ -283,8 +322,8 @@ class Session(object):
                 raise exc.hinted("The code bucket %r does not exist; create it or change output_path/code_location." % bucket)
             raise
 
-    def _same_object(self, bucket, key, md5):
-        head = _aws_errors.call(self._client("s3"), "HeadObject", Bucket=bucket, Key=key)
+    def _same_object(self, bucket, key, md5, owner):
+        head = _aws_errors.call(self._client("s3"), "HeadObject", Bucket=bucket, Key=key, **owner)
         return head.get("ETag", "").strip('"') == md5
 
     def _create_training_job(self, request, started):
@@ -334,6 +373,195 @@ class Session(object):
         """
         job = TrainingJob(self, job_name)
         return job.logs(follow=wait, instance_groups=instance_groups, out=out, poll=poll)
+
+    # -- the caller's role (get_execution_role) ------------------------------------------------
+
+    def get_caller_identity_arn(self) -> str:
+        """The ARN of the user or role whose credentials this session uses, as the SDK v2 finds it.
+
+        In a SageMaker notebook instance or Studio (its metadata file, ``_apps.STUDIO_METADATA_FILE``):
+        the ``ExecutionRoleArn`` it names, else the notebook instance's role, the user profile's or the
+        domain's execution role. Elsewhere (or when those calls fail): the STS caller identity, an
+        assumed role's session ARN turned into the role's ARN, with the role's path from IAM.
+        """
+        metadata = _notebook_metadata()
+        if metadata is not None:
+            arn = self._notebook_role_arn(metadata)
+            if arn:
+                return arn
+        identity = _aws_errors.call(self._client("sts"), "GetCallerIdentity")["Arn"]
+        match = _ASSUMED_ROLE.match(identity)
+        if match is None:
+            return identity  # a user, the account root, a federated user: not a role
+        role = "%siam::%s:role/%s" % match.groups()
+        try:
+            return self._role_arn(match.group(3))  # GetRole: the role's ARN with its path
+        except E.AWSError:
+            LOGGER.warning("Couldn't call 'get_role' to get Role ARN from role name %s to get Role path.",
+                           match.group(3))
+            if _CONSOLE_ROLE_NAME in identity:
+                LOGGER.warning("Assuming role was created in SageMaker AWS console, as the name contains "
+                               "`%s`. Defaulting to Role ARN with service-role in path. If this Role ARN is "
+                               "incorrect, please add IAM read permissions to your role or supply the Role Arn "
+                               "directly.", _CONSOLE_ROLE_NAME)
+                role = "%siam::%s:role/service-role/%s" % match.groups()
+            return role
+
+    def _notebook_role_arn(self, metadata):
+        """The execution role a notebook's metadata names or leads to, or None if SageMaker cannot say."""
+        if metadata.get("ExecutionRoleArn") is not None:
+            return metadata["ExecutionRoleArn"]
+        client = self._client("sagemaker")
+        domain_id = metadata.get("DomainId")
+        try:
+            if domain_id is None:
+                described = _aws_errors.call(client, "DescribeNotebookInstance",
+                                             NotebookInstanceName=metadata.get("ResourceName"))
+                return described.get("RoleArn")
+            profile = _aws_errors.call(client, "DescribeUserProfile", DomainId=domain_id,
+                                       UserProfileName=metadata.get("UserProfileName"))
+            role = (profile.get("UserSettings") or {}).get("ExecutionRole")
+            if role:
+                return role
+            domain = _aws_errors.call(client, "DescribeDomain", DomainId=domain_id)
+            return (domain.get("DefaultUserSettings") or {}).get("ExecutionRole")
+        except E.AWSError:
+            LOGGER.debug("Couldn't call 'describe_notebook_instance' to get the Role ARN of the instance %s.",
+                         metadata.get("ResourceName"))
+            return None
+
+    # -- S3 data (sagemaker_hetero.s3 calls these by URI) --------------------------------------
+
+    def upload_data(
+        self,
+        path: str,
+        bucket: Optional[str] = None,
+        key_prefix: str = "data",
+        callback: Optional[Callable[[int], Any]] = None,
+        extra_args: Optional[Dict[str, Any]] = None,
+    ) -> str:
+        """Upload a local file, or a folder with everything under it, to S3.
+
+        A file goes to ``{key_prefix}/{file name}``, a folder's files to
+        ``{key_prefix}/{path relative to the folder}``. Without ``bucket``: the default bucket (created
+        if missing), under the session's ``default_bucket_prefix``. ``callback`` is called with the
+        number of bytes sent, chunk by chunk; ``extra_args`` are boto3's ``ExtraArgs``
+        (``SSEKMSKeyId``, ``ContentType``, ...).
+
+        Returns ``s3://{bucket}/{key_prefix}/{file name}`` for a file, ``s3://{bucket}/{key_prefix}``
+        for a folder.
+        """
+        if not os.path.exists(path):  # before the default bucket is made
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+        if bucket:
+            final_bucket, final_prefix = bucket, key_prefix or ""
+        else:
+            final_bucket = self.default_bucket()
+            final_prefix = s3_path_join(self.default_bucket_prefix, key_prefix)
+        files, file_name = files_to_upload(path, final_prefix)
+        owner = self._expected_bucket_owner(final_bucket)
+        if owner:
+            extra_args = dict(extra_args or {}, ExpectedBucketOwner=owner)
+        for local_path, key in files:
+            self._upload_file(local_path, final_bucket, key, callback, extra_args)
+        if file_name is not None:
+            return "s3://%s/%s" % (final_bucket, key_under(final_prefix, file_name))
+        return "s3://{}/{}".format(final_bucket, final_prefix)
+
+    def upload_string_as_file_body(self, body: str, bucket: str, key: str, kms_key: Optional[str] = None) -> str:
+        """Write ``body`` to ``s3://{bucket}/{key}`` (encrypted with ``kms_key`` if given); that URI."""
+        params = {"Bucket": bucket, "Key": key, "Body": body}
+        if kms_key is not None:
+            params.update(SSEKMSKeyId=kms_key, ServerSideEncryption="aws:kms")
+        owner = self._expected_bucket_owner(bucket)
+        if owner:
+            params["ExpectedBucketOwner"] = owner
+        _aws_errors.call(self._client("s3"), "PutObject", **params)
+        return "s3://{}/{}".format(bucket, key)
+
+    def download_data(
+        self, path: str, bucket: str, key_prefix: str = "", extra_args: Optional[Dict[str, Any]] = None
+    ) -> List[str]:
+        """Download every object whose key starts with ``key_prefix`` into the folder ``path``; the
+        local paths written.
+
+        An object lands at its key relative to ``key_prefix`` (at its file name when ``key_prefix``
+        has an extension: one file). A key that would land outside ``path`` is refused (ValueError)
+        before anything is downloaded.
+        """
+        s3 = self._client("s3")
+        owner = self._expected_bucket_owner(bucket)
+        params = {"Bucket": bucket, "Prefix": key_prefix}
+        if owner:
+            params["ExpectedBucketOwner"] = owner
+        objects = self._list_objects(params)
+        if not objects:
+            LOGGER.info("Nothing to download from bucket: %s, key_prefix: %s.", bucket, key_prefix)
+            return []
+        directories, files = download_targets(path, key_prefix, objects)
+        download_args = dict(extra_args or {})
+        if owner:
+            download_args["ExpectedBucketOwner"] = owner
+        for directory in directories:
+            os.makedirs(directory, exist_ok=True)
+        downloaded = []
+        for key, destination in files:
+            os.makedirs(os.path.dirname(destination), exist_ok=True)
+            _aws_errors.call(s3, "DownloadFile", Bucket=bucket, Key=key, Filename=destination,
+                             ExtraArgs=download_args or None)
+            downloaded.append(destination)
+        return downloaded
+
+    def read_s3_file(self, bucket: str, key_prefix: str) -> str:
+        """The body of the object ``s3://{bucket}/{key_prefix}``, decoded as UTF-8."""
+        params = {"Bucket": bucket, "Key": key_prefix}
+        owner = self._expected_bucket_owner(bucket)
+        if owner:
+            params["ExpectedBucketOwner"] = owner
+        response = _aws_errors.call(self._client("s3"), "GetObject", **params)
+        return response["Body"].read().decode("utf-8")
+
+    def list_s3_files(self, bucket: str, key_prefix: str) -> List[str]:
+        """The keys of the objects in ``bucket`` that start with ``key_prefix``."""
+        return [key for key, _ in self._list_objects({"Bucket": bucket, "Prefix": key_prefix})]
+
+    def _list_objects(self, params):
+        """``[(key, size)]`` of every object ListObjectsV2 lists for ``params``, page after page."""
+        s3 = self._client("s3")
+        objects, token = [], None
+        while True:
+            page = dict(params, ContinuationToken=token) if token else params
+            response = _aws_errors.call(s3, "ListObjectsV2", **page)
+            objects.extend((o["Key"], o.get("Size", 0)) for o in response.get("Contents") or ())
+            token = response.get("NextContinuationToken")
+            if not token:
+                return objects
+
+    def _upload_file(self, local_path, bucket, key, callback, extra_args):
+        """One managed upload (boto3's transfer: multipart when large), its errors translated."""
+        try:
+            _aws_errors.call(self._client("s3"), "UploadFile", Filename=local_path, Bucket=bucket, Key=key,
+                             Callback=callback, ExtraArgs=extra_args)
+        except boto3.exceptions.S3UploadFailedError as exc:
+            # boto3 wraps the failed request's ClientError; the one translator reads that
+            cause = exc.__context__ if exc.__context__ is not None else exc
+            raise _aws_errors.translate(cause, "UploadFile") from exc
+
+    def _expected_bucket_owner(self, bucket):
+        """This account when ``bucket`` is the ``sagemaker-{region}-{account}`` default bucket this
+        session named and looked up, else None: S3 calls on it then send ``ExpectedBucketOwner``, as the
+        SDK v2 does against someone else owning that predictable name. A bucket you named yourself
+        (``default_bucket=``, the SDK defaults configuration) may be another account's, and is not checked."""
+        with self._lock:
+            return self._sdk_bucket_owner(bucket) if bucket in self._bucket_ready else None
+
+    def _sdk_bucket_owner(self, bucket):
+        """This account when ``bucket`` is the default bucket name this session made up
+        (``sagemaker-{region}-{account}``, no ``default_bucket`` given), else None."""
+        with self._lock:
+            if not bucket or self._default_bucket_name is not None or self._account_id is None:
+                return None
+            return self._account_id if bucket == default_bucket_name(self.boto_region_name, self._account_id) else None
 
     # -- CloudWatch Logs (read by _log_tail) ---------------------------------------------------
 
@@ -394,3 +622,45 @@ def _is_our_job(described, request, started):
         if key in want and got.get(key) != want[key]:
             return False
     return True
+
+
+def get_execution_role(sagemaker_session: Optional[Session] = None, use_default: bool = False) -> str:
+    """The ARN of the IAM role whose credentials the session uses (``Session.get_caller_identity_arn``).
+
+    A ValueError when the caller is not a role (a user, say), unless ``use_default``: then the role
+    ``AmazonSageMaker-DefaultRole`` (trusting SageMaker, created if missing, with the managed policy
+    ``AmazonSageMakerFullAccess`` attached), as the SDK v2 does.
+    """
+    if not sagemaker_session:
+        sagemaker_session = Session()
+    arn = sagemaker_session.get_caller_identity_arn()
+    if ":role/" in arn:
+        return arn
+    if use_default:
+        LOGGER.warning("Using default role: %s", DEFAULT_ROLE_NAME)
+        iam = sagemaker_session._client("iam")
+        try:
+            _aws_errors.call(iam, "GetRole", RoleName=DEFAULT_ROLE_NAME)
+        except E.ResourceNotFoundError:
+            _aws_errors.call(iam, "CreateRole", RoleName=DEFAULT_ROLE_NAME,
+                             AssumeRolePolicyDocument=json.dumps(_DEFAULT_ROLE_TRUST))
+            LOGGER.warning("Created new sagemaker execution role: %s", DEFAULT_ROLE_NAME)
+        partition = _context.partition_for(sagemaker_session.boto_region_name)
+        _aws_errors.call(iam, "AttachRolePolicy", RoleName=DEFAULT_ROLE_NAME,
+                         PolicyArn="arn:%s:iam::aws:policy/%s" % (partition, DEFAULT_ROLE_POLICY))
+        return _aws_errors.call(iam, "GetRole", RoleName=DEFAULT_ROLE_NAME)["Role"]["Arn"]
+    raise ValueError(_NOT_A_ROLE.format(arn))
+
+
+def _notebook_metadata():
+    """The metadata of the SageMaker notebook instance or Studio app this runs in (a dict), else None."""
+    path = _apps.STUDIO_METADATA_FILE
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path, "rb") as handle:
+            metadata = json.loads(handle.read())
+    except (OSError, ValueError) as exc:
+        LOGGER.warning("Could not read the notebook metadata %s (%s); asking STS who the caller is.", path, exc)
+        return None
+    return metadata if isinstance(metadata, dict) else None

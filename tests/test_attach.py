@@ -162,8 +162,9 @@ def test_a_custom_image_stays_the_image_and_the_versions_are_read_from_a_dlc_tag
     assert _wire.image_framework(
         "763104351884.dkr.ecr.us-west-2.amazonaws.com/tensorflow-training:2.9-gpu-py39"
     ) == ("tensorflow", "2.9", "gpu", "py39", "us-west-2")
-    assert _wire.base_name("my-job-2024-01-02-03-04-05-678") == "my-job"
-    assert _wire.base_name("plain-name") == "plain-name"
+    # the base name of an attached job: its name without the timestamp a default name carries
+    for name, base in (("my-job-2024-01-02-03-04-05-678", "my-job"), ("plain-name", "plain-name")):
+        assert _wire.job_from_description(dict(desc, TrainingJobName=name), framework=None).base_job_name == base
 
 
 def test_local_file_channels_and_a_model_read_back(tmp_path, monkeypatch):

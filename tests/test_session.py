@@ -124,6 +124,34 @@ def test_a_default_bucket_owned_by_another_account_is_a_clear_error(fault_proxy,
     assert "PutObject" not in fault_proxy.operations()
 
 
+def test_the_default_bucket_is_checked_to_be_this_accounts_before_the_code_goes_in(aws, code, data_bucket):
+    # sagemaker-{region}-{account} is a name anyone can guess; S3 refuses the calls with 403 if
+    # another account holds it (the SDK v2 sends the same header).
+    boto3.client("s3").create_bucket(Bucket=DEFAULT_BUCKET, CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    aws.clear_requests()
+    estimator().fit(INPUTS, wait=False, job_name="owner")
+    owner = {r.operation: r.headers.get("x-amz-expected-bucket-owner")
+             for r in aws.calls(service="s3") if r.path.startswith("/" + DEFAULT_BUCKET)}
+    assert owner == {"HeadBucket": "123456789012", "PutObject": "123456789012"}
+    # the input bucket, and a default bucket named by the user, may be another account's: not checked
+    boto3.client("s3").create_bucket(Bucket="mine", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    aws.clear_requests()
+    estimator(Session(default_bucket="mine")).fit(INPUTS, wait=False, job_name="mine-owner")
+    assert [r.headers.get("x-amz-expected-bucket-owner") for r in aws.calls(service="s3")] == [None] * len(
+        aws.calls(service="s3"))
+
+
+def test_a_squatted_default_bucket_is_refused_before_the_code_is_uploaded(fault_proxy, code, data_bucket):
+    fault_proxy.add_fault(operation="HeadBucket", kind="status", status=403, body=b"",
+                          match=lambda r: r.path == "/" + DEFAULT_BUCKET
+                          and r.headers.get("x-amz-expected-bucket-owner") == "123456789012")
+    with pytest.raises(E.BucketOwnedByOtherAccountError) as info:
+        estimator().fit(INPUTS, wait=False, job_name="squatted")
+    assert "default_bucket" in str(info.value)
+    assert "PutObject" not in fault_proxy.operations()
+    assert "CreateTrainingJob" not in fault_proxy.operations()
+
+
 def test_the_archive_is_reproducible_and_follows_symlinks_and_adds_dependencies(aws, code, data_bucket):
     os.symlink(str(code / "extra.py"), str(code / "src" / "linked.py"))
     est = estimator(dependencies=["extra.py"])
