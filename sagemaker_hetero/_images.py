@@ -48,9 +48,13 @@ def resolve_version(framework, version):
     full = facts["version_aliases"].get(version, version)
     if full not in facts["versions"]:
         known = sorted(facts["versions"], key=version_tuple)
+        line = facts["version_aliases"].get(".".join(version.split(".")[:2]))
+        hint = ("; the %s line's image is %s now: framework_version=%r" % (".".join(version.split(".")[:2]), line, line)
+                if line and line != version else "")
         raise ImageLookupError(
-            "no %s training image for framework_version %s (available: %s, or the aliases %s)"
-            % (framework, version, ", ".join(known), ", ".join(sorted(facts["version_aliases"], key=version_tuple)))
+            "no %s training image for framework_version %s%s (available: %s, or the aliases %s)"
+            % (framework, version, hint, ", ".join(known),
+               ", ".join(sorted(facts["version_aliases"], key=version_tuple)))
         )
     return full
 
