@@ -1,5 +1,7 @@
 """Helpers for the local-session tests: estimators and process checks (a /proc scan, no psutil)."""
 import os
+import time
+import uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
@@ -61,3 +63,65 @@ def loopback_network_routed():
         return False
     finally:
         probe.close()
+
+
+# Every host starts a grandchild (same process group) and records both pids, then sleeps; a host
+# whose group is FAIL_GROUP fails after FAIL_AFTER seconds; IGNORE_TERM hosts ignore SIGTERM. The
+# pid file appears (renamed into place) once the host is set up.
+SLEEPER = """
+import os, signal, subprocess, sys, time
+base = os.environ["SAGEMAKER_BASE_DIR"]
+host, group = os.environ["SM_CURRENT_HOST"], os.environ["SM_CURRENT_INSTANCE_GROUP"]
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+if os.environ.get("IGNORE_TERM") == group:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+path = os.path.join(os.environ["PID_DIR"], host)
+with open(path + ".part", "w") as f:
+    f.write("%d %d" % (os.getpid(), child.pid))
+os.rename(path + ".part", path)
+print("started", flush=True)
+if os.environ.get("FAIL_GROUP") == group and host == os.environ.get("FAIL_HOST", host):
+    time.sleep(float(os.environ.get("FAIL_AFTER", "0.3")))
+    with open(os.path.join(base, "output", "failure"), "w") as f:
+        f.write("bad record in part-3\\nline 2 of the reason")
+    print("about to fail", flush=True)
+    sys.exit(3)
+time.sleep(120)
+"""
+
+
+def environment(pid_dir, **extra):
+    """The SLEEPER hosts' environment: where to write pids, and a marker to find their processes by."""
+    env = {"PID_DIR": pid_dir, "LOCAL_TEST_MARKER": uuid.uuid4().hex}
+    env.update(extra)
+    return env
+
+
+def pid_files(folder):
+    return [name for name in os.listdir(folder) if not name.endswith(".part")]
+
+
+def pids_in(folder):
+    """Every pid the SLEEPER hosts recorded in ``folder``: each host's and its grandchild's."""
+    pids = []
+    for name in pid_files(folder):
+        with open(os.path.join(folder, name)) as handle:
+            pids.extend(int(p) for p in handle.read().split())
+    return pids
+
+
+def wait_for_files(folder, count, timeout=20):
+    """Wait until ``count`` SLEEPER hosts are set up (grandchild started, SIGTERM disposition set)."""
+    deadline = time.monotonic() + timeout
+    while len(pid_files(folder)) < count:
+        assert time.monotonic() < deadline, "the hosts did not start"
+        time.sleep(0.05)
+
+
+def assert_all_gone(pids, marker, timeout=20):
+    """Poll until every pid and every process carrying ``marker`` in its environment is gone."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and (any(pid_alive(p) for p in pids) or processes_with_env(marker)):
+        time.sleep(0.05)
+    assert [p for p in pids if pid_alive(p)] == []
+    assert processes_with_env(marker) == []

@@ -44,3 +44,11 @@ def session_factory(tmp_path):
         return LocalSession(**options)
 
     return make
+
+
+@pytest.fixture
+def pid_dir(tmp_path):
+    """A folder where the SLEEPER hosts of ``_helpers`` record their pids."""
+    folder = tmp_path / "pids"
+    folder.mkdir()
+    return str(folder)

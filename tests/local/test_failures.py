@@ -5,71 +5,13 @@ import subprocess
 import sys
 import textwrap
 import time
-import uuid
 
 import pytest
 
 from sagemaker_hetero.exceptions import LocalJobError
 
-from ._helpers import ROOT, estimator_for, pid_alive, processes_with_env
-
-# Every host starts a grandchild (same process group) and records both pids, then sleeps; a host
-# whose group is FAIL_GROUP fails after FAIL_AFTER seconds; IGNORE_TERM hosts ignore SIGTERM.
-SLEEPER = """
-import os, signal, subprocess, sys, time
-base = os.environ["SAGEMAKER_BASE_DIR"]
-host, group = os.environ["SM_CURRENT_HOST"], os.environ["SM_CURRENT_INSTANCE_GROUP"]
-child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
-with open(os.path.join(os.environ["PID_DIR"], host), "w") as f:
-    f.write("%d %d" % (os.getpid(), child.pid))
-if os.environ.get("IGNORE_TERM") == group:
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-print("started", flush=True)
-if os.environ.get("FAIL_GROUP") == group and host == os.environ.get("FAIL_HOST", host):
-    time.sleep(float(os.environ.get("FAIL_AFTER", "0.3")))
-    with open(os.path.join(base, "output", "failure"), "w") as f:
-        f.write("bad record in part-3\\nline 2 of the reason")
-    print("about to fail", flush=True)
-    sys.exit(3)
-time.sleep(120)
-"""
-
-
-def pids_in(folder):
-    pids = []
-    for name in os.listdir(folder):
-        with open(os.path.join(folder, name)) as handle:
-            pids.extend(int(p) for p in handle.read().split())
-    return pids
-
-
-def wait_for_files(folder, count, timeout=20):
-    deadline = time.monotonic() + timeout
-    while len(os.listdir(folder)) < count:
-        assert time.monotonic() < deadline, "the hosts did not start"
-        time.sleep(0.05)
-    time.sleep(0.1)  # the files are complete once written; give slow starts a moment
-
-
-def assert_all_gone(pids, marker, timeout=5):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and (any(pid_alive(p) for p in pids) or processes_with_env(marker)):
-        time.sleep(0.05)
-    assert [p for p in pids if pid_alive(p)] == []
-    assert processes_with_env(marker) == []
-
-
-@pytest.fixture
-def pid_dir(tmp_path):
-    folder = tmp_path / "pids"
-    folder.mkdir()
-    return str(folder)
-
-
-def environment(pid_dir, **extra):
-    env = {"PID_DIR": pid_dir, "LOCAL_TEST_MARKER": uuid.uuid4().hex}
-    env.update(extra)
-    return env
+from ._helpers import (ROOT, SLEEPER, assert_all_gone, environment, estimator_for, pid_alive, pids_in,
+                       wait_for_files)
 
 
 def test_a_failing_host_stops_the_others_and_the_error_names_it(session_factory, write_code, pid_dir):
@@ -176,7 +118,7 @@ from tests.local._helpers import estimator_for
 session = LocalSession(root=%(root)r)
 estimator = estimator_for(session, %(code)r, environment=%(env)r, job_name="abandoned")
 estimator.fit(wait=False)
-while len(os.listdir(%(pids)r)) < 3:
+while len([n for n in os.listdir(%(pids)r) if not n.endswith(".part")]) < 3:
     time.sleep(0.05)
 print("leaving", flush=True)
 """
