@@ -3,8 +3,9 @@
 For each run: ``fit()`` of the seed example with a LocalSession (the job's whole life: host folders,
 code archive, processes, output, archives), against the same three host commands started directly
 (same interpreter, arguments, environment and folder), in parallel, as a local run starts them.
-Overhead per host = (local - direct) / 3. Also shown: the phases of a local run and what the name
-resolver (sitecustomize) adds to a host's interpreter start.
+Overhead per host = (local - direct) / 3. Also shown: the phases of a local run, what the name
+resolver (sitecustomize) adds to a host's interpreter start, and what starting a host under its
+watchdog (the /bin/sh bootstrap of ``_lifeline``) adds.
 
 Target (issue 5): under 0.25 s per host.
 usage: python benchmarks/local_overhead.py [runs]
@@ -76,6 +77,22 @@ def interpreter_start(env, runs):
     return statistics.median(samples)
 
 
+def watchdog_start(runs):
+    """Median seconds of ``python -c pass`` started directly and under the watchdog bootstrap."""
+    from sagemaker_hetero.local import _lifeline
+
+    argv = [sys.executable, "-S", "-c", "pass"]
+    direct_runs, guarded_runs = [], []
+    for _ in range(runs):
+        for command, samples in ((argv, direct_runs), (_lifeline.guarded(argv, 1.0), guarded_runs)):
+            line = _lifeline.Lifeline()
+            started = time.perf_counter()
+            subprocess.run(command, stdin=line.read_fd, check=True, start_new_session=True)
+            samples.append(time.perf_counter() - started)
+            line.close()
+    return statistics.median(direct_runs), statistics.median(guarded_runs)
+
+
 def main():
     from sagemaker_hetero.local import LocalSession
 
@@ -108,6 +125,7 @@ def main():
         print("  packing model/output archives:       %.3f  %.3f" % (median(upload), min(upload)))
         print("same 3 commands run directly:          %.3f  %.3f" % (median(baseline), min(baseline)))
         print("python -c pass / with the resolver:    %.3f / %.3f" % (interpreter_start(plain, runs), interpreter_start(host_env, runs)))
+        print("python -S -c pass / under the watchdog: %.4f / %.4f" % watchdog_start(runs * 5))
         print("overhead per host (median, min):       %.3f  %.3f (target < 0.25)"
               % ((median(local) - median(baseline)) / hosts, (min(local) - min(baseline)) / hosts))
     finally:

@@ -5,8 +5,13 @@ session's stream, prefixed ``[<group>/<host>] ``; one per host waits for its pro
 supervises: on the first failing host, on ``max_run`` or on :meth:`LocalJob.stop` it terminates
 every host (SIGTERM to each process group, SIGKILL after the grace period), then packs the
 artifacts and sets the final status. :meth:`LocalJob.wait` joins it; a ``KeyboardInterrupt`` there
-stops every host before it propagates. Nothing a host started outlives the job, unless it left the
-host's process group (``setsid``) itself.
+stops every host before it propagates.
+
+The hosts die with the driver (this process) too: SIGTERM and SIGHUP stop every host the same way
+before the process ends by the signal (``_signals``, while a job runs and when it was started from
+the main thread); a host's watchdog stops its process group when the driver is gone, whatever
+killed it, SIGKILL included (``_lifeline``). Nothing a host started outlives the job, unless it left
+the host's process group (``setsid``) itself.
 """
 import atexit
 import collections
@@ -24,7 +29,7 @@ import time
 import weakref
 
 from sagemaker_hetero.exceptions import LocalJobError
-from sagemaker_hetero.local import _artifacts
+from sagemaker_hetero.local import _artifacts, _lifeline, _signals
 
 __all__ = ["LocalJob", "LAST_LINES"]
 
@@ -32,6 +37,7 @@ LAST_LINES = 20
 _FAILURE_LIMIT = 64 * 1024
 _PUMP_DRAIN_SECONDS = 2.0
 _RUNNING = weakref.WeakSet()
+_SIGNAL_STOP = {"stopping": False}  # a first SIGTERM/SIGHUP is stopping the hosts
 
 
 def _now():
@@ -107,6 +113,7 @@ class LocalJob(object):
         self._started_at = None
         self._ended_at = None
         self._threads = []
+        self._lifeline = None
 
     # -- names ---------------------------------------------------------------------------------
 
@@ -135,13 +142,14 @@ class LocalJob(object):
         self._set_secondary("Training", "Running the entry point on %d host(s)" % len(self._runs))
         self._started_at = _now()
         self._clock = time.monotonic()
+        self._lifeline = _lifeline.Lifeline()
         try:
             for run in self._runs:
                 run.proc = subprocess.Popen(
-                    run.plan.argv,
+                    _lifeline.guarded(run.plan.argv, self._grace),
                     cwd=run.plan.cwd,
                     env=run.plan.env,
-                    stdin=subprocess.DEVNULL,
+                    stdin=self._lifeline.read_fd,  # the host runs its entry point with /dev/null
                     stdout=subprocess.PIPE,
                     stderr=subprocess.STDOUT,
                     start_new_session=True,
@@ -153,8 +161,12 @@ class LocalJob(object):
                     _kill_group(run.proc.pid, signal.SIGKILL)
                     run.proc.wait()
                     run.proc.stdout.close()
+            self._lifeline.close()
             raise
+        finally:
+            self._lifeline.close_read()
         _RUNNING.add(self)
+        _signals.install(_stop_all_for_signal)
         self._spawn(self._pump, "pump")
         for run in self._runs:
             self._spawn(self._waiter, "wait-" + run.host.name, run)
@@ -225,7 +237,7 @@ class LocalJob(object):
                     break
         except Exception as exc:  # unread pipes would block the hosts: end the job instead
             sys.stderr.write("sagemaker-hetero local: cannot read the output of %s: %r\n" % (self.name, exc))
-            self._events.put(("stop", "stopped"))
+            self._events.put(("stop", ("stopped", "stopped")))
         finally:
             for key in list(selector.get_map().values()):
                 key.fileobj.close()
@@ -260,7 +272,7 @@ class LocalJob(object):
                 _kill_group(run.proc.pid, signal.SIGKILL)
 
     def _supervise(self):
-        outcome, culprit = "completed", None
+        outcome, culprit, why = "completed", None, None
         try:
             max_run = self.request["StoppingCondition"]["MaxRuntimeInSeconds"]
             deadline = self._clock + max_run
@@ -275,7 +287,7 @@ class LocalJob(object):
                 except queue.Empty:
                     continue
                 if kind == "stop":
-                    outcome = item
+                    outcome, why = item
                     break
                 pending.discard(item)
                 if item.exit_code != 0:
@@ -286,7 +298,7 @@ class LocalJob(object):
                     self._say("%s (%s) exited with code %s; stopping the other hosts"
                               % (culprit.host.name, culprit.host.group, culprit.exit_code))
                 self._terminate(pending)
-            self._finish(outcome, culprit, max_run)
+            self._finish(outcome, culprit, max_run, why)
         except BaseException as exc:  # never leave hosts behind, whatever happened here
             self._kill_now()
             with self._lock:
@@ -294,13 +306,14 @@ class LocalJob(object):
                 self._failure_reason = "InternalError: %r" % (exc,)
                 self._error = self._make_error("internal", "the local runner failed: %r" % (exc,))
         finally:
+            self._lifeline.close()  # a watchdog still running stops what is left of its host
             self._ended_at = _now()
             _RUNNING.discard(self)
             self._done.set()
 
     # -- the end -------------------------------------------------------------------------------
 
-    def _finish(self, outcome, culprit, max_run):
+    def _finish(self, outcome, culprit, max_run, why=None):
         elapsed = time.monotonic() - self._clock
         self._drain_output()
         if outcome != "failed":  # SageMaker saves the artifacts of completed and stopped jobs
@@ -333,7 +346,6 @@ class LocalJob(object):
             self._say("Stopped: ran past max_run (%s s); host folders kept in %s" % (max_run, self.job_dir))
         else:
             status, secondary = "Stopped", "Stopped"
-            why = "interrupted (Ctrl-C)" if outcome == "interrupted" else "stopped"
             self._error = self._make_error(outcome, "%s: every host was stopped" % why)
             self._say("Stopped (%s); host folders kept in %s" % (why, self.job_dir))
         with self._lock:
@@ -453,7 +465,7 @@ class LocalJob(object):
 
     def stop(self):
         """Stop every host (SIGTERM, SIGKILL after the grace period); returns at once, like StopTrainingJob."""
-        self._events.put(("stop", "stopped"))
+        self._events.put(("stop", ("stopped", "stopped")))
 
     def wait(self, logs="All", poll=None, out=None, instance_groups=None):
         """Block until the job ends; return its description if it completed.
@@ -462,7 +474,8 @@ class LocalJob(object):
         ``exit_code``, ``failure``, ``last_lines``, ``status``, ``reason``) otherwise. ``logs``
         ``False``/``"None"`` silences the hosts' output from now on; ``instance_groups`` (names or
         InstanceGroup objects) shows only those groups' lines; ``out`` replaces the output stream.
-        Ctrl-C stops every host, then propagates. ``poll`` is accepted for compatibility and ignored.
+        Ctrl-C stops every host, then propagates (SIGTERM and SIGHUP too: see docs/local.md).
+        ``poll`` is accepted for compatibility and ignored.
         """
         if instance_groups is not None:
             self._show_only(instance_groups)
@@ -476,14 +489,40 @@ class LocalJob(object):
                 pass
         except KeyboardInterrupt:
             try:
-                self._events.put(("stop", "interrupted"))
+                self._events.put(("stop", ("interrupted", "interrupted (Ctrl-C)")))
                 self._done.wait(self._grace + 10.0)
             finally:
                 self._kill_now()
             raise
+        finally:
+            if not _RUNNING:
+                _signals.release()
         if self._error is not None:
             raise self._error
         return self.describe()
+
+
+def _stop_all_for_signal(signum):
+    """SIGTERM or SIGHUP to the driver: stop every running job's hosts, in parallel, as Ctrl-C does.
+
+    A second such signal while the first is being handled kills what is left at once.
+    """
+    jobs = list(_RUNNING)
+    if _SIGNAL_STOP["stopping"]:
+        for job in jobs:
+            job._kill_now()
+        return
+    why = "interrupted (%s)" % signal.Signals(signum).name
+    _SIGNAL_STOP["stopping"] = True
+    try:
+        for job in jobs:
+            job._events.put(("stop", ("interrupted", why)))
+        for job in jobs:
+            job._done.wait(job._grace + 10.0)
+    finally:
+        _SIGNAL_STOP["stopping"] = False
+        for job in jobs:
+            job._kill_now()
 
 
 def _stop_all_at_exit():

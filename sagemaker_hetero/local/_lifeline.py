@@ -1,0 +1,86 @@
+"""Hosts die with their driver, even a SIGKILLed one: a pipe only the driver writes to.
+
+Each job opens one pipe. The driver keeps the write end (close-on-exec, and closed in any child
+``os.fork`` makes, so no other process holds it) and never writes to it; every host's process
+starts as ``/bin/sh`` with the read end as its standard input, and runs :data:`BOOTSTRAP`:
+
+1. it leaves a **watchdog** in the host's process group, orphaned at once (a double fork), so it
+   is nobody's child: a small shell that ignores the usual signals, reads the pipe and waits;
+2. it sets its standard input to ``/dev/null``, closes every copy of the pipe and ``exec``\\ s
+   the entry point: the same pid, no child, no extra descriptor, standard input ``/dev/null`` —
+   what the entry point saw before the watchdog existed.
+
+The pipe reaches end-of-file only when the driver's write end is closed: when the driver exits,
+whatever kills it (the kernel closes a dead process's descriptors), or when the job ends. The
+watchdog then stops its whole process group as the driver would (SIGTERM, SIGKILL after the grace
+period). It dies with the group whenever the driver stops or reaps the host, so in a normal run
+it never acts. A process that left the host's process group (``setsid``, ``setpgid``) escapes it.
+"""
+import os
+import threading
+
+__all__ = ["BOOTSTRAP", "HOST_NAME", "Lifeline", "guarded"]
+
+HOST_NAME = "sagemaker-hetero-host"  # $0 of the bootstrap shell
+# Run by /bin/sh -c with $1 = the grace period (seconds), then the entry point's command line.
+# fd 0 is the lifeline's read end; fd 3 carries it to the watchdog only.
+BOOTSTRAP = (
+    "exec 3<&0 0</dev/null\n"
+    "( { trap '' HUP INT QUIT PIPE ALRM TERM USR1 USR2\n"
+    "    while read -r _; do :; done\n"
+    "    kill -s TERM 0; sleep \"$1\"; kill -s KILL 0\n"
+    "  } <&3 3<&- >/dev/null 2>&1 & )\n"
+    "exec 3<&-\n"
+    "shift\n"
+    "exec \"$@\"\n"
+)
+_SHELL = "/bin/sh"
+
+_write_ends = set()  # every open lifeline's write end in this process
+_write_ends_lock = threading.Lock()
+
+
+def guarded(argv, grace):
+    """The command line that runs ``argv`` under the watchdog (``grace``: seconds, TERM to KILL)."""
+    return [_SHELL, "-c", BOOTSTRAP, HOST_NAME, "%.3f" % grace] + list(argv)
+
+
+class Lifeline(object):
+    """One job's pipe: ``read_fd`` goes to every host as standard input; :meth:`close` cuts it."""
+
+    def __init__(self):
+        self.read_fd, self._write_fd = os.pipe()  # both close-on-exec
+        with _write_ends_lock:
+            _write_ends.add(self._write_fd)
+
+    def close_read(self):
+        """The driver's copy of the read end, once every host holds its own."""
+        fd, self.read_fd = self.read_fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def close(self):
+        """Cut the line: every watchdog still running stops its host's process group."""
+        self.close_read()
+        with _write_ends_lock:
+            fd, self._write_fd = self._write_fd, None
+            if fd is not None:
+                _write_ends.discard(fd)
+                os.close(fd)
+
+
+def _drop_in_child():
+    # A forked child must not keep the hosts alive after the driver died: close its copies. The
+    # child has one thread, but the lock may have been held at the fork: replace it, do not take it.
+    global _write_ends_lock
+    _write_ends_lock = threading.Lock()
+    for fd in list(_write_ends):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _write_ends.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_drop_in_child)
