@@ -4,12 +4,13 @@ Same sources, same bytes: entries sorted, times, owners and permissions normalis
 header's time zeroed. Symbolic links are followed (the archive holds what they point at).
 """
 import gzip
+import hashlib
 import io
 import os
 import tarfile
 import tempfile
 
-__all__ = ["build_archive", "archive_members"]
+__all__ = ["build_archive", "archive_members", "s3_etag"]
 
 _SPOOL_LIMIT = 64 * 1024 * 1024
 
@@ -72,6 +73,26 @@ def build_archive(code):
     size = spool.tell()
     spool.seek(0)
     return spool, size
+
+
+def s3_etag(body, part_size=None):
+    """The ETag S3 gives the bytes of ``body`` (a file object) once stored, without quotes: their MD5
+    in hex when put whole (``part_size`` None), else, put in parts of ``part_size`` bytes, the MD5 of
+    the parts' MD5s, ``-`` and the number of parts. Reads ``body`` from the start and rewinds it.
+    (An object encrypted with SSE-KMS gets another ETag: it then never looks like the same bytes.)
+    """
+    body.seek(0)
+    if part_size is None:
+        digest = hashlib.md5()
+        for chunk in iter(lambda: body.read(1 << 20), b""):
+            digest.update(chunk)
+        body.seek(0)
+        return digest.hexdigest()
+    digests = []
+    for chunk in iter(lambda: body.read(part_size), b""):
+        digests.append(hashlib.md5(chunk).digest())
+    body.seek(0)
+    return "%s-%d" % (hashlib.md5(b"".join(digests)).hexdigest(), len(digests))
 
 
 def archive_members(data):

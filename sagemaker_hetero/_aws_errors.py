@@ -1,8 +1,12 @@
 """The one place where botocore's errors become ``sagemaker_hetero.exceptions`` types.
 
 Every AWS call of the SDK goes through :func:`call`, so a caller only ever sees our exception
-types; each keeps the AWS error code (``.code``) and says what to do.
+types; each keeps the AWS error code (``.code``) and says what to do. An answer that is no AWS
+error at all (an HTML page, a bare HTTP status) or says the endpoint lacks the operation becomes
+one line: the operation, the HTTP status and what it means, never the page itself.
 """
+import re
+
 from sagemaker_hetero import exceptions as E
 
 __all__ = ["call", "translate", "error_code"]
@@ -25,19 +29,33 @@ _THROTTLING = {
 }
 _DENIED = {"AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "403"}
 _NOT_FOUND = {"ResourceNotFound", "NoSuchBucket", "NoSuchKey", "NoSuchEntity", "404", "ResourceNotFoundException"}
+# The credentials are wrong, each code with what it says about them.
+_UNKNOWN_KEY = "AWS does not know the access key ID (a typo, a deleted key, or a key of another partition)."
+_WRONG_SECRET = ("The secret access key does not match the access key ID (or this machine's clock is off by "
+                 "more than 5 minutes).")
+_EXPIRED = "The credentials have expired: refresh them (aws sso login, or new session credentials)."
 _BAD_CREDENTIALS = {
-    "InvalidClientTokenId",
-    "UnrecognizedClientException",
-    "InvalidAccessKeyId",
-    "SignatureDoesNotMatch",
-    "ExpiredToken",
-    "ExpiredTokenException",
+    "InvalidClientTokenId": _UNKNOWN_KEY,
+    "UnrecognizedClientException": _UNKNOWN_KEY,
+    "InvalidAccessKeyId": _UNKNOWN_KEY,
+    "AuthFailure": _UNKNOWN_KEY,
+    "SignatureDoesNotMatch": _WRONG_SECRET,
+    "InvalidSignatureException": _WRONG_SECRET,
+    "IncompleteSignature": _WRONG_SECRET,
+    "InvalidSignature": _WRONG_SECRET,
+    "ExpiredToken": _EXPIRED,
+    "ExpiredTokenException": _EXPIRED,
+    "RequestExpired": _EXPIRED,
+    "TokenRefreshRequired": _EXPIRED,
 }
+# The endpoint does not know the operation (JSON services, query services, S3).
+_UNIMPLEMENTED = {"UnknownOperationException", "InvalidAction", "NotImplemented", "501"}
 
 _CREDENTIALS_HINT = (
     "Configure AWS credentials: run 'aws configure' or 'aws sso login', set AWS_PROFILE, or set "
     "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY. A dry run (fit(dry_run=True)) needs none."
 )
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 
 
 def error_code(exc):
@@ -50,8 +68,50 @@ def _message(exc):
     return (response.get("Error") or {}).get("Message") or str(exc)
 
 
-def translate(exc, operation, hint=None):
-    """Our exception for a botocore exception ``exc`` raised by ``operation``."""
+def _status(exc):
+    response = getattr(exc, "response", None) or {}
+    return (response.get("ResponseMetadata") or {}).get("HTTPStatusCode")
+
+
+def _is_page(message):
+    """Whether an error message is a document (an HTML page) rather than an AWS error message."""
+    head = message.lstrip()[:200].lower()
+    return head.startswith("<!doctype") or head.startswith("<html") or "<body" in head or "<h1" in head
+
+
+def _page_title(message):
+    match = _TITLE.search(message)
+    if match:
+        return " ".join(match.group(1).split())[:80]
+    text = " ".join(re.sub(r"<[^>]*>", " ", message).split())
+    return text[:80]
+
+
+def _where(endpoint):
+    return "the endpoint %s" % endpoint if endpoint else "the endpoint"
+
+
+def _not_aws_answer(code, message, status, operation, endpoint, hint):
+    """One line for an answer that carries no AWS error (an HTML page, a bare status), or None."""
+    page = _is_page(message)
+    if not page and not (code.isdigit() and code not in ("403", "404")):
+        return None
+    status = status or (int(code) if code.isdigit() else None)
+    what = "an HTML page (%r)" % _page_title(message) if page else "no AWS error in the answer"
+    if status is not None and status >= 500:
+        meaning = ("%s failed inside, or does not implement %s (an emulator such as moto answers so for an "
+                   "operation it lacks)" % (_where(endpoint), operation))
+    else:
+        meaning = "something other than the AWS API answered (a proxy, or a wrong endpoint URL)"
+    text = "HTTP %s, %s: %s" % (status if status is not None else "?", what, meaning)
+    return E.AWSError(text, code=code, operation=operation,
+                      hint=hint or "Try again later; if AWS_ENDPOINT_URL (or endpoint_url) is set, check what it "
+                                   "points at.")
+
+
+def translate(exc, operation, hint=None, endpoint=None):
+    """Our exception for a botocore exception ``exc`` raised by ``operation`` (``endpoint``: the URL the
+    client sent it to, named when the answer is not an AWS error)."""
     import botocore.exceptions as B
 
     if isinstance(exc, (B.NoCredentialsError, B.PartialCredentialsError)):
@@ -75,7 +135,8 @@ def translate(exc, operation, hint=None):
     code = error_code(exc) or "Unknown"
     message = _message(exc)
     if code in _BAD_CREDENTIALS:
-        return E.NoCredentialsError(message, code=code, operation=operation, hint=_CREDENTIALS_HINT)
+        return E.NoCredentialsError(message, code=code, operation=operation,
+                                    hint="%s %s" % (_BAD_CREDENTIALS[code], _CREDENTIALS_HINT))
     if code in _THROTTLING:
         return E.ThrottlingError(
             message,
@@ -83,6 +144,16 @@ def translate(exc, operation, hint=None):
             operation=operation,
             hint="AWS kept throttling after every retry; wait and try again, or launch fewer jobs at once.",
         )
+    if code in _UNIMPLEMENTED or _status(exc) == 501:
+        return E.AWSError(
+            "HTTP %s: %s does not implement %s" % (_status(exc) or "?", _where(endpoint), operation),
+            code=code,
+            operation=operation,
+            hint=hint or "An emulator (AWS_ENDPOINT_URL) may lack it; against AWS, update boto3 and botocore.",
+        )
+    unreadable = _not_aws_answer(code, message, _status(exc), operation, endpoint, hint)
+    if unreadable is not None:
+        return unreadable
     if code in _DENIED:
         return E.AccessDeniedError(
             message,
@@ -113,7 +184,8 @@ def call(client, operation, hint=None, **params):
     try:
         return method(**params)
     except (B.BotoCoreError, B.ClientError) as exc:
-        raise translate(exc, operation, hint) from exc
+        endpoint = getattr(getattr(client, "meta", None), "endpoint_url", None)
+        raise translate(exc, operation, hint, endpoint=endpoint) from exc
 
 
 def _snake(name):

@@ -5,9 +5,10 @@ import time
 from sagemaker_hetero import _log_tail, _logs, _wire
 from sagemaker_hetero._defaults import TERMINAL_STATUSES
 from sagemaker_hetero._model import group_name
-from sagemaker_hetero.exceptions import AccessDeniedError, ConfigError, ThrottlingError, UnexpectedStatusException
+from sagemaker_hetero.exceptions import (AccessDeniedError, AWSError, ConfigError, ThrottlingError,
+                                         UnexpectedStatusException)
 
-__all__ = ["TrainingJob", "format_elapsed", "end_of_job_lines", "STREAM_LOGS", "NO_LOGS"]
+__all__ = ["TrainingJob", "format_elapsed", "end_of_job_lines", "reattach_hint", "STREAM_LOGS", "NO_LOGS"]
 
 POLL_MIN_SECONDS = 2.0
 POLL_MAX_SECONDS = 30.0
@@ -21,6 +22,8 @@ STREAM_LOGS = (True, "All", "Training")
 NO_LOGS = (False, None, "None", "Rules")
 #: How often the last read of the logs after the job ended is tried while CloudWatch throttles.
 DRAIN_ATTEMPTS = 5
+# The estimator class that attaches to a job of each framework.
+_ESTIMATOR_CLASS = {None: "Estimator", "pytorch": "PyTorch", "tensorflow": "TensorFlow"}
 
 
 def format_elapsed(seconds):
@@ -31,10 +34,12 @@ def format_elapsed(seconds):
 class TrainingJob(object):
     """Handle on a training job (``estimator.latest_training_job``)."""
 
-    def __init__(self, session, name, request=None):
+    def __init__(self, session, name, request=None, framework=None):
         self.sagemaker_session = session
         self.name = name
         self.request = request
+        #: None (a generic Estimator's job), "pytorch" or "tensorflow": named in how to attach again
+        self.framework = framework
 
     @property
     def job_name(self):
@@ -79,7 +84,9 @@ class TrainingJob(object):
         spot savings, the model artifacts), before any exception.
 
         Raises :class:`UnexpectedStatusException` if the job ends Failed or Stopped. Ctrl-C stops
-        the waiting, not the job. ``poll`` is ``(first, longest)`` seconds between polls, or one
+        the waiting, not the job. An AWS error while waiting (DescribeTrainingJob or the logs failing
+        after botocore's retries) stops the waiting too: it is raised naming the job, which goes on,
+        and how to follow it again (:func:`reattach_hint`). ``poll`` is ``(first, longest)`` seconds between polls, or one
         number for both (default: the session's ``poll_interval``, else 2 s doubling up to 30 s;
         back to the first after a change or new log lines, doubled while CloudWatch throttles).
         ``clock`` and ``sleep`` time the waiting (elapsed times, heartbeat, pauses).
@@ -127,6 +134,8 @@ class TrainingJob(object):
                     said = now
                 sleep(delay)
                 delay = min(delay * 2, longest)
+        except AWSError as exc:
+            raise exc.hinted(_join(exc.hint, reattach_hint(self.name, self.framework)), job_name=self.name) from exc
         except KeyboardInterrupt:
             out.write(
                 "\nStopped waiting for %s; the job keeps running. Stop it with: aws sagemaker "
@@ -152,6 +161,18 @@ class TrainingJob(object):
         reader = _Reader(self._tail(desc, instance_groups), out, strict=True)
         reader.drain(sleep, _poll_bounds(poll, self.sagemaker_session)[0], reads=1)
         return desc
+
+
+def reattach_hint(name, framework=None):
+    """What to tell a user whose waiting for the job ``name`` failed: the job goes on, and how to
+    follow it again (the estimator class of ``framework``, and the CLI)."""
+    return ("The waiting stopped; the training job %s goes on in SageMaker. Once the cause is fixed, follow it "
+            "again with %s.attach(%r).latest_training_job.wait(), or see it with: sagemaker-hetero status %s"
+            % (name, _ESTIMATOR_CLASS.get(framework, "Estimator"), name, name))
+
+
+def _join(*hints):
+    return "\n".join(h for h in hints if h)
 
 
 def end_of_job_lines(desc):

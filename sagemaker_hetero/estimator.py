@@ -326,7 +326,7 @@ class EstimatorBase(object):
         allowed = cls._allowed()
         estimator = cls(sagemaker_session=sagemaker_session, **dict((k, v) for k, v in kwargs.items() if k in allowed))
         estimator.latest_inputs = inputs
-        estimator.latest_training_job = TrainingJob(sagemaker_session, training_job_name)
+        estimator.latest_training_job = TrainingJob(sagemaker_session, training_job_name, framework=cls._framework)
         estimator._current_job_name = training_job_name
         return estimator
 

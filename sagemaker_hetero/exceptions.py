@@ -13,12 +13,16 @@
     │   ├── ThrottlingError                   throttled, still after retries
     │   ├── BucketOwnedByOtherAccountError    the default bucket name is taken by someone else
     │   ├── ResourceNotFoundError             a job, bucket or log stream does not exist
-    │   └── JobConflictError                  a job of that name exists and is not ours
+    │   ├── JobConflictError                  a job of that name exists and is not ours
+    │   └── JobMayExistError                  CreateTrainingJob's answer was lost and the job could
+    │                                         not be looked up: it may exist (.job_name)
     ├── UnexpectedStatusException (ValueError) the job ended Failed or Stopped
     └── LocalJobError (RuntimeError)          a host of a local run failed
 
 Errors coming from botocore are translated into these types in exactly one place,
-``sagemaker_hetero._aws_errors``; they keep the AWS error code in ``.code``.
+``sagemaker_hetero._aws_errors``; they keep the AWS error code in ``.code``. An AWS error about a
+training job that exists or may exist (a conflict, a lost answer, waiting that failed) names it in
+``.job_name`` and says how to reach it again.
 """
 
 __all__ = [
@@ -33,6 +37,7 @@ __all__ = [
     "BucketOwnedByOtherAccountError",
     "ResourceNotFoundError",
     "JobConflictError",
+    "JobMayExistError",
     "UnexpectedStatusException",
     "LocalJobError",
 ]
@@ -107,13 +112,15 @@ class RuntimeConfigError(SageMakerHeteroError, ValueError):
 
 
 class AWSError(SageMakerHeteroError):
-    """An AWS call failed. ``code`` is the AWS error code (e.g. ``AccessDeniedException``)."""
+    """An AWS call failed. ``code`` is the AWS error code (e.g. ``AccessDeniedException``); ``job_name``
+    the training job concerned, when there is one."""
 
-    def __init__(self, message, code=None, operation=None, hint=None):
+    def __init__(self, message, code=None, operation=None, hint=None, job_name=None):
         self.code = code
         self.operation = operation
         self.hint = hint
         self.aws_message = message
+        self.job_name = job_name
         text = message
         if operation or code:
             text = "%s%s: %s" % (operation or "AWS call", " failed with %s" % code if code else " failed", message)
@@ -121,10 +128,10 @@ class AWSError(SageMakerHeteroError):
             text = "%s\n%s" % (text, hint)
         super(AWSError, self).__init__(text)
 
-
-    def hinted(self, hint, cls=None, operation=None):
+    def hinted(self, hint, cls=None, operation=None, job_name=None):
         """The same AWS error, as ``cls`` (default: this type) with ``hint`` saying what to do."""
-        return (cls or type(self))(self.aws_message, code=self.code, operation=operation or self.operation, hint=hint)
+        return (cls or type(self))(self.aws_message, code=self.code, operation=operation or self.operation, hint=hint,
+                                   job_name=job_name or self.job_name)
 
 
 class NoCredentialsError(AWSError):
@@ -149,6 +156,11 @@ class ResourceNotFoundError(AWSError):
 
 class JobConflictError(AWSError):
     """A training job with this name exists and was not created from this request."""
+
+
+class JobMayExistError(AWSError):
+    """CreateTrainingJob got no answer (the request may have reached SageMaker) and the job could not
+    be described afterwards: the training job ``job_name`` may or may not exist."""
 
 
 class UnexpectedStatusException(SageMakerHeteroError, ValueError):

@@ -10,8 +10,8 @@ Also the SDK v2's helpers notebooks use: :func:`get_execution_role` (and
 ``Session.get_caller_identity_arn``), ``Session.upload_data`` and the other S3 data methods
 (``sagemaker_hetero.s3`` wraps them by URI).
 """
+import email.utils
 import errno
-import hashlib
 import json
 import logging
 import os
@@ -43,9 +43,23 @@ RETRIES = {"mode": "standard", "max_attempts": 8}
 # Polling and log reading can afford to slow down under throttling: adaptive mode.
 POLL_RETRIES = {"mode": "adaptive", "max_attempts": 10}
 # How far apart the clocks of this machine and AWS may be when telling a job we created (and
-# lost the answer to) from an older job of the same name.
+# lost the answer to) from an older job of the same name, when AWS's answer has no Date header to
+# read AWS's own clock from.
 CLOCK_SKEW_SECONDS = 300
-_PUT_OBJECT_MAX = 256 * 1024 * 1024
+# With AWS's clock (the Date header, whole seconds): how much earlier than our first attempt's
+# arrival a job we created may say it was created.
+_DATE_SLACK_SECONDS = 2
+#: A code archive larger than this goes up in parts (S3 multipart upload), else in one PutObject.
+MULTIPART_THRESHOLD = 256 * 1024 * 1024
+#: The size of each part (S3: at least 5 MiB, at most 10,000 parts; larger archives get larger parts).
+MULTIPART_CHUNKSIZE = 16 * 1024 * 1024
+_MIN_PART = 5 * 1024 * 1024
+_MAX_PARTS = 10000
+# What a CreateTrainingJob attempt came to (botocore's needs-retry event, per thread): AWS answered
+# it; it never left (no connection); or it may have reached SageMaker and no answer says what became
+# of it (the connection dropped or timed out while waiting, or a 5xx).
+_ANSWERED, _UNSENT, _LOST = "answered", "unsent", "lost"
+_ATTEMPTS = threading.local()
 
 #: The role ``get_execution_role(use_default=True)`` uses, created if missing (the SDK v2's name).
 DEFAULT_ROLE_NAME = "AmazonSageMaker-DefaultRole"
@@ -77,6 +91,9 @@ class Session(object):
     local_mode = False
     #: seconds between DescribeTrainingJob polls while waiting: (first, longest); None for 2 s to 30 s
     poll_interval = None
+    #: code archives larger than this many bytes go up in parts of ``multipart_chunksize`` bytes
+    multipart_threshold = MULTIPART_THRESHOLD
+    multipart_chunksize = MULTIPART_CHUNKSIZE
 
     def __init__(
         self,
@@ -187,12 +204,30 @@ class Session(object):
             except E.ResourceNotFoundError:
                 self._create_bucket(name)
             except E.AccessDeniedError as exc:
-                raise exc.hinted(
-                    "The bucket %s exists but this account cannot use it (another account owns the name). "
-                    "Pass Session(default_bucket='a-bucket-you-own') or output_path/code_location." % name,
-                    cls=E.BucketOwnedByOtherAccountError,
-                )
+                raise self._bucket_denied(name, exc)
             self._bucket_ready.add(name)
+
+    def _bucket_denied(self, name, exc):
+        """The error for a 403 from HeadBucket on the default bucket: another account owns the name, or
+        this identity may not use a bucket of its own account. ListBuckets (this account's buckets) tells
+        which, when the identity may call it."""
+        elsewhere = "Pass Session(default_bucket='a-bucket-you-own') or output_path and code_location."
+        try:
+            listed = _aws_errors.call(self._client("s3"), "ListBuckets", Prefix=name)
+        except E.AWSError:
+            return exc.hinted(
+                "The bucket %s exists, but this identity may not use it: either another account owns the name, or "
+                "this identity lacks s3:ListBucket on it (and s3:ListAllMyBuckets, which would tell which). %s"
+                % (name, elsewhere))
+        if any(bucket.get("Name") == name for bucket in listed.get("Buckets") or ()):
+            return exc.hinted(
+                "The bucket %s is this account's, but this identity may not use it: HeadBucket needs s3:ListBucket "
+                "on it (and the upload s3:PutObject). Grant those, or: %s" % (name, elsewhere))
+        return exc.hinted(
+            "The bucket %s exists but belongs to another AWS account (it is not among this account's buckets). %s"
+            % (name, elsewhere),
+            cls=E.BucketOwnedByOtherAccountError,
+        )
 
     def _create_bucket(self, name):
         params = {"Bucket": name}
@@ -289,62 +324,168 @@ class Session(object):
                 self._upload_code(plan, body, size)
             finally:
                 body.close()
-        started = time.time()
-        self._create_training_job(plan.request, started)
-        return TrainingJob(self, plan.job_name, plan.request)
+        self._create_training_job(plan.request)
+        return TrainingJob(self, plan.job_name, plan.request, framework=job.framework)
 
     def _upload_code(self, plan, body, size):
+        """Put the code archive at its key, never over an archive that is there already.
+
+        The same bytes there already: nothing to do (an earlier attempt's, or the same code). Other
+        bytes: if a job of this name exists they are its code, and :class:`JobConflictError` is raised
+        with nothing overwritten; if none exists (DescribeTrainingJob says so), they are left over from a
+        create that failed and are replaced, on condition that they are still those bytes (If-Match).
+        An archive over ``multipart_threshold`` bytes goes up in parts, with the same guards.
+        """
         bucket, key = _wire.parse_s3_uri(plan.code.s3_uri)
-        digest = hashlib.md5()
-        for chunk in iter(lambda: body.read(1 << 20), b""):
-            digest.update(chunk)
-        body.seek(0)
-        s3 = self._client("s3")
         expected = self._expected_bucket_owner(bucket)
-        owner = {"ExpectedBucketOwner": expected} if expected else {}
+        target = (bucket, key, {"ExpectedBucketOwner": expected} if expected else {})
+        part = None if size <= self.multipart_threshold else _part_size(size, self.multipart_chunksize)
+        ours = _archive.s3_etag(body, part)
+        # In parts, look first: no part is sent for an archive that cannot land.
+        found = self._archive_etag(target) if part is not None else None
+        if found is None:
+            try:
+                self._send_archive(target, body, part, {"IfNoneMatch": "*"})
+                return
+            except E.AWSError as exc:
+                if exc.code != "PreconditionFailed":
+                    raise
+            found = self._archive_etag(target)
+        if found == ours:
+            return
+        self._refuse_if_job_exists(plan.job_name, "s3://%s/%s" % (bucket, key))
+        # No job: replace the leftover if it is still what was seen (or, unseen, if it has gone).
         try:
-            # If-None-Match: never overwrite the code of an existing job of the same name.
-            if size <= _PUT_OBJECT_MAX:
-                _aws_errors.call(s3, "PutObject", Bucket=bucket, Key=key, Body=body, IfNoneMatch="*", **owner)
-            else:
-                s3.upload_fileobj(body, bucket, key, ExtraArgs=owner or None)
+            self._send_archive(target, body, part, {"IfMatch": found} if found else {"IfNoneMatch": "*"})
         except E.AWSError as exc:
-            if exc.code == "PreconditionFailed" and self._same_object(bucket, key, digest.hexdigest(), owner):
-                return  # our own earlier attempt's upload
-            if exc.code == "PreconditionFailed":
+            if exc.code != "PreconditionFailed":
+                raise
+            if found is None:
                 raise E.JobConflictError(
-                    "s3://%s/%s already holds other code" % (bucket, key),
-                    code=exc.code,
-                    operation="PutObject",
-                    hint="A job named %r seems to exist already; choose another job_name." % plan.job_name,
-                )
+                    "s3://%s/%s holds an archive this identity may not read (HeadObject), and no training job "
+                    "named %r exists" % (bucket, key, plan.job_name),
+                    code=exc.code, operation=exc.operation, job_name=plan.job_name,
+                    hint="It is never overwritten unseen: delete it, or choose another job_name.")
+            raise E.JobConflictError(
+                "s3://%s/%s changed while this job was being submitted" % (bucket, key),
+                code=exc.code, operation=exc.operation, job_name=plan.job_name,
+                hint="Another submission named %r seems to be under way; choose another job_name." % plan.job_name)
+
+    def _archive_etag(self, target):
+        """The ETag of the object at ``target`` (quotes stripped), or None if there is none or it cannot
+        be read (HeadObject answers 403 for a missing key to an identity without s3:ListBucket)."""
+        bucket, key, owner = target
+        try:
+            head = _aws_errors.call(self._client("s3"), "HeadObject", Bucket=bucket, Key=key, **owner)
+        except (E.ResourceNotFoundError, E.AccessDeniedError):
+            return None
+        return head.get("ETag", "").strip('"') or None
+
+    def _refuse_if_job_exists(self, job_name, uri):
+        """JobConflictError if a training job ``job_name`` exists (``uri``, other code, is then its code)."""
+        try:
+            _aws_errors.call(self._client("sagemaker"), "DescribeTrainingJob", TrainingJobName=job_name)
+        except E.ResourceNotFoundError:
+            LOGGER.info("%s holds other code but no training job %s exists (a create that failed left it); "
+                        "replacing it.", uri, job_name)
+            return
+        # What CreateTrainingJob would answer, said before it is sent
+        raise E.JobConflictError(
+            "a training job named %r already exists (no job was created; its code at %s was left as it is)"
+            % (job_name, uri),
+            code="ResourceInUse", operation="CreateTrainingJob", job_name=job_name, hint=_conflict_hint(job_name))
+
+    def _send_archive(self, target, body, part, condition):
+        """One PutObject (``part`` None) or a multipart upload of ``body``, with ``condition``
+        (``IfNoneMatch`` or ``IfMatch``) on the request that makes the object appear."""
+        bucket, key, owner = target
+        s3 = self._client("s3")
+        body.seek(0)
+        try:
+            if part is None:
+                _aws_errors.call(s3, "PutObject", Bucket=bucket, Key=key, Body=body, **dict(owner, **condition))
+            else:
+                self._put_in_parts(s3, target, body, part, condition)
+        except E.AWSError as exc:
             if exc.code == "NoSuchBucket":
-                raise exc.hinted("The code bucket %r does not exist; create it or change output_path/code_location." % bucket)
+                raise exc.hinted("The code bucket %r does not exist; create it or change output_path/code_location."
+                                 % bucket)
             raise
 
-    def _same_object(self, bucket, key, md5, owner):
-        head = _aws_errors.call(self._client("s3"), "HeadObject", Bucket=bucket, Key=key, **owner)
-        return head.get("ETag", "").strip('"') == md5
+    def _put_in_parts(self, s3, target, body, part, condition):
+        """A multipart upload, each call through the translator; aborted if anything fails, so no parts
+        are left to pay for. ``condition`` goes on CompleteMultipartUpload (S3 honours If-None-Match and
+        If-Match there)."""
+        bucket, key, owner = target
+        # What boto3's own transfer does: CRC32 checksums on the parts, unless the client was told
+        # to add checksums only where required (for S3-compatible stores that refuse them).
+        checksum = {}
+        if getattr(s3.meta.config, "request_checksum_calculation", None) != "when_required":
+            checksum = {"ChecksumAlgorithm": "CRC32"}
+        upload = _aws_errors.call(s3, "CreateMultipartUpload", Bucket=bucket, Key=key, **dict(owner, **checksum))
+        ids = dict(owner, Bucket=bucket, Key=key, UploadId=upload["UploadId"])
+        try:
+            parts = []
+            for number in range(1, _MAX_PARTS + 1):
+                chunk = body.read(part)
+                if not chunk:
+                    break
+                answer = _aws_errors.call(s3, "UploadPart", PartNumber=number, Body=chunk, **dict(ids, **checksum))
+                entry = {"PartNumber": number, "ETag": answer["ETag"]}
+                entry.update((k, v) for k, v in answer.items() if k.startswith("Checksum") and k != "ChecksumType")
+                parts.append(entry)
+            _aws_errors.call(s3, "CompleteMultipartUpload", MultipartUpload={"Parts": parts}, **dict(ids, **condition))
+        except BaseException:
+            try:
+                _aws_errors.call(s3, "AbortMultipartUpload", **ids)
+            except E.AWSError as exc:
+                LOGGER.warning("Could not abort the multipart upload %s of s3://%s/%s (%s); a bucket lifecycle rule "
+                               "(AbortIncompleteMultipartUpload) removes such parts.", ids["UploadId"], bucket, key, exc)
+            raise
 
-    def _create_training_job(self, request, started):
+    def _create_training_job(self, request, clock=time.monotonic, wall_clock=time.time):
+        """CreateTrainingJob, its outcome made certain.
+
+        A refused first attempt (``ResourceInUse`` included: the name is someone else's, or an earlier
+        run's) is raised as it is. If an attempt may have reached SageMaker without its answer coming
+        back (botocore then retries), the job is described: if it is the one this request asked for
+        (:func:`_is_our_job`, created after the first attempt by AWS's clock) the submission carries
+        on; if a job of that name is another, JobConflictError; if none exists, the error is raised; if
+        it cannot be described, JobMayExistError names the job. ``clock`` (monotonic) and
+        ``wall_clock`` time the attempts.
+        """
         client = self._client("sagemaker")
+        name = request["TrainingJobName"]
+        _track_create_attempts(client)
+        outcomes = _ATTEMPTS.outcomes = []
+        first = clock(), wall_clock()
         try:
             _aws_errors.call(client, "CreateTrainingJob", **request)
+            return
         except E.AWSError as exc:
-            if not _is_name_taken(exc):
-                raise
-            # The name is taken. After an ambiguous failure (the first attempt reached AWS but its
-            # answer was lost) botocore's retry finds our own job: carry on with it if it is.
-            existing = _aws_errors.call(client, "DescribeTrainingJob", TrainingJobName=request["TrainingJobName"])
-            if _is_our_job(existing, request, started):
-                return
-            raise E.JobConflictError(
-                "a training job named %r already exists and was not created by this request"
-                % request["TrainingJobName"],
-                code=exc.code,
-                operation="CreateTrainingJob",
-                hint="Choose another job_name (or leave it out for a unique default name).",
-            )
+            failure = exc
+        finally:
+            _ATTEMPTS.outcomes = None
+        taken = _is_name_taken(failure)
+        if taken and _LOST not in outcomes[:-1]:
+            raise _conflict(name, failure)
+        if not taken and _LOST not in outcomes:
+            raise failure
+        try:
+            existing = _aws_errors.call(client, "DescribeTrainingJob", TrainingJobName=name)
+        except E.ResourceNotFoundError:
+            if taken:  # SageMaker said the name is taken, then that there is no such job
+                raise _may_exist(name, failure, "DescribeTrainingJob then found no job of that name")
+            created = "No training job named %r was created: submitting again is safe." % name
+            raise failure.hinted("\n".join(filter(None, (failure.hint, created))), job_name=name)
+        except E.AWSError as exc:
+            raise _may_exist(name, failure, "DescribeTrainingJob failed too (%s: %s)" % (exc.code, exc.aws_message))
+        earliest = _earliest_creation(existing, clock() - first[0], first[1])
+        if _is_our_job(existing, request, earliest):
+            LOGGER.info("CreateTrainingJob's answer was lost; the training job %s is the one this request created.",
+                        name)
+            return
+        raise _conflict(name, failure)
 
     def describe_training_job(self, job_name):
         return _aws_errors.call(self._client("sagemaker-poll"), "DescribeTrainingJob", TrainingJobName=job_name)
@@ -602,26 +743,107 @@ def _is_name_taken(exc):
     )
 
 
-def _is_our_job(described, request, started):
-    """Whether a described job is the one ``request`` asked for, created after ``started``."""
+def _part_size(size, chunksize):
+    """The part size for a multipart upload of ``size`` bytes: ``chunksize``, at least S3's minimum,
+    and large enough for S3's 10,000 parts."""
+    return max(chunksize, _MIN_PART, -(-size // _MAX_PARTS))
+
+
+def _track_create_attempts(client):
+    """Have ``client`` report each CreateTrainingJob attempt's outcome to :func:`_note_create_attempt`
+    (botocore's event system; registered once per client)."""
+    events = getattr(getattr(client, "meta", None), "events", None)
+    if events is not None:
+        events.register("needs-retry.sagemaker.CreateTrainingJob", _note_create_attempt,
+                        unique_id="sagemaker-hetero-create-attempts")
+
+
+def _note_create_attempt(response=None, caught_exception=None, **_):
+    outcomes = getattr(_ATTEMPTS, "outcomes", None)
+    if outcomes is not None:
+        outcomes.append(_attempt_outcome(response, caught_exception))
+    # None: botocore's retry handler decides whether to retry
+
+
+def _attempt_outcome(response, caught_exception):
+    import botocore.exceptions as B
+
+    if caught_exception is not None:  # no connection could be made (ConnectTimeoutError included): never sent
+        return _UNSENT if isinstance(caught_exception, B.EndpointConnectionError) else _LOST
+    status = getattr(response[0], "status_code", None) if response else None
+    return _LOST if status is None or status >= 500 else _ANSWERED
+
+
+def _conflict(name, failure):
+    return E.JobConflictError(
+        "a training job named %r already exists and was not created by this request" % name,
+        code=failure.code, operation="CreateTrainingJob", job_name=name, hint=_conflict_hint(name))
+
+
+def _conflict_hint(name):
+    return ("Choose another job_name (or leave it out for a unique default name). To follow the existing job: "
+            "PyTorch.attach(%r) (or Estimator/TensorFlow), or: sagemaker-hetero status %s" % (name, name))
+
+
+def _may_exist(name, failure, why):
+    return E.JobMayExistError(
+        "CreateTrainingJob got no answer (%s: %s) and %s: the training job %r may exist"
+        % (failure.code, failure.aws_message, why, name),
+        code=failure.code, operation="CreateTrainingJob", job_name=name,
+        hint="Look before submitting again: sagemaker-hetero status %s (or PyTorch.attach(%r)). If it exists, it "
+             "is this submission's job; if not, submit again." % (name, name))
+
+
+def _earliest_creation(described, elapsed, started):
+    """The earliest creation time (seconds since the epoch) of a job our first attempt created:
+    ``elapsed`` seconds before the description's Date header (AWS's clock), else ``started`` (this
+    machine's clock) less ``CLOCK_SKEW_SECONDS``."""
+    headers = (described.get("ResponseMetadata") or {}).get("HTTPHeaders") or {}
+    try:
+        answered = email.utils.parsedate_to_datetime(headers["date"]).timestamp()
+    except (KeyError, TypeError, ValueError, IndexError):
+        return started - CLOCK_SKEW_SECONDS
+    return answered - elapsed - _DATE_SLACK_SECONDS
+
+
+# The fields of a request a described job echoes as sent (the described job has more, e.g. moto's
+# MetricDefinitions, SageMaker's defaults): a job is ours only if all that we sent is there.
+_ECHOED = (
+    ("RoleArn",),
+    ("HyperParameters",),
+    ("AlgorithmSpecification", "TrainingImage"),
+    ("AlgorithmSpecification", "AlgorithmName"),
+    ("AlgorithmSpecification", "TrainingInputMode"),
+    ("ResourceConfig", "InstanceGroups"),
+    ("ResourceConfig", "InstanceType"),
+    ("ResourceConfig", "InstanceCount"),
+    ("ResourceConfig", "VolumeSizeInGB"),
+    ("OutputDataConfig", "S3OutputPath"),
+    ("StoppingCondition", "MaxRuntimeInSeconds"),
+)
+
+
+def _is_our_job(described, request, earliest):
+    """Whether a described job is the one ``request`` asked for: every echoed field as sent, the same
+    channels reading the same data, and created no earlier than ``earliest`` (seconds since the epoch)."""
     created = described.get("CreationTime")
     if created is not None:
         stamp = created.timestamp() if hasattr(created, "timestamp") else float(created)
-        if stamp < started - CLOCK_SKEW_SECONDS:
+        if stamp < earliest:
             return False
-    if described.get("RoleArn") != request["RoleArn"]:
-        return False
-    if described.get("HyperParameters", {}) != request.get("HyperParameters", {}):
-        return False
-    image = (described.get("AlgorithmSpecification") or {}).get("TrainingImage")
-    if image != request["AlgorithmSpecification"]["TrainingImage"]:
-        return False
-    want = request["ResourceConfig"]
-    got = described.get("ResourceConfig") or {}
-    for key in ("InstanceGroups", "InstanceType", "InstanceCount"):
-        if key in want and got.get(key) != want[key]:
+    for path in _ECHOED:
+        sent, got = request, described
+        for key in path:
+            sent = sent.get(key) if isinstance(sent, dict) else None
+            got = got.get(key) if isinstance(got, dict) else None
+        if sent is not None and got != sent and (sent or got):  # an empty dict sent may come back absent
             return False
-    return True
+    return _channels(described) == _channels(request)
+
+
+def _channels(job):
+    return [(c.get("ChannelName"), ((c.get("DataSource") or {}).get("S3DataSource") or {}).get("S3Uri"))
+            for c in job.get("InputDataConfig") or ()]
 
 
 def get_execution_role(sagemaker_session: Optional[Session] = None, use_default: bool = False) -> str:

@@ -68,6 +68,14 @@ SDK's tests must not assume more than this):
     exist.").  After CreateLogGroup/CreateLogStream/PutLogEvents they work
     (``logStreamNamePrefix``, ``orderBy``/``descending``, ``startFromHead``,
     ``nextForwardToken`` - which stays the same once the end is reached).
+(f) S3 conditional writes: PutObject honours ``If-None-Match: *`` and
+    ``If-Match: <etag>`` (HTTP 412 ``PreconditionFailed``);
+    CompleteMultipartUpload honours ``If-None-Match: *`` but IGNORES
+    ``If-Match`` (real S3 honours both).  A multipart object's ETag is the
+    MD5 of its parts' MD5 digests, ``-`` and the number of parts, as on S3.
+    Parts other than the last must be at least 5 MiB (``EntityTooSmall``).
+(g) Every answer carries a ``Date`` header from the server's clock (the
+    proxy relays it; answers the proxy makes up itself have none).
 """
 
 import http.client
@@ -610,11 +618,15 @@ class FaultRule(object):
         headers=None,
         delay=0.0,
         match=None,
+        code=None,
+        message=None,
     ):
         if kind not in FAULT_KINDS:
             raise ValueError("kind must be one of %s, not %r" % (FAULT_KINDS, kind))
         if kind == "status" and status is None:
             raise ValueError('kind="status" needs status=')
+        if (code is not None or message is not None) and (kind != "status" or body is not None):
+            raise ValueError('code=/message= go with kind="status" and no body=')
         self.kind = kind
         self.service = service
         self.operation = operation
@@ -624,6 +636,8 @@ class FaultRule(object):
         self.headers = dict(headers or {})
         self.delay = delay
         self.match = match
+        self.code = code
+        self.message = message
         self.hits = 0
 
     @property
@@ -852,7 +866,16 @@ class FaultProxy(_RequestLog):
       without answering - the ambiguous failure;
     * ``status``: answer ``status`` with ``body`` (bytes, str, or a dict
       sent as JSON; default: an AWS-shaped ``InternalFailure`` /
-      ``InternalError`` error) and extra ``headers``, without forwarding;
+      ``InternalError`` error) and extra ``headers``, without forwarding.
+      Without ``body``, ``code=`` and ``message=`` make that error another
+      one, shaped as the request's protocol answers errors (JSON ``__type``
+      for SageMaker, XML ``<Error><Code>`` for S3 and STS), e.g.
+      ``add_fault("CreateTrainingJob", kind="status", status=400,
+      code="InvalidSignatureException", message="...")`` - a wrong secret
+      key's answer; ``UnknownOperationException`` - what an AWS JSON
+      service answers for an operation it does not know.  An HTML page
+      (what a load balancer, a proxy or moto's own crash answers) is
+      ``body=b"<html>..."`` with ``headers={"Content-Type": "text/html"}``;
     * ``delay``: sleep ``delay`` seconds, then forward.
 
     ``hits`` is the number of faults injected, ``requests`` every request the
@@ -946,6 +969,8 @@ class FaultProxy(_RequestLog):
         headers=None,  # type: Optional[Dict[str, str]]
         delay=0.0,  # type: float
         match=None,  # type: Optional[Callable[[RecordedRequest], bool]]
+        code=None,  # type: Optional[str]
+        message=None,  # type: Optional[str]
     ):
         # type: (...) -> FaultRule
         rule = FaultRule(
@@ -958,6 +983,8 @@ class FaultProxy(_RequestLog):
             headers=headers,
             delay=delay,
             match=match,
+            code=code,
+            message=message,
         )
         with self._lock:
             self._rules.append(rule)
@@ -995,9 +1022,9 @@ class FaultProxy(_RequestLog):
         # type: (RecordedRequest, FaultRule) -> Tuple[int, List[Tuple[str, str]], bytes]
         status = int(rule.status)
         if rule.body is None:
-            code = "InternalError" if record.service == "s3" else "InternalFailure"
+            code = rule.code or ("InternalError" if record.service == "s3" else "InternalFailure")
             response_status, headers, body = _error_response(
-                record, status, code, "Injected HTTP %d" % status
+                record, status, code, rule.message or "Injected HTTP %d" % status
             )
         else:
             if isinstance(rule.body, dict):

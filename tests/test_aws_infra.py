@@ -12,9 +12,15 @@ relies on; the findings are summarised in the docstring of tests/_aws.py:
 * CreateTrainingJob is not validated server-side; InstanceGroups and
   InstanceGroupNames are stored and described back;
 * training jobs are "Completed" immediately; StopTrainingJob -> HTTP 500;
-* CloudWatch Logs reads work, but moto writes no training-job logs.
+* CloudWatch Logs reads work, but moto writes no training-job logs;
+* S3 conditional writes: PutObject honours If-None-Match: * and If-Match,
+  CompleteMultipartUpload honours If-None-Match: * but ignores If-Match;
+  a multipart object's ETag is the MD5 of its parts' MD5s, "-N";
+* every moto answer carries a Date header (AWS's clock, as the SDK reads it).
 """
 
+import email.utils
+import hashlib
 import http.client
 import io
 import json
@@ -345,6 +351,50 @@ def test_s3_multipart_upload_through_proxy(fault_proxy, aws):
     assert all("uploadId" in p.query for p in parts)
 
 
+def _multipart(s3, key, data, part, **complete):
+    upload = s3.create_multipart_upload(Bucket="bucket", Key=key)["UploadId"]
+    parts = []
+    for number, start in enumerate(range(0, len(data), part), 1):
+        answer = s3.upload_part(Bucket="bucket", Key=key, UploadId=upload, PartNumber=number,
+                                Body=data[start:start + part])
+        parts.append({"PartNumber": number, "ETag": answer["ETag"]})
+    return s3.complete_multipart_upload(Bucket="bucket", Key=key, UploadId=upload,
+                                        MultipartUpload={"Parts": parts}, **complete)
+
+
+def test_moto_conditional_writes(aws):
+    """What the SDK's never-overwrite rule for code archives can be tested against (real S3 honours
+    all four; moto ignores If-Match on CompleteMultipartUpload)."""
+    s3 = boto3.client("s3", config=NO_RETRIES)
+    create_bucket(s3)
+    first = s3.put_object(Bucket="bucket", Key="k", Body=b"one", IfNoneMatch="*")["ETag"]
+    with pytest.raises(ClientError) as excinfo:
+        s3.put_object(Bucket="bucket", Key="k", Body=b"two", IfNoneMatch="*")
+    assert error_of(excinfo)[:2] == ("PreconditionFailed", 412)
+    with pytest.raises(ClientError) as excinfo:
+        s3.put_object(Bucket="bucket", Key="k", Body=b"two", IfMatch='"0123456789abcdef0123456789abcdef"')
+    assert error_of(excinfo)[:2] == ("PreconditionFailed", 412)
+    s3.put_object(Bucket="bucket", Key="k", Body=b"two", IfMatch=first)
+    assert s3.get_object(Bucket="bucket", Key="k")["Body"].read() == b"two"
+
+    part = 5 * 1024 * 1024
+    data = os.urandom(2 * part + 7)
+    etag = _multipart(s3, "big", data, part, IfNoneMatch="*")["ETag"].strip('"')
+    digests = b"".join(hashlib.md5(data[i:i + part]).digest() for i in range(0, len(data), part))
+    assert etag == "%s-3" % hashlib.md5(digests).hexdigest()
+    with pytest.raises(ClientError) as excinfo:
+        _multipart(s3, "big", b"x" * (part + 1), part, IfNoneMatch="*")
+    assert error_of(excinfo)[:2] == ("PreconditionFailed", 412)
+    _multipart(s3, "big", b"y" * (part + 1), part, IfMatch='"0123456789abcdef0123456789abcdef-2"')
+    assert s3.get_object(Bucket="bucket", Key="big")["Body"].read() == b"y" * (part + 1)  # If-Match ignored
+
+
+def test_moto_answers_carry_a_date_header(aws):
+    answer = boto3.client("sagemaker").list_training_jobs()
+    assert abs(email.utils.parsedate_to_datetime(answer["ResponseMetadata"]["HTTPHeaders"]["date"]).timestamp()
+               - time.time()) < 60
+
+
 def _raw_s3_put(url, path, chunks, content_sha256="UNSIGNED-PAYLOAD", extra_headers=()):
     """PUT with ``Transfer-Encoding: chunked`` (moto does not check signatures)."""
     host, port = url[len("http://"):].split(":")
@@ -482,6 +532,19 @@ def test_custom_status_fault(fault_proxy, aws):
     assert aws.operations() == ["ListTrainingJobs"]
 
 
+def test_status_fault_with_an_error_code_answers_in_the_protocol(fault_proxy, aws):
+    fault_proxy.add_fault(operation="ListTrainingJobs", kind="status", status=400,
+                          code="InvalidSignatureException", message="signature mismatch")
+    fault_proxy.add_fault(operation="ListBuckets", kind="status", status=403,
+                          code="SignatureDoesNotMatch", message="signature mismatch")
+    with pytest.raises(ClientError) as excinfo:
+        boto3.client("sagemaker", config=NO_RETRIES).list_training_jobs()
+    assert error_of(excinfo) == ("InvalidSignatureException", 400, "signature mismatch")
+    with pytest.raises(ClientError) as excinfo:
+        boto3.client("s3", config=NO_RETRIES).list_buckets()
+    assert error_of(excinfo) == ("SignatureDoesNotMatch", 403, "signature mismatch")
+
+
 def test_reset_before_is_a_connection_error_and_nothing_reaches_moto(fault_proxy, aws):
     fault_proxy.add_fault(operation="CreateTrainingJob", kind="reset_before")
     sagemaker = boto3.client("sagemaker", config=NO_RETRIES)
@@ -566,6 +629,10 @@ def test_fault_rule_validation(aws):
             proxy.add_fault(operation="X", kind="explode")
         with pytest.raises(ValueError):
             proxy.add_fault(operation="X", kind="status")
+        with pytest.raises(ValueError):
+            proxy.add_fault(operation="X", kind="throttle", code="Nope")
+        with pytest.raises(ValueError):
+            proxy.add_fault(operation="X", kind="status", status=400, body=b"x", code="Nope")
     finally:
         proxy.stop()  # never started: just closes the socket
 

@@ -15,7 +15,7 @@ import pytest
 from sagemaker_hetero import Estimator, InstanceGroup, Session
 from sagemaker_hetero._job import end_of_job_lines
 from sagemaker_hetero._logs import LOG_GROUP
-from sagemaker_hetero.exceptions import UnexpectedStatusException
+from sagemaker_hetero.exceptions import AWSError, UnexpectedStatusException
 
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
 FAST = (0.01, 0.02)
@@ -302,3 +302,25 @@ def test_the_heartbeat_can_be_set_or_turned_off(fault_proxy):
     out = io.StringIO()
     job.wait(logs="None", poll=(30, 30), out=out, clock=t.clock, sleep=t.sleep, heartbeat=None)
     assert t.now == 360 and "still" not in out.getvalue()
+
+
+# -- waiting that fails --------------------------------------------------------------------------
+
+
+def test_a_describe_that_fails_while_waiting_names_the_job_and_how_to_follow_it_again(fault_proxy, monkeypatch):
+    monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
+    job = start(fault_proxy)
+    script(fault_proxy, describe("InProgress", "Training"))
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="reset_before", times=None)
+    out = io.StringIO()
+    with pytest.raises(AWSError) as info:
+        job.wait(poll=FAST, out=out, sleep=FakeTime().sleep)
+    assert info.value.code == "ConnectionError"
+    assert info.value.job_name == "waiting"
+    text = str(info.value)
+    assert text.startswith("DescribeTrainingJob failed with ConnectionError")
+    assert ("The waiting stopped; the training job waiting goes on in SageMaker. Once the cause is fixed, follow it "
+            "again with Estimator.attach('waiting').latest_training_job.wait(), or see it with: "
+            "sagemaker-hetero status waiting") in text
+    assert out.getvalue().splitlines() == ["[0:00:00] waiting: InProgress/Training"]  # no end-of-job lines
+

@@ -1,0 +1,76 @@
+"""The one error translator (sagemaker_hetero._aws_errors), unit tests: botocore's exceptions as botocore
+builds them from an answer, no network. The same answers over HTTP are in tests/test_submission_faults.py."""
+import botocore.exceptions as B
+import pytest
+
+from sagemaker_hetero import exceptions as E
+from sagemaker_hetero._aws_errors import translate
+
+ENDPOINT = "https://api.sagemaker.us-west-2.amazonaws.com"
+MOTO_PAGE = ("<!doctype html>\n<html lang=en>\n<title>500 Internal Server Error</title>\n<h1>Internal Server Error"
+             "</h1>\n<p>The server encountered an internal error and was unable to complete your request.</p>\n")
+
+
+def client_error(code, message, status, operation="CreateTrainingJob"):
+    """What botocore raises for an answer with this status, error code and message."""
+    return B.ClientError({"Error": {"Code": code, "Message": message},
+                          "ResponseMetadata": {"HTTPStatusCode": status, "HTTPHeaders": {}}}, operation)
+
+
+@pytest.mark.parametrize("code, says", [
+    ("InvalidSignatureException", "The secret access key does not match the access key ID"),
+    ("SignatureDoesNotMatch", "The secret access key does not match the access key ID"),
+    ("IncompleteSignature", "The secret access key does not match the access key ID"),
+    ("InvalidClientTokenId", "AWS does not know the access key ID"),
+    ("UnrecognizedClientException", "AWS does not know the access key ID"),
+    ("ExpiredTokenException", "The credentials have expired"),
+    ("RequestExpired", "The credentials have expired"),
+])
+def test_credential_errors_say_what_is_wrong_with_the_credentials(code, says):
+    error = translate(client_error(code, "whatever AWS says", 400), "CreateTrainingJob")
+    assert type(error) is E.NoCredentialsError
+    assert error.code == code
+    assert says in str(error) and "aws configure" in str(error)
+
+
+def test_an_html_page_is_summarised_in_one_line():
+    error = translate(client_error("500", MOTO_PAGE, 500, "StopTrainingJob"), "StopTrainingJob", endpoint=ENDPOINT)
+    head, hint = str(error).split("\n")
+    assert head == ("StopTrainingJob failed with 500: HTTP 500, an HTML page ('500 Internal Server Error'): the "
+                    "endpoint %s failed inside, or does not implement StopTrainingJob (an emulator such as moto "
+                    "answers so for an operation it lacks)" % ENDPOINT)
+    assert "AWS_ENDPOINT_URL" in hint
+    assert error.code == "500" and error.operation == "StopTrainingJob"
+
+
+def test_a_4xx_html_page_is_something_other_than_aws():
+    page = "<html><head><title>403 Forbidden</title></head><body>corporate proxy</body></html>"
+    error = translate(client_error("403", page, 403), "CreateTrainingJob")
+    assert type(error) is E.AWSError  # not AccessDeniedError: AWS did not say so
+    assert "HTTP 403, an HTML page ('403 Forbidden'): something other than the AWS API answered" in str(error)
+
+
+def test_a_bare_5xx_without_a_page_is_summarised_too():
+    error = translate(client_error("502", "Bad Gateway", 502), "DescribeTrainingJob")
+    assert "HTTP 502, no AWS error in the answer" in str(error)
+
+
+@pytest.mark.parametrize("code, status", [("UnknownOperationException", 400), ("InvalidAction", 400),
+                                          ("NotImplemented", 501)])
+def test_an_unimplemented_operation_is_named(code, status):
+    error = translate(client_error(code, "", status), "CreateTrainingJob", endpoint="http://localhost:4566")
+    assert str(error).startswith("CreateTrainingJob failed with %s: HTTP %d: the endpoint http://localhost:4566 "
+                                 "does not implement CreateTrainingJob" % (code, status))
+
+
+@pytest.mark.parametrize("code, cls", [("404", E.ResourceNotFoundError), ("403", E.AccessDeniedError)])
+def test_a_head_requests_bare_status_keeps_its_meaning(code, cls):
+    # HEAD answers have no body: botocore gives the status as the code and its reason as the message
+    error = translate(client_error(code, "Not Found" if code == "404" else "Forbidden", int(code), "HeadObject"),
+                      "HeadObject")
+    assert type(error) is cls
+
+
+def test_an_aws_json_500_stays_as_aws_said():
+    error = translate(client_error("InternalFailure", "We encountered an internal error.", 500), "CreateTrainingJob")
+    assert str(error) == "CreateTrainingJob failed with InternalFailure: We encountered an internal error."
