@@ -35,52 +35,29 @@ PROG = "sagemaker-hetero"
 
 
 def _read_spec(path):
-    """``(data, base folder)`` of a YAML or JSON spec file (``-``: standard input)."""
+    """``(data, base folder)`` of a YAML or JSON spec file (``-``: standard input), at most
+    ``MAX_SPEC_BYTES`` long."""
+    from sagemaker_hetero import _spec
+
+    limit = _spec.MAX_SPEC_BYTES
     if path == "-":
-        text, base = sys.stdin.read(), os.getcwd()
+        text, base = sys.stdin.read(limit + 1), os.getcwd()
+        size = len(text.encode("utf-8", "replace"))
     else:
         try:
-            with open(path) as f:
-                text = f.read()
+            with open(path, "rb") as f:
+                raw = f.read(limit + 1)
+            text = raw.decode("utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
-            raise E.ConfigError([E.Problem("SPEC", "cannot be read: %s" % exc, path)])
+            raise E.ConfigError([E.Problem(_spec.SPEC, "cannot be read: %s" % exc, path)])
+        size = len(raw)
         base = os.path.dirname(os.path.abspath(path))
+    if size > limit:
+        raise E.ConfigError([E.Problem(_spec.SPEC, "is larger than {:,} bytes, the most a spec may be".format(limit),
+                                       path)])
     ext = os.path.splitext(path)[1].lower()
-    if ext == ".json":
-        return _json(text, path), base
-    if ext in (".yaml", ".yml"):
-        return _yaml(text, path), base
-    try:
-        return json.loads(text), base
-    except ValueError:
-        return _yaml(text, path), base
-
-
-def _json(text, path):
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise E.ConfigError([E.Problem("SPEC", "is not valid JSON: %s" % exc, path)])
-
-
-def _yaml(text, path):
-    try:
-        import yaml
-    except ImportError:
-        raise E.ConfigError(
-            [
-                E.Problem(
-                    "SPEC",
-                    "is YAML, which needs PyYAML: pip install 'sagemaker-hetero[yaml]' (or pyyaml), "
-                    "or write the spec as JSON",
-                    path,
-                )
-            ]
-        )
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise E.ConfigError([E.Problem("SPEC", "is not valid YAML: %s" % exc, path)])
+    kind = "json" if ext == ".json" else "yaml" if ext in (".yaml", ".yml") else None
+    return _spec.loads(text, path, kind), base
 
 
 def _load(args, session=None, facts=None):
