@@ -217,13 +217,52 @@ def test_submit_creates_the_job_of_the_spec(capsys, spec_dir, aws, data_bucket):
     assert "cli-job: Completed" in err  # progress goes to stderr when stdout is JSON
 
 
-def test_submit_wait_exits_1_when_the_job_fails(capsys, spec_dir, fault_proxy, data_bucket):
-    failed = {"TrainingJobName": "cli-job", "TrainingJobStatus": "Failed", "SecondaryStatus": "Failed",
-              "FailureReason": "AlgorithmError: boom"}
-    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="status", status=200, body=failed, times=2)
-    code, out, _ = run(capsys, "submit", write_spec(spec_dir, small_spec()), "--logs")
+FAILED = {"TrainingJobName": "cli-job", "TrainingJobStatus": "Failed", "SecondaryStatus": "Failed",
+          "FailureReason": "AlgorithmError: boom",
+          "SecondaryStatusTransitions": [{"Status": "Failed", "StatusMessage": "Training job failed"}]}
+STOPPED = {"TrainingJobName": "cli-job", "TrainingJobStatus": "Stopped", "SecondaryStatus": "Stopped",
+           "SecondaryStatusTransitions": [{"Status": "Stopped", "StatusMessage": "Training job stopped by user"}]}
+
+
+def describe_as(fault_proxy, description):
+    """Every DescribeTrainingJob from now on answers ``description`` (moto's jobs are Completed)."""
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="status", status=200, body=description, times=None)
+
+
+@pytest.mark.parametrize("flags", [["--wait"], ["--logs"], ["--logs", "--group", "homogeneousCluster"]])
+def test_submit_wait_exits_1_and_says_why_when_the_job_fails(capsys, spec_dir, fault_proxy, data_bucket, flags):
+    path = write_spec(spec_dir, small_spec())
+    describe_as(fault_proxy, FAILED)
+    code, out, err = run(capsys, "submit", path, *flags)
+    assert code == 1
+    assert "cli-job: Failed - Training job failed" in out  # the waiter's last status line
+    assert err == "sagemaker-hetero: cli-job: Failed - Training job failed\nFailure reason: AlgorithmError: boom\n"
+
+
+def test_submit_wait_on_a_stopped_job_and_with_json_output(capsys, spec_dir, fault_proxy, data_bucket):
+    path = write_spec(spec_dir, small_spec())
+    describe_as(fault_proxy, STOPPED)
+    code, out, err = run(capsys, "submit", path, "--wait", "--output", "json")
+    assert code == 1
+    assert json.loads(out)["status"] == "Stopped"  # stdout holds only the status object
+    assert err.endswith("sagemaker-hetero: cli-job: Stopped - Training job stopped by user\n")
+
+
+def test_logs_follow_on_a_failed_job_says_why(capsys, fault_proxy):
+    describe_as(fault_proxy, FAILED)
+    code, out, err = run(capsys, "logs", "cli-job", "--follow")
     assert code == 1
     assert "cli-job: Failed" in out
+    assert err == "sagemaker-hetero: cli-job: Failed - Training job failed\nFailure reason: AlgorithmError: boom\n"
+
+
+def test_the_failure_is_told_even_when_describing_it_again_fails(capsys, fault_proxy):
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="status", status=200, body=FAILED, times=1)
+    denied = {"__type": "AccessDeniedException", "message": "not allowed"}
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="status", status=400, body=denied, times=None)
+    code, _, err = run(capsys, "logs", "cli-job", "--follow")
+    assert code == 1  # the job failed; the second look at it is not an AWS error to report
+    assert err == "sagemaker-hetero: cli-job: Failed\nFailure reason: AlgorithmError: boom\n"
 
 
 def test_status_text_json_and_exit_codes(capsys, spec_dir, fault_proxy, data_bucket):
@@ -261,6 +300,31 @@ def test_logs_prints_lines_labelled_by_group_and_filters(capsys, spec_dir, aws, 
         "[data/algo-2] " + format_marker("algo-2", "data", "t"), "[data/algo-2] work on algo-2"]
     code, _, err = run(capsys, "logs", "cli-job", "--group", "gpu")
     assert code == 2 and "is not an instance group of job 'cli-job'" in err
+
+
+def test_logs_of_a_job_without_log_lines_says_so(capsys, spec_dir, fault_proxy, data_bucket):
+    assert run(capsys, "submit", write_spec(spec_dir, small_spec()))[0] == 0
+    code, out, err = run(capsys, "logs", "cli-job")  # moto writes no logs: no log group, no streams
+    assert (code, out) == (0, "")
+    # moto keeps one "Starting" transition: its message is the last one
+    assert err == "sagemaker-hetero: job cli-job has no log lines (Completed - Preparing the instances for training)\n"
+    code, out, err = run(capsys, "logs", "cli-job", "--group", "data")
+    assert (code, out) == (0, "")
+    assert err.startswith("sagemaker-hetero: instance group data of job cli-job has no log lines (Completed")
+    running = {"TrainingJobName": "cli-job", "TrainingJobStatus": "InProgress", "SecondaryStatus": "Starting",
+               "SecondaryStatusTransitions": [{"Status": "Starting",
+                                               "StatusMessage": "Preparing the instances for training"}]}
+    describe_as(fault_proxy, running)
+    code, out, err = run(capsys, "logs", "cli-job")
+    assert (code, out) == (0, "")
+    assert err == ("sagemaker-hetero: job cli-job has no log lines yet "
+                   "(InProgress/Starting - Preparing the instances for training)\n")
+    fault_proxy.clear_faults()
+    describe_as(fault_proxy, FAILED)
+    code, out, err = run(capsys, "logs", "cli-job")
+    assert (code, out) == (0, "")  # the logs were read; `status` or `logs --follow` exit 1 for the failure
+    assert err == ("sagemaker-hetero: job cli-job has no log lines (Failed - Training job failed)\n"
+                   "Failure reason: AlgorithmError: boom\n")
 
 
 def test_stop_sends_stop_training_job(capsys, fault_proxy):
@@ -509,3 +573,60 @@ def test_any_value_anywhere_in_a_spec_exits_0_or_2(capsys, spec_dir):
         assert "unexpected error" not in err
 
     check()
+
+
+# -- the exit-code contract at its edges -----------------------------------------------------------
+
+
+def test_an_unexpected_error_exits_4_with_one_line_and_the_traceback_on_demand(capsys, monkeypatch):
+    from sagemaker_hetero import _spec
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the spec reader broke\nsecond line")
+
+    monkeypatch.setattr(_spec, "loads", broken)
+    monkeypatch.delenv("SAGEMAKER_HETERO_DEBUG", raising=False)
+    code, out, err = run(capsys, "validate", EXAMPLE)
+    assert (code, out) == (4, "")
+    assert err == ("sagemaker-hetero: unexpected error: RuntimeError: the spec reader broke "
+                   "(run again with --debug to see the traceback)\n")
+    code, _, err = run(capsys, "validate", EXAMPLE, "--debug")
+    assert code == 4
+    assert err.startswith("Traceback (most recent call last):") and "in broken" in err
+    assert err.endswith("unexpected error: RuntimeError: the spec reader broke (the traceback is above)\n")
+    monkeypatch.setenv("SAGEMAKER_HETERO_DEBUG", "1")
+    code, _, err = run(capsys, "validate", EXAMPLE)
+    assert code == 4 and err.startswith("Traceback")
+
+
+def test_a_closed_stdout_exits_141_without_a_traceback():
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before anything is written (`| head -0`)
+    try:
+        result = subprocess.run([sys.executable, "-m", "sagemaker_hetero", "render", "examples/spec.yaml"], cwd=ROOT,
+                                env=dict(os.environ, PYTHONPATH=ROOT), stdout=write_end, stderr=subprocess.PIPE,
+                                universal_newlines=True, timeout=60)
+    finally:
+        os.close(write_end)
+    assert (result.returncode, result.stderr) == (141, "")
+
+
+def test_an_archive_that_cannot_be_written_is_a_usage_error(capsys, tmp_path):
+    code, out, err = run(capsys, "render", EXAMPLE, "--archive", str(tmp_path / "no-such-folder" / "code.tar.gz"))
+    assert (code, out) == (2, "")
+    assert "--archive: cannot be written: [Errno 2] No such file or directory" in err
+
+
+def test_docs_state_the_limits_and_exit_codes_the_code_has():
+    from sagemaker_hetero import _spec, cli
+
+    with open(os.path.join(ROOT, "docs", "cli.md")) as f:
+        doc = f.read()
+    assert "1 MiB" in doc and _spec.MAX_SPEC_BYTES == 1 << 20
+    assert "%d levels" % _spec.MAX_SPEC_DEPTH in doc
+    assert "{:,} values".format(_spec.MAX_SPEC_VALUES) in doc
+    assert "{:,} characters".format(_spec.MAX_SPEC_CHARS) in doc
+    for code in (cli.EXIT_OK, cli.EXIT_JOB_FAILED, cli.EXIT_USAGE, cli.EXIT_AWS, cli.EXIT_UNEXPECTED,
+                 cli.EXIT_INTERRUPTED, cli.EXIT_BROKEN_PIPE):
+        assert "\n| %d |" % code in doc
+    assert cli.DEBUG_VARIABLE in doc
