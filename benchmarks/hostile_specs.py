@@ -57,9 +57,9 @@ def cases():
             yield "%s, %s" % (kind.upper(), what), "spec." + kind, json.dumps(spec)  # JSON is YAML too
 
 
-def run(argv, env, timeout):
-    started = time.monotonic()
-    process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def run(argv, env, timeout, folder):
+    started = time.monotonic()  # in the spec's folder: `-m` puts the working directory first on sys.path
+    process = subprocess.Popen(argv, env=env, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     timer = threading.Timer(timeout, process.kill)
     timer.start()
     try:
@@ -91,7 +91,7 @@ def main():
             with open(path, "w") as f:
                 f.write(text)
             code, seconds, peak, error = run([sys.executable, "-m", "sagemaker_hetero", "validate", path], env,
-                                             args.timeout)
+                                             args.timeout, folder)
             lines = [line.strip() for line in error.splitlines() if line.strip().startswith("- ")]
             print("%-36s %9d %5d %9.2f %10.1f  %s" % (name, len(text.encode()), code, seconds, peak,
                                                       lines[0][2:90] if lines else error.strip()[-90:]))
