@@ -11,23 +11,33 @@
     sagemaker-hetero local SPEC                                     run it on this machine
 
 Exit codes: 0 success (job Completed), 1 job Failed or Stopped, 2 invalid spec or usage, 3 AWS
-error. ``render`` and ``validate`` import neither boto3 nor botocore.
+error, 4 unexpected error (one line on stderr; the traceback with ``--debug`` or
+``SAGEMAKER_HETERO_DEBUG=1``), 130 interrupted, 141 stdout closed early (``| head``). A crash never
+exits 1, so 1 always means a job that ended Failed or Stopped. ``render`` and ``validate`` import
+neither boto3 nor botocore.
 """
 import argparse
 import json
 import os
 import sys
 import time
+import traceback
 
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER
 
-__all__ = ["main", "EXIT_OK", "EXIT_JOB_FAILED", "EXIT_USAGE", "EXIT_AWS"]
+__all__ = ["main", "EXIT_OK", "EXIT_JOB_FAILED", "EXIT_USAGE", "EXIT_AWS", "EXIT_UNEXPECTED", "EXIT_INTERRUPTED",
+           "EXIT_BROKEN_PIPE", "DEBUG_VARIABLE"]
 
 EXIT_OK = 0
 EXIT_JOB_FAILED = 1
 EXIT_USAGE = 2
 EXIT_AWS = 3
+EXIT_UNEXPECTED = 4
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a writer whose reader went away
+#: Set (to anything but "" or "0"), an unexpected error also prints its traceback, as --debug does.
+DEBUG_VARIABLE = "SAGEMAKER_HETERO_DEBUG"
 PROG = "sagemaker-hetero"
 
 
@@ -35,52 +45,29 @@ PROG = "sagemaker-hetero"
 
 
 def _read_spec(path):
-    """``(data, base folder)`` of a YAML or JSON spec file (``-``: standard input)."""
+    """``(data, base folder)`` of a YAML or JSON spec file (``-``: standard input), at most
+    ``MAX_SPEC_BYTES`` long."""
+    from sagemaker_hetero import _spec
+
+    limit = _spec.MAX_SPEC_BYTES
     if path == "-":
-        text, base = sys.stdin.read(), os.getcwd()
+        text, base = sys.stdin.read(limit + 1), os.getcwd()
+        size = len(text.encode("utf-8", "replace"))
     else:
         try:
-            with open(path) as f:
-                text = f.read()
+            with open(path, "rb") as f:
+                raw = f.read(limit + 1)
+            text = raw.decode("utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
-            raise E.ConfigError([E.Problem("SPEC", "cannot be read: %s" % exc, path)])
+            raise E.ConfigError([E.Problem(_spec.SPEC, "cannot be read: %s" % exc, path)])
+        size = len(raw)
         base = os.path.dirname(os.path.abspath(path))
+    if size > limit:
+        raise E.ConfigError([E.Problem(_spec.SPEC, "is larger than {:,} bytes, the most a spec may be".format(limit),
+                                       path)])
     ext = os.path.splitext(path)[1].lower()
-    if ext == ".json":
-        return _json(text, path), base
-    if ext in (".yaml", ".yml"):
-        return _yaml(text, path), base
-    try:
-        return json.loads(text), base
-    except ValueError:
-        return _yaml(text, path), base
-
-
-def _json(text, path):
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise E.ConfigError([E.Problem("SPEC", "is not valid JSON: %s" % exc, path)])
-
-
-def _yaml(text, path):
-    try:
-        import yaml
-    except ImportError:
-        raise E.ConfigError(
-            [
-                E.Problem(
-                    "SPEC",
-                    "is YAML, which needs PyYAML: pip install 'sagemaker-hetero[yaml]' (or pyyaml), "
-                    "or write the spec as JSON",
-                    path,
-                )
-            ]
-        )
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise E.ConfigError([E.Problem("SPEC", "is not valid YAML: %s" % exc, path)])
+    kind = "json" if ext == ".json" else "yaml" if ext in (".yaml", ".yml") else None
+    return _spec.loads(text, path, kind), base
 
 
 def _load(args, session=None, facts=None):
@@ -154,8 +141,11 @@ def _render(args):
         if plan.code is None or not plan.code.upload:
             raise E.ConfigError([E.Problem("--archive", "the job ships no code archive to build")])
         body, _ = _archive.build_archive(job.code)
-        with body, open(args.archive, "wb") as f:
-            f.write(body.read())
+        try:
+            with body, open(args.archive, "wb") as f:
+                f.write(body.read())
+        except OSError as exc:
+            raise E.ConfigError([E.Problem("--archive", "cannot be written: %s" % exc, args.archive)])
         sys.stderr.write("Wrote %s; upload it to %s before creating the job.\n" % (args.archive, plan.code.s3_uri))
     sys.stdout.write(text + "\n")
     return EXIT_OK
@@ -195,6 +185,25 @@ def _validate(args):
     return EXIT_OK
 
 
+def _status_words(desc):
+    """``InProgress/Training - <message>``: the job's status, secondary status and last message."""
+    from sagemaker_hetero import _wire
+
+    status, secondary, message = _wire.job_status(desc)
+    text = "%s" % status if not secondary or secondary == status else "%s/%s" % (status, secondary)
+    return text + " - " + message if message else text
+
+
+def _failure_line(desc):
+    reason = desc.get("FailureReason")
+    return "\nFailure reason: %s" % reason if reason else ""
+
+
+def _status_text(desc):
+    """What ``status`` prints: ``JOB: <status words>``, and the failure reason on a second line."""
+    return "%s: %s%s" % (desc.get("TrainingJobName"), _status_words(desc), _failure_line(desc))
+
+
 def _report(args, desc):
     from sagemaker_hetero import _wire
 
@@ -202,15 +211,23 @@ def _report(args, desc):
     if args.output == "json":
         sys.stdout.write(json.dumps(summary) + "\n")
     else:
-        status, secondary, message = _wire.job_status(desc)
-        text = status if not secondary or secondary == status else "%s/%s" % (status, secondary)
-        line = "%s: %s" % (summary["job_name"], text)
-        if message:
-            line += " - " + message
-        if summary["failure_reason"]:
-            line += "\nFailure reason: %s" % summary["failure_reason"]
-        sys.stdout.write(line + "\n")
+        sys.stdout.write(_status_text(desc) + "\n")
     return EXIT_JOB_FAILED if summary["status"] in ("Failed", "Stopped") else EXIT_OK
+
+
+def _ended(args, job, exc):
+    """A waited-for or followed job ended Failed or Stopped: its final status, status message and
+    failure reason on stderr (and its status object on stdout with ``--output json``); exit 1."""
+    try:
+        desc = job.describe()
+    except E.AWSError:  # the job's end is known; what it said is not worth another exit code
+        desc = {"TrainingJobName": exc.job_name, "TrainingJobStatus": exc.status,
+                "FailureReason": exc.failure_reason}
+    sys.stderr.write("%s: %s\n" % (PROG, _status_text(desc)))
+    sys.stderr.flush()
+    if getattr(args, "output", None) == "json":
+        _report(args, desc)
+    return EXIT_JOB_FAILED
 
 
 def _submit(args):
@@ -230,8 +247,8 @@ def _submit(args):
         return EXIT_OK
     try:
         desc = job.wait(logs="All" if args.logs else "None", out=progress, instance_groups=args.group)
-    except E.UnexpectedStatusException:
-        return _report(args, job.describe()) if args.output == "json" else EXIT_JOB_FAILED
+    except E.UnexpectedStatusException as exc:
+        return _ended(args, job, exc)
     return _report(args, desc) if args.output == "json" else EXIT_OK
 
 
@@ -239,14 +256,41 @@ def _status(args):
     return _report(args, _session(args).describe_training_job(args.job))
 
 
+class _Watched(object):
+    """A text stream that remembers whether anything was written to it."""
+
+    def __init__(self, out):
+        self.out = out
+        self.written = False
+
+    def write(self, text):
+        self.written = self.written or bool(text)
+        return self.out.write(text)
+
+    def flush(self):
+        self.out.flush()
+
+
 def _logs(args):
+    from sagemaker_hetero._defaults import TERMINAL_STATUSES
     from sagemaker_hetero._job import TrainingJob
 
     job = TrainingJob(_session(args), args.job)
-    try:
-        job.logs(follow=args.follow, instance_groups=args.group)
-    except E.UnexpectedStatusException:
-        return EXIT_JOB_FAILED
+    if args.follow:
+        try:
+            job.logs(follow=True, instance_groups=args.group)
+        except E.UnexpectedStatusException as exc:
+            return _ended(args, job, exc)
+        return EXIT_OK
+    out = _Watched(sys.stdout)
+    desc = job.logs(instance_groups=args.group, out=out)
+    if not out.written:  # say why there is nothing, rather than print nothing
+        whose = "job %s" % args.job
+        if args.group:
+            whose = "instance group%s %s of %s" % ("s" if len(args.group) > 1 else "", ", ".join(args.group), whose)
+        ended = desc.get("TrainingJobStatus") in TERMINAL_STATUSES
+        sys.stderr.write("%s: %s has no log lines%s (%s)%s\n" % (
+            PROG, whose, "" if ended else " yet", _status_words(desc), _failure_line(desc)))
     return EXIT_OK
 
 
@@ -280,7 +324,8 @@ def _parser():
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Render, validate, submit and watch SageMaker training jobs on heterogeneous clusters.",
-        epilog="Exit codes: 0 success, 1 job Failed or Stopped, 2 invalid spec or usage, 3 AWS error. "
+        epilog="Exit codes: 0 success, 1 job Failed or Stopped, 2 invalid spec or usage, 3 AWS error, "
+        "4 unexpected error (--debug shows its traceback). "
         "See docs/cli.md for the spec format.",
     )
     aws = argparse.ArgumentParser(add_help=False)
@@ -296,9 +341,12 @@ def _parser():
     group.add_argument(
         "--group", action="append", metavar="NAME", help="show only this instance group's log lines (repeatable)"
     )
+    debug = argparse.ArgumentParser(add_help=False)
+    debug.add_argument("--debug", action="store_true",
+                       help="on an unexpected error (exit 4), print its traceback too (also: %s=1)" % DEBUG_VARIABLE)
 
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    p = commands.add_parser("render", parents=[spec, aws], help="print the CreateTrainingJob request (no network)")
+    p = commands.add_parser("render", parents=[spec, aws, debug], help="print the CreateTrainingJob request (no network)")
     p.add_argument(
         "--format",
         choices=("json", "cli-input-json"),
@@ -310,20 +358,20 @@ def _parser():
     p.add_argument("--default-bucket", help="the bucket to use instead of sagemaker-{region}-{account}")
     p.add_argument("--archive", metavar="FILE", help="also write the code archive (sourcedir.tar.gz) to FILE")
     p.set_defaults(handler=_render)
-    p = commands.add_parser("validate", parents=[spec, aws, output], help="check the spec; list every problem")
+    p = commands.add_parser("validate", parents=[spec, aws, output, debug], help="check the spec; list every problem")
     p.set_defaults(handler=_validate)
-    p = commands.add_parser("submit", parents=[spec, aws, output, group], help="create the training job")
+    p = commands.add_parser("submit", parents=[spec, aws, output, group, debug], help="create the training job")
     p.add_argument("--wait", action="store_true", help="wait until the job ends; exit 1 if it fails or is stopped")
     p.add_argument("--logs", action="store_true", help="wait, printing the job's logs labelled by instance group")
     p.set_defaults(handler=_submit)
-    p = commands.add_parser("status", parents=[job, aws, output], help="print a job's status")
+    p = commands.add_parser("status", parents=[job, aws, output, debug], help="print a job's status")
     p.set_defaults(handler=_status)
-    p = commands.add_parser("logs", parents=[job, aws, group], help="print a job's logs labelled by instance group")
+    p = commands.add_parser("logs", parents=[job, aws, group, debug], help="print a job's logs labelled by instance group")
     p.add_argument("--follow", action="store_true", help="keep printing until the job ends")
     p.set_defaults(handler=_logs)
-    p = commands.add_parser("stop", parents=[job, aws, output], help="stop a job")
+    p = commands.add_parser("stop", parents=[job, aws, output, debug], help="stop a job")
     p.set_defaults(handler=_stop)
-    p = commands.add_parser("local", parents=[spec], help="run the job on this machine (LocalSession)")
+    p = commands.add_parser("local", parents=[spec, debug], help="run the job on this machine (LocalSession)")
     p.add_argument("--root", metavar="DIR", help="where the job's folders go (default: LocalSession's)")
     p.set_defaults(handler=_local)
     return parser
@@ -331,6 +379,17 @@ def _parser():
 
 def main(argv=None):
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # `sagemaker-hetero logs JOB | head`: the reader has what it wanted
+        try:  # nothing more reaches stdout, not even the interpreter's flush at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):  # no real file descriptor behind stdout
+            pass
+        return EXIT_BROKEN_PIPE
+
+
+def _main(argv):
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -356,4 +415,15 @@ def main(argv=None):
         sys.stderr.write("%s: %s\n" % (PROG, exc))
         return EXIT_AWS
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        raise
+    except Exception as exc:  # a crash must not look like a failed job (1) or a bad spec (2)
+        debug = args.debug or os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
+        if debug:
+            traceback.print_exc()
+        text = ("%s" % exc).strip().splitlines()
+        sys.stderr.write("%s: unexpected error: %s%s (%s)\n" % (
+            PROG, type(exc).__name__, ": " + text[0][:300] if text else "",
+            "the traceback is above" if debug else "run again with --debug to see the traceback"))
+        return EXIT_UNEXPECTED

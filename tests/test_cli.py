@@ -3,6 +3,7 @@
 AWS commands talk to the moto server; StopTrainingJob and job states moto does not have are
 answered by tests._aws.FaultProxy.
 """
+import io
 import json
 import os
 import subprocess
@@ -216,13 +217,52 @@ def test_submit_creates_the_job_of_the_spec(capsys, spec_dir, aws, data_bucket):
     assert "cli-job: Completed" in err  # progress goes to stderr when stdout is JSON
 
 
-def test_submit_wait_exits_1_when_the_job_fails(capsys, spec_dir, fault_proxy, data_bucket):
-    failed = {"TrainingJobName": "cli-job", "TrainingJobStatus": "Failed", "SecondaryStatus": "Failed",
-              "FailureReason": "AlgorithmError: boom"}
-    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="status", status=200, body=failed, times=2)
-    code, out, _ = run(capsys, "submit", write_spec(spec_dir, small_spec()), "--logs")
+FAILED = {"TrainingJobName": "cli-job", "TrainingJobStatus": "Failed", "SecondaryStatus": "Failed",
+          "FailureReason": "AlgorithmError: boom",
+          "SecondaryStatusTransitions": [{"Status": "Failed", "StatusMessage": "Training job failed"}]}
+STOPPED = {"TrainingJobName": "cli-job", "TrainingJobStatus": "Stopped", "SecondaryStatus": "Stopped",
+           "SecondaryStatusTransitions": [{"Status": "Stopped", "StatusMessage": "Training job stopped by user"}]}
+
+
+def describe_as(fault_proxy, description):
+    """Every DescribeTrainingJob from now on answers ``description`` (moto's jobs are Completed)."""
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="status", status=200, body=description, times=None)
+
+
+@pytest.mark.parametrize("flags", [["--wait"], ["--logs"], ["--logs", "--group", "homogeneousCluster"]])
+def test_submit_wait_exits_1_and_says_why_when_the_job_fails(capsys, spec_dir, fault_proxy, data_bucket, flags):
+    path = write_spec(spec_dir, small_spec())
+    describe_as(fault_proxy, FAILED)
+    code, out, err = run(capsys, "submit", path, *flags)
+    assert code == 1
+    assert "cli-job: Failed - Training job failed" in out  # the waiter's last status line
+    assert err == "sagemaker-hetero: cli-job: Failed - Training job failed\nFailure reason: AlgorithmError: boom\n"
+
+
+def test_submit_wait_on_a_stopped_job_and_with_json_output(capsys, spec_dir, fault_proxy, data_bucket):
+    path = write_spec(spec_dir, small_spec())
+    describe_as(fault_proxy, STOPPED)
+    code, out, err = run(capsys, "submit", path, "--wait", "--output", "json")
+    assert code == 1
+    assert json.loads(out)["status"] == "Stopped"  # stdout holds only the status object
+    assert err.endswith("sagemaker-hetero: cli-job: Stopped - Training job stopped by user\n")
+
+
+def test_logs_follow_on_a_failed_job_says_why(capsys, fault_proxy):
+    describe_as(fault_proxy, FAILED)
+    code, out, err = run(capsys, "logs", "cli-job", "--follow")
     assert code == 1
     assert "cli-job: Failed" in out
+    assert err == "sagemaker-hetero: cli-job: Failed - Training job failed\nFailure reason: AlgorithmError: boom\n"
+
+
+def test_the_failure_is_told_even_when_describing_it_again_fails(capsys, fault_proxy):
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="status", status=200, body=FAILED, times=1)
+    denied = {"__type": "AccessDeniedException", "message": "not allowed"}
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="status", status=400, body=denied, times=None)
+    code, _, err = run(capsys, "logs", "cli-job", "--follow")
+    assert code == 1  # the job failed; the second look at it is not an AWS error to report
+    assert err == "sagemaker-hetero: cli-job: Failed\nFailure reason: AlgorithmError: boom\n"
 
 
 def test_status_text_json_and_exit_codes(capsys, spec_dir, fault_proxy, data_bucket):
@@ -260,6 +300,31 @@ def test_logs_prints_lines_labelled_by_group_and_filters(capsys, spec_dir, aws, 
         "[data/algo-2] " + format_marker("algo-2", "data", "t"), "[data/algo-2] work on algo-2"]
     code, _, err = run(capsys, "logs", "cli-job", "--group", "gpu")
     assert code == 2 and "is not an instance group of job 'cli-job'" in err
+
+
+def test_logs_of_a_job_without_log_lines_says_so(capsys, spec_dir, fault_proxy, data_bucket):
+    assert run(capsys, "submit", write_spec(spec_dir, small_spec()))[0] == 0
+    code, out, err = run(capsys, "logs", "cli-job")  # moto writes no logs: no log group, no streams
+    assert (code, out) == (0, "")
+    # moto keeps one "Starting" transition: its message is the last one
+    assert err == "sagemaker-hetero: job cli-job has no log lines (Completed - Preparing the instances for training)\n"
+    code, out, err = run(capsys, "logs", "cli-job", "--group", "data")
+    assert (code, out) == (0, "")
+    assert err.startswith("sagemaker-hetero: instance group data of job cli-job has no log lines (Completed")
+    running = {"TrainingJobName": "cli-job", "TrainingJobStatus": "InProgress", "SecondaryStatus": "Starting",
+               "SecondaryStatusTransitions": [{"Status": "Starting",
+                                               "StatusMessage": "Preparing the instances for training"}]}
+    describe_as(fault_proxy, running)
+    code, out, err = run(capsys, "logs", "cli-job")
+    assert (code, out) == (0, "")
+    assert err == ("sagemaker-hetero: job cli-job has no log lines yet "
+                   "(InProgress/Starting - Preparing the instances for training)\n")
+    fault_proxy.clear_faults()
+    describe_as(fault_proxy, FAILED)
+    code, out, err = run(capsys, "logs", "cli-job")
+    assert (code, out) == (0, "")  # the logs were read; `status` or `logs --follow` exit 1 for the failure
+    assert err == ("sagemaker-hetero: job cli-job has no log lines (Failed - Training job failed)\n"
+                   "Failure reason: AlgorithmError: boom\n")
 
 
 def test_stop_sends_stop_training_job(capsys, fault_proxy):
@@ -304,3 +369,264 @@ def test_a_spec_whose_tag_key_is_a_list_is_a_problem_not_a_crash(capsys, spec_di
     code, _, err = run(capsys, "validate", write_spec(spec_dir, small_spec(tags=[{"Key": ["x"], "Value": "v"}])))
     assert code == 2
     assert "tags[0].Key: must be a string (got ['x'])" in err
+
+
+# -- hostile specs: exit 2 with a problem, never a crash -----------------------------------------
+
+YAML_HEAD = """framework: pytorch
+role: arn:aws:iam::123456789012:role/SageMakerRole
+entry_point: train.py
+framework_version: "2.2.0"
+py_version: py310
+instance_type: ml.c5.xlarge
+instance_count: 1
+"""
+
+
+def alias_bomb(key):
+    """A billion-laughs spec: nine levels of nine aliases each, 9**9 strings once expanded."""
+    levels = ["&a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for prev, name in zip("abcdefgh", "bcdefghi"):
+        levels.append("&%s [%s]" % (name, ", ".join(["*" + prev] * 9)))
+    if key == "tags":
+        return YAML_HEAD + "tags: [%s]\n" % ", ".join(levels)
+    return YAML_HEAD + "%s:\n%s" % (key, "".join("  %s: %s\n" % (name, level) for name, level in zip("abcdefghi", levels)))
+
+
+@pytest.mark.parametrize("key", ["hyperparameters", "tags"])
+def test_a_yaml_alias_bomb_is_refused_before_it_expands(capsys, spec_dir, key):
+    text = alias_bomb(key)
+    assert len(text) < 700
+    code, _, err = run(capsys, "validate", write_spec(spec_dir, text, "bomb.yaml"))
+    assert code == 2
+    assert ("  - %s: holds 4" % key) in err  # hundreds of millions of values: refused by measuring, not expanding
+    assert "once its YAML aliases are expanded; a spec may hold at most 10,000" in err
+
+
+def test_yaml_anchors_aliases_and_merge_keys_within_the_limits_work(capsys, spec_dir):
+    dry = YAML_HEAD.replace("instance_type: ml.c5.xlarge\ninstance_count: 1\n", "") + (
+        "job_name: cli-job\n"
+        "instance_groups:\n"
+        "  - {name: &data data, type: ml.c5.xlarge, count: 1}\n"
+        "  - {name: &train train, type: ml.g5.xlarge, count: 1}\n"
+        "inputs:\n"
+        "  raw: &channel {s3_data: s3://bucket/raw, input_mode: File, instance_groups: [*data]}\n"
+        "  dummy: {<<: *channel, s3_data: s3://bucket/dummy, instance_groups: [*train]}\n"
+    )
+    wet = dry.replace("&data ", "").replace("&train ", "").replace("&channel ", "")
+    wet = wet.replace("*data", "data").replace("{<<: *channel, s3_data: s3://bucket/dummy, instance_groups: [*train]}",
+                                                "{s3_data: s3://bucket/dummy, input_mode: File, instance_groups: [train]}")
+    assert "*" not in wet and "&" not in wet
+    code, out, err = run(capsys, "render", write_spec(spec_dir, dry, "dry.yaml"))
+    assert code == 0, err
+    assert out == run(capsys, "render", write_spec(spec_dir, wet, "wet.yaml"))[1]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("hyperparameters: &a {x: *a}\n", "hyperparameters: contains itself: a YAML alias inside its own anchor"),
+        ("tags: &t [1, [2, *t]]\n", "tags: contains itself: a YAML alias inside its own anchor"),
+        ("hyperparameters: {a: %s}\n" % ("[" * 5000 + "]" * 5000), "hyperparameters: nests deeper than 32 levels"),
+        ("hyperparameters:\n" + "".join("  " * i + " a:\n" for i in range(1, 60)) + "  " * 60 + " b: 1\n",
+         "hyperparameters: nests deeper than 32 levels"),
+        # hyperparameters' scalar is at level 32, the most; through the alias it is at level 36
+        ("hyperparameters: &h {a: %s1%s}\nenvironment: {a: [[[*h]]]}\n" % ("[" * 29, "]" * 29),
+         "environment: nests 36 levels deep once its YAML aliases are expanded; a spec may nest at most 32"),
+    ],
+)
+def test_yaml_that_contains_itself_or_nests_too_deep_is_refused(capsys, spec_dir, text, expected):
+    code, _, err = run(capsys, "validate", write_spec(spec_dir, YAML_HEAD + text, "spec.yaml"))
+    assert code == 2
+    assert expected in err
+
+
+def test_json_that_nests_too_deep_is_refused(capsys, spec_dir):
+    deep = small_spec(hyperparameters={"a": json.loads("[" * 31 + "]" * 31)})  # the spec is level 1
+    code, _, err = run(capsys, "validate", write_spec(spec_dir, deep))
+    assert code == 2 and "hyperparameters: nests 33 levels deep; a spec may nest at most 32" in err
+    path = spec_dir / "deeper.json"
+    path.write_text(json.dumps(small_spec())[:-1] + ', "environment": ' + "[" * 100000 + "]" * 100000 + "}")
+    code, _, err = run(capsys, "validate", str(path))
+    assert code == 2 and "SPEC: nests too deep to read: a spec may nest at most 32 levels" in err
+
+
+def test_the_limits_are_exact():
+    from sagemaker_hetero import _spec
+    from sagemaker_hetero.exceptions import ConfigError
+
+    def depth(levels):  # the spec's mapping, then levels - 1 lists
+        return json.dumps({"hyperparameters": json.loads("[" * (levels - 1) + "]" * (levels - 1))})
+
+    assert _spec.loads(depth(_spec.MAX_SPEC_DEPTH), "spec.json", "json")
+    with pytest.raises(ConfigError, match="nests 33 levels deep"):
+        _spec.loads(depth(_spec.MAX_SPEC_DEPTH + 1), "spec.json", "json")
+    for kind in ("json", "yaml"):  # the mapping, its key and list, and the list's items
+        fits = json.dumps({"k": [0] * (_spec.MAX_SPEC_VALUES - 3)})
+        assert len(_spec.loads(fits, "spec", kind)["k"]) == _spec.MAX_SPEC_VALUES - 3
+        with pytest.raises(ConfigError, match="holds (10,001|more than 10,000) values"):
+            _spec.loads(json.dumps({"k": [0] * (_spec.MAX_SPEC_VALUES - 2)}), "spec", kind)
+    text = "a" * (_spec.MAX_SPEC_CHARS - 1)  # and the key's one character
+    assert _spec.loads(json.dumps({"k": text}), "spec", "json")
+    with pytest.raises(ConfigError, match="holds 1,048,577 characters of text"):
+        _spec.loads(json.dumps({"k": text + "a"}), "spec", "json")
+
+
+def test_a_spec_file_larger_than_the_limit_is_not_read(capsys, spec_dir, monkeypatch):
+    from sagemaker_hetero._spec import MAX_SPEC_BYTES
+
+    path = spec_dir / "big.json"
+    path.write_text(json.dumps(small_spec(description="x" * MAX_SPEC_BYTES)))
+    code, _, err = run(capsys, "validate", str(path))
+    assert code == 2 and "SPEC: is larger than 1,048,576 bytes, the most a spec may be" in err
+    monkeypatch.setattr(sys, "stdin", io.StringIO(path.read_text()))
+    code, _, err = run(capsys, "validate", "-")
+    assert code == 2 and "SPEC: is larger than 1,048,576 bytes" in err
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(small_spec())))
+    monkeypatch.chdir(spec_dir)  # a spec from stdin finds its files from the working directory
+    assert run(capsys, "validate", "-")[0] == 0
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("tags: [{Key: [a, b], Value: v}]\n", "tags[0].Key: must be a string (got ['a', 'b'])"),
+        ("tags: [{Key: k, Value: {a: 1}}]\n", "tags[0].Value: must be a string (got {'a': 1})"),
+        ("tags: [[Key, k]]\n", "tags[0]: must be a dict (got ['Key', 'k'])"),
+        ("tags: [{Key: 2024-01-01, Value: v}]\n", "tags[0].Key: must be a string (got datetime.date(2024, 1, 1))"),
+        ("hyperparameters: {d: !!binary aGVsbG8=}\n", "hyperparameters['d']: must be JSON-serialisable"),
+        ("environment: {A: [1]}\n", "environment['A']: must be a string (got [1])"),
+        ("environment: {1: a}\n", "environment[1]: key must be a string (got 1)"),
+        ("inputs: {train: {s3_data: [s3://a/b]}}\n", "inputs['train'].s3_data: must be a string (got ['s3://a/b'])"),
+        ("inputs: [s3://a/b]\n", "inputs: must be an S3 URI or a mapping"),
+        ("metric_definitions: [{Name: [n], Regex: r}]\n", "metric_definitions[0]['Name']: must be a string"),
+        ("experiment_config: {ExperimentName: [e]}\n", "experiment_config['ExperimentName']: must be a string"),
+        ("volume_size: [30]\n", "volume_size: must be an integer (got [30])"),
+        ("1: 2\n", "1: is not a spec key"),
+        ("tags: [{? [a] : b}]\n", "SPEC: is not valid YAML"),
+        ("hyperparameters: !!python/object/apply:os.system [echo]\n", "SPEC: is not valid YAML"),
+    ],
+)
+def test_a_wrong_type_anywhere_is_a_problem_with_its_path(capsys, spec_dir, text, expected):
+    code, _, err = run(capsys, "validate", write_spec(spec_dir, YAML_HEAD + text, "spec.yaml"))
+    assert code == 2
+    assert expected in err
+
+
+@pytest.mark.parametrize("framework", ["[pytorch]", "{pytorch: 1}", "2024-01-01", "1.10", "null"])
+def test_a_framework_that_is_not_a_name_is_a_problem(capsys, spec_dir, framework):
+    text = YAML_HEAD.replace("framework: pytorch", "framework: " + framework)
+    code, _, err = run(capsys, "validate", write_spec(spec_dir, text, "spec.yaml"))
+    assert code == 2
+    assert "framework: must be one of pytorch, tensorflow, generic" in err
+
+
+def _json_values():
+    from hypothesis import strategies as st
+
+    scalars = st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats() | st.text(max_size=6)
+    return st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.text(max_size=6), inner, max_size=3), max_leaves=8)
+
+
+def _spec_paths(value, prefix=()):
+    yield prefix
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        for path in _spec_paths(item, prefix + (key,)):
+            yield path
+
+
+FULL_SPEC = small_spec(
+    tags=[{"Key": "team", "Value": "ml"}], environment={"A": "b"}, metric_definitions=[{"Name": "loss", "Regex": "l=(.*)"}],
+    experiment_config={"ExperimentName": "e"}, output_path="s3://bucket/out", volume_size=30, max_run=3600,
+    checkpoint_s3_uri="s3://bucket/ckpt", subnets=["subnet-1"], security_group_ids=["sg-1"], dependencies=["train.py"],
+    use_spot_instances=True, max_wait=7200, keep_alive_period_in_seconds=60,
+)
+FULL_SPEC["inputs"]["raw"]["shuffle_config"] = {"seed": 1}
+SPEC_PATHS = [path for path in _spec_paths(FULL_SPEC) if path]
+
+
+def test_any_value_anywhere_in_a_spec_exits_0_or_2(capsys, spec_dir):
+    import copy
+
+    from hypothesis import HealthCheck, given, note, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=150, deadline=None, derandomize=True, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(st.lists(st.tuples(st.sampled_from(SPEC_PATHS), _json_values()), min_size=1, max_size=3))
+    def check(changes):
+        spec = copy.deepcopy(FULL_SPEC)
+        for path, value in changes:
+            node = spec
+            for key in path[:-1]:
+                if not isinstance(node, (dict, list)) or (isinstance(node, list) and key >= len(node)):
+                    break
+                node = node[key] if isinstance(node, list) or key in node else None
+            else:
+                if isinstance(node, dict) or (isinstance(node, list) and path[-1] < len(node)):
+                    node[path[-1]] = value
+        note(json.dumps(spec, default=repr))
+        code, _, err = run(capsys, "validate", write_spec(spec_dir, spec))
+        assert code in (0, 2), err
+        assert "unexpected error" not in err
+
+    check()
+
+
+# -- the exit-code contract at its edges -----------------------------------------------------------
+
+
+def test_an_unexpected_error_exits_4_with_one_line_and_the_traceback_on_demand(capsys, monkeypatch):
+    from sagemaker_hetero import _spec
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the spec reader broke\nsecond line")
+
+    monkeypatch.setattr(_spec, "loads", broken)
+    monkeypatch.delenv("SAGEMAKER_HETERO_DEBUG", raising=False)
+    code, out, err = run(capsys, "validate", EXAMPLE)
+    assert (code, out) == (4, "")
+    assert err == ("sagemaker-hetero: unexpected error: RuntimeError: the spec reader broke "
+                   "(run again with --debug to see the traceback)\n")
+    code, _, err = run(capsys, "validate", EXAMPLE, "--debug")
+    assert code == 4
+    assert err.startswith("Traceback (most recent call last):") and "in broken" in err
+    assert err.endswith("unexpected error: RuntimeError: the spec reader broke (the traceback is above)\n")
+    monkeypatch.setenv("SAGEMAKER_HETERO_DEBUG", "1")
+    code, _, err = run(capsys, "validate", EXAMPLE)
+    assert code == 4 and err.startswith("Traceback")
+
+
+def test_a_closed_stdout_exits_141_without_a_traceback():
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before anything is written (`| head -0`)
+    try:
+        result = subprocess.run([sys.executable, "-m", "sagemaker_hetero", "render", "examples/spec.yaml"], cwd=ROOT,
+                                env=dict(os.environ, PYTHONPATH=ROOT), stdout=write_end, stderr=subprocess.PIPE,
+                                universal_newlines=True, timeout=60)
+    finally:
+        os.close(write_end)
+    assert (result.returncode, result.stderr) == (141, "")
+
+
+def test_an_archive_that_cannot_be_written_is_a_usage_error(capsys, tmp_path):
+    code, out, err = run(capsys, "render", EXAMPLE, "--archive", str(tmp_path / "no-such-folder" / "code.tar.gz"))
+    assert (code, out) == (2, "")
+    assert "--archive: cannot be written: [Errno 2] No such file or directory" in err
+
+
+def test_docs_state_the_limits_and_exit_codes_the_code_has():
+    from sagemaker_hetero import _spec, cli
+
+    with open(os.path.join(ROOT, "docs", "cli.md")) as f:
+        doc = f.read()
+    assert "1 MiB" in doc and _spec.MAX_SPEC_BYTES == 1 << 20
+    assert "%d levels" % _spec.MAX_SPEC_DEPTH in doc
+    assert "{:,} values".format(_spec.MAX_SPEC_VALUES) in doc
+    assert "{:,} characters".format(_spec.MAX_SPEC_CHARS) in doc
+    for code in (cli.EXIT_OK, cli.EXIT_JOB_FAILED, cli.EXIT_USAGE, cli.EXIT_AWS, cli.EXIT_UNEXPECTED,
+                 cli.EXIT_INTERRUPTED, cli.EXIT_BROKEN_PIPE):
+        assert "\n| %d |" % code in doc
+    assert cli.DEBUG_VARIABLE in doc
