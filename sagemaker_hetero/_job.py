@@ -196,7 +196,7 @@ def _status_text(status, secondary, message):
 def _write(out, lines):
     if not lines:
         return
-    out.write("".join((line if isinstance(line, str) else line.text()) + "\n" for line in lines))
+    out.write("".join(line + "\n" for line in lines))
     out.flush()
 
 
@@ -231,8 +231,13 @@ class _Reader(object):
             self.denied = True
             _write(self.out, ["[logs not shown: %s]" % (exc.aws_message,)])
             return 0
-        _write(self.out, lines)
+        self._print(lines)
         return len(lines)
+
+    def _print(self, lines):
+        if lines:
+            self.out.write(_logs.render(lines))
+            self.out.flush()
 
     def drain(self, sleep, first, reads=2):
         """The job ended (or ``logs()`` reads once): read what is there, and once more a moment later
@@ -250,4 +255,4 @@ class _Reader(object):
             elif attempt == DRAIN_ATTEMPTS - 1 and self.strict:
                 raise self.throttled
             sleep(first * (2 ** attempt if self.throttled else 1))
-        _write(self.out, self.tail.finish())
+        self._print(self.tail.finish())

@@ -4,6 +4,7 @@ streams are written into the moto server (moto writes none itself; see tests/_aw
 DescribeTrainingJob answers are scripted through tests._aws.FaultProxy so the job looks InProgress
 for a few polls; the ``sleep`` hook of ``wait`` writes new streams and events between polls.
 """
+import gc
 import io
 import json
 import time
@@ -12,7 +13,8 @@ import boto3
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, Session
-from sagemaker_hetero._logs import LOG_GROUP, LogLabeller, filter_problems, merge, parse_stream_name
+from sagemaker_hetero import _logs
+from sagemaker_hetero._logs import GROUP, LOG_GROUP, MESSAGE, SEQ, LogLabeller, filter_problems, merge, parse_stream_name
 from sagemaker_hetero.exceptions import ConfigError, UnexpectedStatusException
 from sagemaker_hetero.training import format_marker
 
@@ -22,7 +24,7 @@ GROUPS = ("data_group", "dnn_group")
 
 
 def texts(lines):
-    return [line.text() for line in lines]
+    return [_logs.text(line) for line in lines]
 
 
 def training_env(host, group, hosts=("algo-1", "algo-2"), blank=True):
@@ -81,14 +83,14 @@ def test_an_environment_split_across_polls_is_held_until_complete():
     first = labeller.feed("job/algo-1-1", events(env[:8]))
     assert texts(first) == ["[?/algo-1] " + env[0]]  # the block is held, not labelled "?"
     rest = labeller.feed("job/algo-1-1", events(env[8:] + ["step 1"], start=2000))
-    assert [line.group for line in rest] == ["dnn_group"] * len(env)  # the held block, then "step 1"
-    assert [line.seq for line in rest] == list(range(1, len(env) + 1))
+    assert [line[GROUP] for line in rest] == ["dnn_group"] * len(env)  # the held block, then "step 1"
+    assert [line[SEQ] for line in rest] == list(range(1, len(env) + 1))
 
 
 def test_an_environment_of_another_host_or_an_unknown_group_is_not_believed():
     labeller = LogLabeller(GROUPS)
     other_host = labeller.feed("job/algo-1-1", events(training_env("algo-2", "dnn_group")))
-    assert set(line.group for line in other_host) == {None}
+    assert set(line[GROUP] for line in other_host) == {None}
     unknown = labeller.feed("job/algo-3-1", events([format_marker("algo-3", "gpu", "ml.p3.2xlarge")]))
     assert texts(unknown)[0].startswith("[?/algo-3]")
 
@@ -98,7 +100,7 @@ def test_a_header_without_json_is_released_and_a_later_marker_still_counts():
     out = labeller.feed(
         "job/algo-1-1", events(["Training Env:", "not json", format_marker("algo-1", "data_group", "ml.c5.xlarge")])
     )
-    assert [line.group for line in out] == [None, None, "data_group"]
+    assert [line[GROUP] for line in out] == [None, None, "data_group"]
 
 
 def test_one_group_or_a_homogeneous_cluster_is_known_up_front():
@@ -125,11 +127,50 @@ def test_a_group_filter_holds_unknown_lines_until_the_group_is_known():
     assert texts(labeller.finish()) == ["[?/algo-3] never says who"]  # it might be a dnn host
 
 
+def test_a_group_filter_holding_many_unknown_lines_shows_the_oldest_beyond_the_limit():
+    # 25,000 lines before the marker: the first 15,000 are shown as "?" as the 10,000 held overflow,
+    # the last 10,000 come out with the group once it is known; each line once, in order
+    labeller = LogLabeller(GROUPS, only=["dnn_group"])
+    lines = ["boot %d" % i for i in range(25000)]
+    out = []
+    for start in range(0, len(lines), 1000):
+        out.extend(labeller.feed("job/algo-1-1", events(lines[start:start + 1000], start=start)))
+    assert len(out) == 25000 - _logs.MAX_HELD_LINES
+    marker = format_marker("algo-1", "dnn_group", "t")
+    out.extend(labeller.feed("job/algo-1-1", events([marker, "epoch 1"], start=25000)))
+    assert labeller.finish() == []
+    assert texts(out) == (["[?/algo-1] " + line for line in lines[:15000]]
+                          + ["[dnn_group/algo-1] " + line for line in lines[15000:] + [marker, "epoch 1"]])
+    assert [line[SEQ] for line in out] == list(range(25002))
+
+
+def test_held_lines_of_a_group_not_shown_are_dropped_with_it():
+    labeller = LogLabeller(GROUPS, only=["dnn_group"])
+    shown = labeller.feed("job/algo-1-1", events(["boot %d" % i for i in range(12000)]))
+    assert texts(shown) == ["[?/algo-1] boot %d" % i for i in range(2000)]
+    later = labeller.feed("job/algo-1-1", events([format_marker("algo-1", "data_group", "t"), "x"], start=20000))
+    assert later == [] and labeller.finish() == []
+
+
+def test_a_line_is_a_plain_tuple_the_garbage_collector_stops_tracking():
+    # a long read holds a line per log line; a tracked object per line makes every collection
+    # walk them all (the read then costs about twice a bare boto3 loop: benchmarks/logs_read.py)
+    labeller = LogLabeller(GROUPS)
+    out = labeller.feed("job/algo-1-1", events(["boot", format_marker("algo-1", "dnn_group", "t"), "a\nb"]))
+    gc.collect()
+    assert [type(line) for line in out] == [tuple] * 4
+    assert not any(gc.is_tracked(line) for line in out)
+    expected = ["[?/algo-1] boot", "[dnn_group/algo-1] " + format_marker("algo-1", "dnn_group", "t"),
+                "[dnn_group/algo-1] a", "[dnn_group/algo-1] b"]
+    assert texts(out) == expected
+    assert _logs.render(out) == "".join(line + "\n" for line in expected)
+
+
 def test_merge_orders_streams_by_time():
     labeller = LogLabeller(["g"])
     a = labeller.feed("job/algo-1-1", [(10, "a1"), (30, "a2")])
     b = labeller.feed("job/algo-2-1", [(20, "b1"), (30, "b2")])
-    assert [line.message for line in merge(a + b)] == ["a1", "b1", "a2", "b2"]
+    assert [line[MESSAGE] for line in merge(a + b)] == ["a1", "b1", "a2", "b2"]
 
 
 def test_a_filter_naming_no_group_of_the_job_is_a_problem():
@@ -353,3 +394,4 @@ def test_no_permission_to_read_logs_prints_a_note_and_the_waiting_goes_on(fault_
     assert lines[1] == "[logs not shown: not allowed to logs:DescribeLogStreams]"
     assert "logs-job: Completed" in lines[2]
     assert fault_proxy.operations().count("DescribeLogStreams") == 1  # not asked again
+
