@@ -13,7 +13,7 @@ import boto3
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, Session
-from sagemaker_hetero import _logs
+from sagemaker_hetero import _log_tail, _logs
 from sagemaker_hetero._logs import GROUP, LOG_GROUP, MESSAGE, SEQ, LogLabeller, filter_problems, merge, parse_stream_name
 from sagemaker_hetero.exceptions import ConfigError, UnexpectedStatusException
 from sagemaker_hetero.training import format_marker
@@ -395,3 +395,124 @@ def test_no_permission_to_read_logs_prints_a_note_and_the_waiting_goes_on(fault_
     assert "logs-job: Completed" in lines[2]
     assert fault_proxy.operations().count("DescribeLogStreams") == 1  # not asked again
 
+
+def put_many(cw, host, pairs):
+    """PutLogEvents takes at most 10,000 events a call."""
+    for start in range(0, len(pairs), 10000):
+        cw.put(host, pairs[start:start + 10000])
+
+
+class Recorder(io.StringIO):
+    """An ``out`` that notes, at each write, how many GetLogEvents requests the server had had."""
+
+    def __init__(self, server):
+        io.StringIO.__init__(self)
+        self.server = server
+        self.reads_at_write = []
+
+    def write(self, text):
+        self.reads_at_write.append(len(self.server.calls(operation="GetLogEvents")))
+        return io.StringIO.write(self, text)
+
+
+def test_a_read_without_follow_prints_every_page_of_every_stream_in_time_order(aws, monkeypatch):
+    # the cap of a follow's poll must not cut a one-off read: with one page per poll, the old read
+    # printed moto's first page (10,000 events) of each stream and nothing more
+    monkeypatch.setattr(_log_tail, "MAX_PAGES_PER_POLL", 1)
+    cw = CloudWatch(aws.url, "logs-job")
+    expected = []
+    for host, group, first in (("algo-1", "data_group", 0), ("algo-2", "dnn_group", 1)):
+        cw.stream(host)
+        lines = [format_marker(host, group, "t")] + ["%s line %d" % (host, i) for i in range(1, 12500)]
+        put_many(cw, host, [(first + 2 * i, line) for i, line in enumerate(lines)])
+        expected.append(["[%s/%s] %s" % (group, host, line) for line in lines])
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    aws.clear_requests()
+    out = Recorder(aws)
+    est.latest_training_job.logs(out=out)
+    interleaved = [line for pair in zip(*expected) for line in pair]  # algo-1 at even times, algo-2 at odd
+    assert out.getvalue().splitlines() == interleaved
+    reads = aws.calls(operation="GetLogEvents")
+    # moto's page is 10,000 events: two pages of each stream, then the page that gives its token back
+    assert len(reads) == 6 and sum(1 for r in reads if "nextToken" in r.json) == 4
+    assert len(out.reads_at_write) > 1 and out.reads_at_write[0] < len(reads)  # printed while read
+
+
+def test_a_follow_reads_a_capped_number_of_pages_per_poll_and_the_rest_once_the_job_ended(fault_proxy, monkeypatch):
+    monkeypatch.setattr(_log_tail, "MAX_PAGES_PER_POLL", 1)
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    lines = [format_marker("algo-1", "data_group", "t")] + ["step %d" % i for i in range(1, 45000)]
+    put_many(cw, "algo-1", list(enumerate(lines)))
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    training = describe("InProgress", "Training")
+    script(fault_proxy, training, training)
+    out = io.StringIO()
+    printed = []
+
+    def sleep(seconds):
+        printed.append(sum(1 for line in out.getvalue().splitlines() if line.startswith("[data_group/")))
+
+    est.latest_training_job.wait(poll=FAST, out=out, sleep=sleep)
+    assert printed[:2] == [10000, 20000]  # one page a poll while the job runs
+    assert printed[2:] == [45000]  # the job ended: all the rest (3 pages), then once more after a pause
+    logs = [line for line in out.getvalue().splitlines() if "/algo-" in line.split(" ")[0]]
+    assert logs == ["[data_group/algo-1] " + line for line in lines]
+
+
+def test_every_stream_is_read_when_the_streams_take_several_describe_pages(aws):
+    cw = CloudWatch(aws.url, "logs-job")
+    expected = []
+    for n in range(1, 61):  # moto lists 50 streams a DescribeLogStreams page
+        host, group = "algo-%d" % n, GROUPS[n % 2]
+        cw.stream(host)
+        cw.put(host, [(10 * n, format_marker(host, group, "t")), (10 * n + 1, "work of " + host)])
+        expected += ["[%s/%s] %s" % (group, host, format_marker(host, group, "t")), "[%s/%s] work of %s" % (group, host, host)]
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    aws.clear_requests()
+    out = io.StringIO()
+    est.latest_training_job.logs(out=out)
+    assert out.getvalue().splitlines() == expected
+    listings = aws.calls(operation="DescribeLogStreams")
+    assert len(listings) >= 2 and "nextToken" in listings[1].json
+
+
+def test_a_read_to_the_end_throttled_half_way_goes_on_from_where_it_stopped(fault_proxy, monkeypatch):
+    monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")  # botocore gives up at once; the read is tried again
+    monkeypatch.setenv("AWS_RETRY_MODE", "standard")
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    lines = [format_marker("algo-1", "data_group", "t")] + ["step %d" % i for i in range(1, 25000)]
+    put_many(cw, "algo-1", list(enumerate(lines)))
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    fault_proxy.add_fault(operation="GetLogEvents", kind="throttle", match=lambda r: "nextToken" in (r.json or {}))
+    out, sleeps = io.StringIO(), []
+    est.latest_training_job.logs(out=out, poll=1, sleep=sleeps.append)
+    assert fault_proxy.hits == 1 and sleeps == [1]  # the second page throttled; tried again after 1 s
+    assert out.getvalue().splitlines() == ["[data_group/algo-1] " + line for line in lines]
+
+
+def test_a_stream_sparse_in_time_is_not_read_far_ahead_of_a_dense_one(aws):
+    # algo-1 logs a line a millisecond, algo-2 one every 100 ms: both 30,000 lines (3 pages each)
+    cw = CloudWatch(aws.url, "logs-job")
+    timed = []
+    for n, step in ((1, 1), (2, 100)):
+        host = "algo-%d" % n
+        cw.stream(host)
+        lines = [format_marker(host, "data_group", "t")] + ["%s line %d" % (host, i) for i in range(1, 30000)]
+        put_many(cw, host, [(step * i, line) for i, line in enumerate(lines)])
+        timed += [(step * i, n, "[data_group/%s] %s" % (host, line)) for i, line in enumerate(lines)]
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    aws.clear_requests()
+    out = io.StringIO()
+    est.latest_training_job.logs(out=out)
+    assert out.getvalue().splitlines() == [line for _, _, line in sorted(timed)]
+    hosts = [parse_stream_name(r.json["logStreamName"]).host for r in aws.calls(operation="GetLogEvents")]
+    assert hosts.count("algo-1") == hosts.count("algo-2") == 4  # 3 pages, and the token given back
+    sparse_third_page = [i for i, host in enumerate(hosts) if host == "algo-2"][2]
+    assert sparse_third_page > max(i for i, host in enumerate(hosts) if host == "algo-1")  # it waited
