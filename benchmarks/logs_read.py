@@ -1,6 +1,7 @@
 """Reading a job's CloudWatch logs (``TrainingJob.logs()``, no follow) against its floor, in one run.
 
-A moto server runs in this process (``ThreadedMotoServer``, so its time is in both figures). Printed,
+A moto server runs in this process (``ThreadedMotoServer``, so its time is in both figures). Times are
+CPU seconds of the process, best of a few runs (steadier than wall time on a shared machine). Printed,
 each next to its floor measured here:
 
 1. every line of a 210,000-line stream is printed (floor: the lines written);
@@ -9,8 +10,8 @@ each next to its floor measured here:
    the head of every stream until the token repeats; no labelling, nothing printed), and the ratio;
 3. one host's 80,000 lines that never say which group the host is in, read with a group filter
    (held back, then shown as ``?``) against the same read without the filter;
-4. in memory, without moto: the labeller, merge and text of item 2's events against a bare loop
-   over the same events (split into lines, each given a fixed label, merged by time).
+4. in memory, without moto: labelling, merging and rendering item 2's events against a bare loop
+   over the same events (split into lines, each given a fixed label, sorted by time, joined).
 
 Targets (issue 12): 1 prints all; 2 at most 1.3x; 3 close to 1x.
 usage: python benchmarks/logs_read.py [runs] [cut|wide|quiet ...]   (best of ``runs``, default 3; all figures)
