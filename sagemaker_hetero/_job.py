@@ -217,7 +217,7 @@ def _status_text(status, secondary, message):
 def _write(out, lines):
     if not lines:
         return
-    out.write("".join((line if isinstance(line, str) else line.text()) + "\n" for line in lines))
+    out.write("".join(line + "\n" for line in lines))
     out.flush()
 
 
@@ -236,12 +236,19 @@ class _Reader(object):
         self.throttled = None
         self.denied = False
 
-    def read(self):
-        """Print the new lines; return how many there were."""
+    def read(self, to_end=False):
+        """Print the new lines (``to_end``: every page of every stream, printed batch by batch as
+        they are read; else one poll of a follow); return how many there were."""
         self.throttled = None
         if self.denied:
             return 0
         try:
+            if to_end:
+                count = 0
+                for lines in self.tail.read_to_end():
+                    self._print(lines)
+                    count += len(lines)
+                return count
             lines = self.tail.poll()
         except ThrottlingError as exc:
             self.throttled = exc
@@ -252,16 +259,22 @@ class _Reader(object):
             self.denied = True
             _write(self.out, ["[logs not shown: %s]" % (exc.aws_message,)])
             return 0
-        _write(self.out, lines)
+        self._print(lines)
         return len(lines)
 
+    def _print(self, lines):
+        if lines:
+            self.out.write(_logs.render(lines))
+            self.out.flush()
+
     def drain(self, sleep, first, reads=2):
-        """The job ended (or ``logs()`` reads once): read what is there, and once more a moment later
-        if the job has streams (CloudWatch may show the last lines late); then print whatever the
-        labeller still holds. Throttled reads are tried again, up to ``DRAIN_ATTEMPTS``."""
+        """The job ended (or ``logs()`` reads once): read what is there, to the end of every stream,
+        and once more a moment later if the job has streams (CloudWatch may show the last lines
+        late); then print whatever the labeller still holds. Throttled reads are tried again (from
+        where they stopped), up to ``DRAIN_ATTEMPTS``."""
         done = 0
         for attempt in range(DRAIN_ATTEMPTS):
-            self.read()
+            self.read(to_end=True)
             if self.denied:
                 return
             if not self.throttled:
@@ -271,4 +284,4 @@ class _Reader(object):
             elif attempt == DRAIN_ATTEMPTS - 1 and self.strict:
                 raise self.throttled
             sleep(first * (2 ** attempt if self.throttled else 1))
-        _write(self.out, self.tail.finish())
+        self._print(self.tail.finish())

@@ -1,63 +1,133 @@
-"""Following a training job's CloudWatch log streams (the edge around the pure ``_logs``).
+"""Reading a training job's CloudWatch log streams (the edge around the pure ``_logs``).
 
-:class:`LogTail` asks the session for the job's streams (new ones are picked up on every poll) and
-each stream's new events, and hands them to a :class:`~sagemaker_hetero._logs.LogLabeller`. The
-session makes the calls (through ``_aws_errors.call``, with botocore's adaptive retries); the
+:class:`LogTail` asks the session for the job's streams and each stream's events, and hands them to
+a :class:`~sagemaker_hetero._logs.LogLabeller`. Two ways to read:
+
+- :meth:`LogTail.poll`, one poll of a follow: new streams are picked up, and each stream is read
+  for at most ``MAX_PAGES_PER_POLL`` pages, so one busy stream cannot hold the others' lines back;
+  what is left is read by the next poll;
+- :meth:`LogTail.read_to_end`, for a job that has ended or a one-off read: every page of every
+  stream, until GetLogEvents gives back the token it was given (CloudWatch's end of a stream; an
+  empty page is not the end). The lines come in batches, in time order across the streams, as soon
+  as no stream can still have an earlier one, so a long log is printed while it is read, and a
+  stream is not read further ahead in time than a page or so of lines: what is held stays about
+  a page or two per stream.
+
+The session makes the calls (through ``_aws_errors.call``, with botocore's adaptive retries); the
 waiter in ``_job`` decides when to poll and backs off when CloudWatch keeps throttling.
 """
+import collections
+
 from sagemaker_hetero import _logs
 from sagemaker_hetero.exceptions import ResourceNotFoundError
 
-__all__ = ["LogTail", "MAX_PAGES_PER_POLL"]
+__all__ = ["LogTail", "MAX_PAGES_PER_POLL", "MAX_LINES_AHEAD"]
 
-#: GetLogEvents pages read per stream and poll (each up to 10,000 events or 1 MB).
+#: GetLogEvents pages read per stream in one poll of a follow (each up to 10,000 events or 1 MB).
 MAX_PAGES_PER_POLL = 20
+#: Reading to the end, a stream with this many lines read that are later than the last line read of
+#: another stream is not read further until that one has caught up (a page holds up to 10,000).
+MAX_LINES_AHEAD = 10000
+_FIRST = float("-inf")  # the last time read of a stream nothing has been read of yet
 
 
 class LogTail(object):
-    """The new lines of a job's log streams, one :meth:`poll` at a time."""
+    """The lines of a job's log streams, labelled, read one :meth:`poll` at a time or to the end."""
 
     def __init__(self, session, job_name, labeller):
         self.session = session
         self.job_name = job_name
         self.labeller = labeller
-        self._tokens = {}  # stream name -> the token after the last event read
-        self._pending = []  # lines read by a poll that then failed; returned by the next one
+        self._tokens = {}  # stream name -> the token after the last page read
+        self._last = {}  # stream name -> the timestamp of the last event read
+        self._pending = []  # lines read but not returned yet (a poll that then failed, or a batch's tail)
 
     @property
     def stream_names(self):
         return sorted(self._tokens)
 
     def poll(self):
-        """New lines of every stream, labelled, in time order.
+        """New lines of every stream, labelled, in time order: at most ``MAX_PAGES_PER_POLL`` pages
+        per stream.
 
         An AWS error (throttling after every retry, say) propagates; what was read before it is
         kept and returned by the next successful poll.
         """
-        names = self.session._log_stream_names(_logs.stream_prefix(self.job_name))
-        for name in names:
-            self._tokens.setdefault(name, None)
-        for name in sorted(self._tokens):
-            self._read(name)
+        for name in self._list():
+            self._read(name, MAX_PAGES_PER_POLL)
         lines, self._pending = self._pending, []
         return _logs.merge(lines)
+
+    def read_to_end(self):
+        """Batches (lists) of lines, labelled, in time order, until every page of every stream is read.
+
+        Round by round, one page of each stream not yet at its end; a batch holds the lines older
+        than the last line read of every such stream. A stream that is ahead (``MAX_LINES_AHEAD``
+        lines read that wait for another stream to catch up) is not read in that round, so a
+        stream sparse in time does not pile up while a dense one is read. An AWS error propagates
+        from the generator; what was read is kept, and the next ``read_to_end`` (or :meth:`poll`)
+        goes on from there.
+        """
+        active = self._list()
+        while True:
+            low = min(self._last.get(name, _FIRST) for name in active) if active else None
+            ahead = collections.Counter(line[_logs.STREAM] for line in self._pending)
+            still = []
+            for name in active:
+                if ahead[name] >= MAX_LINES_AHEAD and self._last.get(name, _FIRST) > low:
+                    still.append(name)  # not read this round: the others have to catch up first
+                elif self._read(name, 1):
+                    still.append(name)
+            active = still
+            lines = _logs.merge(self._pending)
+            if active:
+                cut = _before(lines, min(self._last.get(name, _FIRST) for name in active))
+                lines, self._pending = lines[:cut], lines[cut:]
+            else:
+                self._pending = []
+            if lines:
+                yield lines
+            if not active:
+                return
 
     def finish(self):
         """Whatever the labeller still holds back, once no more events will come."""
         lines, self._pending = self._pending, []
         return _logs.merge(lines + self.labeller.finish())
 
-    def _read(self, name):
-        """Feed the stream's new events to the labeller, page by page (progress kept per page)."""
+    def _list(self):
+        """The names of every stream of the job so far (new ones added), sorted."""
+        for name in self.session._log_stream_names(_logs.stream_prefix(self.job_name)):
+            self._tokens.setdefault(name, None)
+        return sorted(self._tokens)
+
+    def _read(self, name, pages):
+        """Feed up to ``pages`` pages of the stream's new events to the labeller (progress kept per
+        page); False once the stream's end is reached (or the stream is gone)."""
         token = self._tokens[name]
-        for _ in range(MAX_PAGES_PER_POLL):
+        for _ in range(pages):
             try:
                 page, next_token = self.session._log_events(name, token)
             except ResourceNotFoundError:
-                return  # the stream went away
-            self._pending.extend(self.labeller.feed(name, page))
+                return False  # the stream went away
+            if page:
+                self._last[name] = page[-1][0]
+                self._pending.extend(self.labeller.feed(name, page))
             if next_token is None or next_token == token:
-                return
+                return False
             token = self._tokens[name] = next_token
             if not page:
-                return
+                return True  # a follow's poll stops at an empty page; the next read goes on
+        return True
+
+
+def _before(lines, timestamp):
+    """How many of ``lines`` (in time order) are older than ``timestamp``."""
+    low, high = 0, len(lines)
+    while low < high:
+        middle = (low + high) // 2
+        if lines[middle][_logs.TIMESTAMP] < timestamp:
+            low = middle + 1
+        else:
+            high = middle
+    return low

@@ -14,24 +14,34 @@ Until then a stream's lines are labelled ``[?/<host>]``: a line never carries a 
 with one instance group (or none: ``homogeneousCluster``) has every group known up front.
 
 :class:`LogLabeller` holds the per-stream state machines; the edge (``_log_tail``) feeds it the
-events it reads and prints what comes out, in time order (:func:`merge`).
+events it reads and prints what comes out (lines: plain tuples, see ``TIMESTAMP``), in time order
+(:func:`merge`), as :func:`render` writes them.
 """
+import collections
 import json
 import re
 
 import attrs
 
-from sagemaker_hetero.training._marker import parse_marker
+from sagemaker_hetero.training._marker import MARKER_PREFIX, parse_marker
 
 __all__ = [
     "LOG_GROUP",
     "UNKNOWN_GROUP",
-    "LogLine",
+    "TIMESTAMP",
+    "STREAM",
+    "SEQ",
+    "HOST",
+    "MESSAGE",
+    "GROUP",
     "StreamName",
     "LogLabeller",
     "parse_stream_name",
     "stream_prefix",
     "merge",
+    "label",
+    "text",
+    "render",
     "filter_problems",
 ]
 
@@ -71,29 +81,34 @@ def stream_prefix(job_name):
     return job_name + "/"
 
 
-@attrs.frozen
-class LogLine(object):
-    """One line of output: ``timestamp`` in ms, its ``stream`` and place ``seq`` in it, the host and
-    its group (``None`` while unknown)."""
+#: Where a line's fields are. A line is a plain tuple ``(timestamp ms, stream name, seq: its place in
+#: the stream, host, message, group or None while unknown)``: one is made per line read and a long
+#: read holds many at once, and a plain tuple of strings and numbers is the cheapest object for that
+#: (the garbage collector stops tracking it; it keeps tracking a named tuple or an attrs instance).
+#: Tuples order lines by time, then stream, then place in the stream: no two lines of one labeller
+#: share the first three fields.
+TIMESTAMP, STREAM, SEQ, HOST, MESSAGE, GROUP = range(6)
 
-    timestamp = attrs.field()
-    stream = attrs.field()
-    seq = attrs.field()
-    host = attrs.field()
-    message = attrs.field()
-    group = attrs.field(default=None)
 
-    @property
-    def label(self):
-        return "[%s/%s]" % (self.group if self.group is not None else UNKNOWN_GROUP, self.host)
+def label(line):
+    """``[<group>/<host>]`` (``[?/<host>]`` while the group is unknown)."""
+    return "[%s/%s]" % (line[GROUP] if line[GROUP] is not None else UNKNOWN_GROUP, line[HOST])
 
-    def text(self):
-        return "%s %s" % (self.label, self.message)
+
+def text(line):
+    """The line as printed: ``[<group>/<host>] <message>``."""
+    return "[%s/%s] %s" % (line[GROUP] if line[GROUP] is not None else UNKNOWN_GROUP, line[HOST], line[MESSAGE])
+
+
+def render(lines):
+    """The lines as printed, each ending in a newline, in one string."""
+    return "".join(["[%s/%s] %s\n" % (group if group is not None else UNKNOWN_GROUP, host, message)
+                    for _, _, _, host, message, group in lines])
 
 
 def merge(lines):
     """Lines of several streams in time order (a stream's own order kept for equal times)."""
-    return sorted(lines, key=lambda line: (line.timestamp, line.stream, line.seq))
+    return sorted(lines)
 
 
 def filter_problems(only, groups, job_name=None):
@@ -114,11 +129,11 @@ def filter_problems(only, groups, job_name=None):
     return problems
 
 
-def _brace_depth(text):
-    """How many JSON objects/arrays ``text`` opens minus closes (strings skipped)."""
+def _brace_depth(chars):
+    """How many JSON objects/arrays ``chars`` opens minus closes (strings skipped)."""
     depth = 0
     in_string = escaped = False
-    for ch in text:
+    for ch in chars:
         if in_string:
             if escaped:
                 escaped = False
@@ -140,11 +155,12 @@ class _Stream(object):
     name = attrs.field()
     host = attrs.field()
     group = attrs.field(default=None)
+    shown = attrs.field(default=True)  # whether the lines of its group are shown (set with the group)
     mode = attrs.field(default=_SCAN)
     seq = attrs.field(default=0)
     depth = attrs.field(default=0)
     block = attrs.field(factory=list)  # lines of a "Training Env:" block being read
-    held = attrs.field(factory=list)  # lines held until the group is known (group filter only)
+    held = attrs.field(factory=collections.deque)  # lines held until the group is known (group filter only)
 
 
 class LogLabeller(object):
@@ -152,8 +168,11 @@ class LogLabeller(object):
 
     ``groups``: the job's instance group names, if known (one name: every host is in it).
     ``only``: show only these groups' lines; lines of a stream whose group is not known yet are held
-    back until it is (at most ``MAX_HELD_LINES`` per stream, then shown as ``?``), and shown as
-    ``?`` by :meth:`finish` if it never is.
+    back until it is (at most ``MAX_HELD_LINES`` per stream, then the oldest is shown as ``?``), and
+    shown as ``?`` by :meth:`finish` if it never is.
+
+    A line of a stream whose group is known costs one tuple (none if its group is not shown); only
+    the lines of a stream still unknown go through the state machine below.
     """
 
     def __init__(self, groups=None, only=None):
@@ -170,21 +189,44 @@ class LogLabeller(object):
     def _stream(self, name):
         stream = self._streams.get(name)
         if stream is None:
-            stream = self._streams[name] = _Stream(name, parse_stream_name(name).host, group=self._fixed)
+            stream = self._streams[name] = _Stream(name, parse_stream_name(name).host)
+            if self._fixed is not None:
+                self._set_group(stream, self._fixed)
         return stream
+
+    def _set_group(self, stream, group):
+        stream.group = group
+        stream.shown = self.only is None or group in self.only
 
     def feed(self, stream_name, events):
         """The lines to show now for new ``events`` (``(timestamp ms, message)`` pairs, in stream order)."""
         stream = self._stream(stream_name)
         out = []
+        append = out.append
+        name, host, seq = stream.name, stream.host, stream.seq
+        group, shown = stream.group, stream.shown
         for timestamp, message in events:
-            parts = message.split("\n")
-            if len(parts) > 1 and parts[-1] == "":
-                parts.pop()
-            for text in parts:
-                line = LogLine(timestamp, stream.name, stream.seq, stream.host, text.rstrip("\r"))
-                stream.seq += 1
-                out.extend(self._line(stream, line))
+            if "\n" in message or "\r" in message:  # several lines, or line ends to take off
+                parts = message.split("\n")
+                if len(parts) > 1 and parts[-1] == "":
+                    parts.pop()
+                for part in parts:
+                    line = (timestamp, name, seq, host, part.rstrip("\r"), group)
+                    if group is None:
+                        self._line(stream, line, out)
+                        group, shown = stream.group, stream.shown
+                    elif shown:
+                        append(line)
+                    seq += 1
+            elif group is not None:  # the common case: one line, of a stream whose group is known
+                if shown:
+                    append((timestamp, name, seq, host, message, group))
+                seq += 1
+            else:
+                self._line(stream, (timestamp, name, seq, host, message, None), out)
+                group, shown = stream.group, stream.shown
+                seq += 1
+        stream.seq = seq
         return out
 
     def finish(self):
@@ -192,83 +234,86 @@ class LogLabeller(object):
         out = []
         for stream in self._streams.values():
             if stream.block:
-                out.extend(self._abandon(stream))
+                self._abandon(stream, out)
             out.extend(stream.held)
-            stream.held = []
+            stream.held.clear()
         return merge(out)
 
-    # -- the state machine of one stream ---------------------------------------------------
+    # -- the state machine of a stream whose group is not known yet: each step appends the lines
+    # -- to show now to ``out`` --------------------------------------------------------------
 
-    def _line(self, stream, line):
-        if stream.group is not None:
-            return self._show(stream, [attrs.evolve(line, group=stream.group)])
+    def _line(self, stream, line, out):
         if stream.mode == _HEADER:
-            stripped = line.message.strip()
+            stripped = line[MESSAGE].strip()
             if not stripped:
                 stream.block.append(line)
-                return []
+                return
             if stripped.startswith("{"):
                 stream.mode = _JSON
-                return self._json_line(stream, line)
-            out = self._abandon(stream)  # not an environment after all
-            return out + self._line(stream, line)
+                self._json_line(stream, line, out)
+                return
+            self._abandon(stream, out)  # not an environment after all
+            self._line(stream, line, out)
+            return
         if stream.mode == _JSON:
-            return self._json_line(stream, line)
-        marker = parse_marker(line.message)
-        if marker is not None and self._acceptable(stream, marker["host"], marker["group"]):
-            return self._learn(stream, marker["group"], [line])
-        if line.message.rstrip().endswith(ENV_HEADER):
+            self._json_line(stream, line, out)
+            return
+        message = line[MESSAGE]
+        if MARKER_PREFIX in message:
+            marker = parse_marker(message)
+            if marker is not None and self._acceptable(stream, marker["host"], marker["group"]):
+                self._learn(stream, marker["group"], [line], out)
+                return
+        if ENV_HEADER in message and message.rstrip().endswith(ENV_HEADER):
             stream.mode = _HEADER
             stream.block = [line]
             stream.depth = 0
-            return []
-        return self._unknown(stream, [line])
+            return
+        self._unknown(stream, line, out)
 
-    def _json_line(self, stream, line):
+    def _json_line(self, stream, line, out):
         stream.block.append(line)
-        stream.depth += _brace_depth(line.message)
+        stream.depth += _brace_depth(line[MESSAGE])
         if stream.depth > 0:
             if len(stream.block) > MAX_ENV_LINES:
-                return self._abandon(stream)
-            return []
-        start = next(i for i, held in enumerate(stream.block) if held.message.strip().startswith("{"))
-        text = "\n".join(held.message for held in stream.block[start:])
+                self._abandon(stream, out)
+            return
+        start = next(i for i, held in enumerate(stream.block) if held[MESSAGE].strip().startswith("{"))
         try:
-            env = json.loads(text)
+            env = json.loads("\n".join(held[MESSAGE] for held in stream.block[start:]))
         except ValueError:
-            return self._abandon(stream)
+            self._abandon(stream, out)
+            return
         host = env.get("current_host") if isinstance(env, dict) else None
         group = env.get("current_instance_group") if isinstance(env, dict) else None
         if not self._acceptable(stream, host, group):
-            return self._abandon(stream)
+            self._abandon(stream, out)
+            return
         block, stream.block, stream.mode = stream.block, [], _SCAN
-        return self._learn(stream, group, block)
+        self._learn(stream, group, block, out)
 
     def _acceptable(self, stream, host, group):
         if not isinstance(group, str) or not group or host != stream.host:
             return False
         return self.groups is None or group in self.groups
 
-    def _learn(self, stream, group, lines):
-        stream.group = group
-        held, stream.held = stream.held, []
-        return self._show(stream, [attrs.evolve(line, group=group) for line in held + lines])
+    def _learn(self, stream, group, lines, out):
+        self._set_group(stream, group)
+        held, stream.held = stream.held, collections.deque()
+        if stream.shown:
+            out.extend(line[:GROUP] + (group,) for line in held)
+            out.extend(line[:GROUP] + (group,) for line in lines)
 
-    def _abandon(self, stream):
+    def _abandon(self, stream, out):
         block, stream.block, stream.mode = stream.block, [], _SCAN
-        return self._unknown(stream, block)
+        for line in block:
+            self._unknown(stream, line, out)
 
-    def _unknown(self, stream, lines):
+    def _unknown(self, stream, line, out):
         if self.only is None:
-            return lines
-        stream.held.extend(lines)
-        excess = len(stream.held) - MAX_HELD_LINES
-        if excess > 0:
-            released, stream.held = stream.held[:excess], stream.held[excess:]
-            return released
-        return []
-
-    def _show(self, stream, lines):
-        if self.only is None or stream.group in self.only:
-            return lines
-        return []
+            out.append(line)
+            return
+        held = stream.held
+        if len(held) >= MAX_HELD_LINES:
+            out.append(held.popleft())  # the oldest, shown as "?" rather than held without end
+        held.append(line)

@@ -4,6 +4,7 @@ streams are written into the moto server (moto writes none itself; see tests/_aw
 DescribeTrainingJob answers are scripted through tests._aws.FaultProxy so the job looks InProgress
 for a few polls; the ``sleep`` hook of ``wait`` writes new streams and events between polls.
 """
+import gc
 import io
 import json
 import time
@@ -12,7 +13,8 @@ import boto3
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, Session
-from sagemaker_hetero._logs import LOG_GROUP, LogLabeller, filter_problems, merge, parse_stream_name
+from sagemaker_hetero import _log_tail, _logs
+from sagemaker_hetero._logs import GROUP, LOG_GROUP, MESSAGE, SEQ, LogLabeller, filter_problems, merge, parse_stream_name
 from sagemaker_hetero.exceptions import ConfigError, UnexpectedStatusException
 from sagemaker_hetero.training import format_marker
 
@@ -22,7 +24,7 @@ GROUPS = ("data_group", "dnn_group")
 
 
 def texts(lines):
-    return [line.text() for line in lines]
+    return [_logs.text(line) for line in lines]
 
 
 def training_env(host, group, hosts=("algo-1", "algo-2"), blank=True):
@@ -81,14 +83,14 @@ def test_an_environment_split_across_polls_is_held_until_complete():
     first = labeller.feed("job/algo-1-1", events(env[:8]))
     assert texts(first) == ["[?/algo-1] " + env[0]]  # the block is held, not labelled "?"
     rest = labeller.feed("job/algo-1-1", events(env[8:] + ["step 1"], start=2000))
-    assert [line.group for line in rest] == ["dnn_group"] * len(env)  # the held block, then "step 1"
-    assert [line.seq for line in rest] == list(range(1, len(env) + 1))
+    assert [line[GROUP] for line in rest] == ["dnn_group"] * len(env)  # the held block, then "step 1"
+    assert [line[SEQ] for line in rest] == list(range(1, len(env) + 1))
 
 
 def test_an_environment_of_another_host_or_an_unknown_group_is_not_believed():
     labeller = LogLabeller(GROUPS)
     other_host = labeller.feed("job/algo-1-1", events(training_env("algo-2", "dnn_group")))
-    assert set(line.group for line in other_host) == {None}
+    assert set(line[GROUP] for line in other_host) == {None}
     unknown = labeller.feed("job/algo-3-1", events([format_marker("algo-3", "gpu", "ml.p3.2xlarge")]))
     assert texts(unknown)[0].startswith("[?/algo-3]")
 
@@ -98,7 +100,7 @@ def test_a_header_without_json_is_released_and_a_later_marker_still_counts():
     out = labeller.feed(
         "job/algo-1-1", events(["Training Env:", "not json", format_marker("algo-1", "data_group", "ml.c5.xlarge")])
     )
-    assert [line.group for line in out] == [None, None, "data_group"]
+    assert [line[GROUP] for line in out] == [None, None, "data_group"]
 
 
 def test_one_group_or_a_homogeneous_cluster_is_known_up_front():
@@ -125,11 +127,50 @@ def test_a_group_filter_holds_unknown_lines_until_the_group_is_known():
     assert texts(labeller.finish()) == ["[?/algo-3] never says who"]  # it might be a dnn host
 
 
+def test_a_group_filter_holding_many_unknown_lines_shows_the_oldest_beyond_the_limit():
+    # 25,000 lines before the marker: the first 15,000 are shown as "?" as the 10,000 held overflow,
+    # the last 10,000 come out with the group once it is known; each line once, in order
+    labeller = LogLabeller(GROUPS, only=["dnn_group"])
+    lines = ["boot %d" % i for i in range(25000)]
+    out = []
+    for start in range(0, len(lines), 1000):
+        out.extend(labeller.feed("job/algo-1-1", events(lines[start:start + 1000], start=start)))
+    assert len(out) == 25000 - _logs.MAX_HELD_LINES
+    marker = format_marker("algo-1", "dnn_group", "t")
+    out.extend(labeller.feed("job/algo-1-1", events([marker, "epoch 1"], start=25000)))
+    assert labeller.finish() == []
+    assert texts(out) == (["[?/algo-1] " + line for line in lines[:15000]]
+                          + ["[dnn_group/algo-1] " + line for line in lines[15000:] + [marker, "epoch 1"]])
+    assert [line[SEQ] for line in out] == list(range(25002))
+
+
+def test_held_lines_of_a_group_not_shown_are_dropped_with_it():
+    labeller = LogLabeller(GROUPS, only=["dnn_group"])
+    shown = labeller.feed("job/algo-1-1", events(["boot %d" % i for i in range(12000)]))
+    assert texts(shown) == ["[?/algo-1] boot %d" % i for i in range(2000)]
+    later = labeller.feed("job/algo-1-1", events([format_marker("algo-1", "data_group", "t"), "x"], start=20000))
+    assert later == [] and labeller.finish() == []
+
+
+def test_a_line_is_a_plain_tuple_the_garbage_collector_stops_tracking():
+    # a long read holds a line per log line; a tracked object per line makes every collection
+    # walk them all (the read then costs about twice a bare boto3 loop: benchmarks/logs_read.py)
+    labeller = LogLabeller(GROUPS)
+    out = labeller.feed("job/algo-1-1", events(["boot", format_marker("algo-1", "dnn_group", "t"), "a\nb"]))
+    gc.collect()
+    assert [type(line) for line in out] == [tuple] * 4
+    assert not any(gc.is_tracked(line) for line in out)
+    expected = ["[?/algo-1] boot", "[dnn_group/algo-1] " + format_marker("algo-1", "dnn_group", "t"),
+                "[dnn_group/algo-1] a", "[dnn_group/algo-1] b"]
+    assert texts(out) == expected
+    assert _logs.render(out) == "".join(line + "\n" for line in expected)
+
+
 def test_merge_orders_streams_by_time():
     labeller = LogLabeller(["g"])
     a = labeller.feed("job/algo-1-1", [(10, "a1"), (30, "a2")])
     b = labeller.feed("job/algo-2-1", [(20, "b1"), (30, "b2")])
-    assert [line.message for line in merge(a + b)] == ["a1", "b1", "a2", "b2"]
+    assert [line[MESSAGE] for line in merge(a + b)] == ["a1", "b1", "a2", "b2"]
 
 
 def test_a_filter_naming_no_group_of_the_job_is_a_problem():
@@ -353,3 +394,125 @@ def test_no_permission_to_read_logs_prints_a_note_and_the_waiting_goes_on(fault_
     assert lines[1] == "[logs not shown: not allowed to logs:DescribeLogStreams]"
     assert "logs-job: Completed" in lines[2]
     assert fault_proxy.operations().count("DescribeLogStreams") == 1  # not asked again
+
+
+def put_many(cw, host, pairs):
+    """PutLogEvents takes at most 10,000 events a call."""
+    for start in range(0, len(pairs), 10000):
+        cw.put(host, pairs[start:start + 10000])
+
+
+class Recorder(io.StringIO):
+    """An ``out`` that notes, at each write, how many GetLogEvents requests the server had had."""
+
+    def __init__(self, server):
+        io.StringIO.__init__(self)
+        self.server = server
+        self.reads_at_write = []
+
+    def write(self, text):
+        self.reads_at_write.append(len(self.server.calls(operation="GetLogEvents")))
+        return io.StringIO.write(self, text)
+
+
+def test_a_read_without_follow_prints_every_page_of_every_stream_in_time_order(aws, monkeypatch):
+    # the cap of a follow's poll must not cut a one-off read: with one page per poll, the old read
+    # printed moto's first page (10,000 events) of each stream and nothing more
+    monkeypatch.setattr(_log_tail, "MAX_PAGES_PER_POLL", 1)
+    cw = CloudWatch(aws.url, "logs-job")
+    expected = []
+    for host, group, first in (("algo-1", "data_group", 0), ("algo-2", "dnn_group", 1)):
+        cw.stream(host)
+        lines = [format_marker(host, group, "t")] + ["%s line %d" % (host, i) for i in range(1, 12500)]
+        put_many(cw, host, [(first + 2 * i, line) for i, line in enumerate(lines)])
+        expected.append(["[%s/%s] %s" % (group, host, line) for line in lines])
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    aws.clear_requests()
+    out = Recorder(aws)
+    est.latest_training_job.logs(out=out)
+    interleaved = [line for pair in zip(*expected) for line in pair]  # algo-1 at even times, algo-2 at odd
+    assert out.getvalue().splitlines() == interleaved
+    reads = aws.calls(operation="GetLogEvents")
+    # moto's page is 10,000 events: two pages of each stream, then the page that gives its token back
+    assert len(reads) == 6 and sum(1 for r in reads if "nextToken" in r.json) == 4
+    assert len(out.reads_at_write) > 1 and out.reads_at_write[0] < len(reads)  # printed while read
+
+
+def test_a_follow_reads_a_capped_number_of_pages_per_poll_and_the_rest_once_the_job_ended(fault_proxy, monkeypatch):
+    monkeypatch.setattr(_log_tail, "MAX_PAGES_PER_POLL", 1)
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    lines = [format_marker("algo-1", "data_group", "t")] + ["step %d" % i for i in range(1, 45000)]
+    put_many(cw, "algo-1", list(enumerate(lines)))
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    training = describe("InProgress", "Training")
+    script(fault_proxy, training, training)
+    out = io.StringIO()
+    printed = []
+
+    def sleep(seconds):
+        printed.append(sum(1 for line in out.getvalue().splitlines() if line.startswith("[data_group/")))
+
+    est.latest_training_job.wait(poll=FAST, out=out, sleep=sleep)
+    assert printed[:2] == [10000, 20000]  # one page a poll while the job runs
+    assert printed[2:] == [45000]  # the job ended: all the rest (3 pages), then once more after a pause
+    logs = [line for line in out.getvalue().splitlines() if "/algo-" in line.split(" ")[0]]
+    assert logs == ["[data_group/algo-1] " + line for line in lines]
+
+
+def test_every_stream_is_read_when_the_streams_take_several_describe_pages(aws):
+    cw = CloudWatch(aws.url, "logs-job")
+    expected = []
+    for n in range(1, 61):  # moto lists 50 streams a DescribeLogStreams page
+        host, group = "algo-%d" % n, GROUPS[n % 2]
+        cw.stream(host)
+        cw.put(host, [(10 * n, format_marker(host, group, "t")), (10 * n + 1, "work of " + host)])
+        expected += ["[%s/%s] %s" % (group, host, format_marker(host, group, "t")), "[%s/%s] work of %s" % (group, host, host)]
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    aws.clear_requests()
+    out = io.StringIO()
+    est.latest_training_job.logs(out=out)
+    assert out.getvalue().splitlines() == expected
+    listings = aws.calls(operation="DescribeLogStreams")
+    assert len(listings) >= 2 and "nextToken" in listings[1].json
+
+
+def test_a_read_to_the_end_throttled_half_way_goes_on_from_where_it_stopped(fault_proxy, monkeypatch):
+    monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")  # botocore gives up at once; the read is tried again
+    monkeypatch.setenv("AWS_RETRY_MODE", "standard")
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    lines = [format_marker("algo-1", "data_group", "t")] + ["step %d" % i for i in range(1, 25000)]
+    put_many(cw, "algo-1", list(enumerate(lines)))
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    fault_proxy.add_fault(operation="GetLogEvents", kind="throttle", match=lambda r: "nextToken" in (r.json or {}))
+    out, sleeps = io.StringIO(), []
+    est.latest_training_job.logs(out=out, poll=1, sleep=sleeps.append)
+    assert fault_proxy.hits == 1 and sleeps == [1]  # the second page throttled; tried again after 1 s
+    assert out.getvalue().splitlines() == ["[data_group/algo-1] " + line for line in lines]
+
+
+def test_a_stream_sparse_in_time_is_not_read_far_ahead_of_a_dense_one(aws):
+    # algo-1 logs a line a millisecond, algo-2 one every 100 ms: both 30,000 lines (3 pages each)
+    cw = CloudWatch(aws.url, "logs-job")
+    timed = []
+    for n, step in ((1, 1), (2, 100)):
+        host = "algo-%d" % n
+        cw.stream(host)
+        lines = [format_marker(host, "data_group", "t")] + ["%s line %d" % (host, i) for i in range(1, 30000)]
+        put_many(cw, host, [(step * i, line) for i, line in enumerate(lines)])
+        timed += [(step * i, n, "[data_group/%s] %s" % (host, line)) for i, line in enumerate(lines)]
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    aws.clear_requests()
+    out = io.StringIO()
+    est.latest_training_job.logs(out=out)
+    assert out.getvalue().splitlines() == [line for _, _, line in sorted(timed)]
+    hosts = [parse_stream_name(r.json["logStreamName"]).host for r in aws.calls(operation="GetLogEvents")]
+    assert hosts.count("algo-1") == hosts.count("algo-2") == 4  # 3 pages, and the token given back
+    sparse_third_page = [i for i, host in enumerate(hosts) if host == "algo-2"][2]
+    assert sparse_third_page > max(i for i, host in enumerate(hosts) if host == "algo-1")  # it waited
