@@ -22,8 +22,10 @@ _EXPORTS = {
 }
 
 # Modules SDK v2 code reaches as attributes after ``import sagemaker`` (``sagemaker.s3.S3Uploader``,
-# ``sagemaker.utils.name_from_base``), imported on first use.
-_SUBMODULES = ("s3", "session", "utils")
+# ``sagemaker.utils.name_from_base``, ``sagemaker.exceptions.UnexpectedStatusException``,
+# ``sagemaker.inputs.TrainingInput``), imported on first use.
+_SUBMODULES = ("estimator", "exceptions", "inputs", "instance_group", "pytorch", "s3", "session", "tensorflow",
+               "utils")
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
 

@@ -113,6 +113,26 @@ def test_s3_and_utils_are_light_and_reachable_as_attributes_after_import_sagemak
     assert out == "S3Uploader name_from_base Session"
 
 
+def test_the_sdk_v2_module_paths_are_attributes_after_import_sagemaker_hetero_as_sagemaker():
+    # The Deep Learning Containers' test helpers catch ``sagemaker.exceptions.UnexpectedStatusException``
+    # after a bare ``import sagemaker``; notebooks write ``sagemaker.inputs.TrainingInput(...)``.
+    out = fresh_python(
+        "import sys\n"
+        "import sagemaker_hetero as sagemaker\n"
+        "names = [sagemaker.exceptions.UnexpectedStatusException, sagemaker.inputs.TrainingInput,\n"
+        "         sagemaker.instance_group.InstanceGroup, sagemaker.estimator.Estimator,\n"
+        "         sagemaker.pytorch.PyTorch, sagemaker.tensorflow.TensorFlow]\n"
+        "print(' '.join(n.__module__ + '.' + n.__name__ for n in names))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('boto3', 'botocore')))\n"
+    )
+    assert out.splitlines() == [
+        "sagemaker_hetero.exceptions.UnexpectedStatusException sagemaker_hetero.inputs.TrainingInput"
+        " sagemaker_hetero.instance_group.InstanceGroup sagemaker_hetero.estimator.Estimator"
+        " sagemaker_hetero.pytorch.PyTorch sagemaker_hetero.tensorflow.TensorFlow",
+        "[]",
+    ]
+
+
 SIGNATURES = [
     (get_execution_role, [("sagemaker_session", None), ("use_default", False)]),
     (Session.get_caller_identity_arn, [("self", inspect.Parameter.empty)]),
