@@ -22,8 +22,8 @@ _EXPORTS = {
 }
 
 # Modules SDK v2 code reaches as attributes after ``import sagemaker`` (``sagemaker.s3.S3Uploader``,
-# ``sagemaker.utils.name_from_base``), imported on first use.
-_SUBMODULES = ("s3", "session", "utils")
+# ``sagemaker.utils.name_from_base``, ``sagemaker.tuner.HyperparameterTuner``), imported on first use.
+_SUBMODULES = ("s3", "session", "utils", "parameter", "tuner")
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
 

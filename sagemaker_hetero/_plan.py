@@ -15,8 +15,8 @@ from sagemaker_hetero import _build, _context, _images, _service, _validate, _wi
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero.exceptions import Problem
 
-__all__ = ["Facts", "CodePlan", "Plan", "prepare", "make_plan", "check", "service_problems", "default_job_name",
-           "needs_default_bucket"]
+__all__ = ["Facts", "CodePlan", "Plan", "prepare", "make_plan", "check", "service_problems", "rendered_problems",
+           "default_job_name", "image_base_name", "needs_default_bucket"]
 
 _OPERATION = "CreateTrainingJob"
 
@@ -81,6 +81,12 @@ def _base_name(job, region):
         image = _images.training_image(job, region)
     except _images.ImageLookupError:
         image = None
+    return image_base_name(image)
+
+
+def image_base_name(image):
+    """The base of a default job name made from the training image: its repository name, with what a
+    job name cannot hold replaced by hyphens (``training-job`` without an image)."""
     if not isinstance(image, str):
         return "training-job"
     base = utils.base_name_from_image(image)
@@ -200,8 +206,13 @@ def service_problems(plan):
     """The service's field limits (botocore's model) checked on the plan's request, each problem under
     the user's argument name (one per argument), with the user's own value where the request holds
     a derived one."""
-    rendered = plan.rendered
-    violations = _service.check(plan.request, _service.input_shape(_OPERATION), skip=rendered.skip)
+    return rendered_problems(plan.rendered, _OPERATION)
+
+
+def rendered_problems(rendered, operation):
+    """The field limits of ``operation``'s input (botocore's model) checked on a :class:`_wire.Rendered`
+    request, each problem under the user's argument name its origins give (one per argument)."""
+    violations = _service.check(rendered.request, _service.input_shape(operation), skip=rendered.skip)
     return _violations_as_problems(violations, lambda path: _wire.user_path(rendered.origins, path),
                                    lambda v: rendered.given.get(v.path, v.value))
 
