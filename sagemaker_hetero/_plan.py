@@ -11,7 +11,7 @@ import re
 
 import attrs
 
-from sagemaker_hetero import _build, _context, _images, _service, _validate, _wire, utils
+from sagemaker_hetero import _build, _context, _images, _service, _validate, _variables, _wire, utils
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero.exceptions import Problem
 
@@ -157,6 +157,8 @@ _PATTERN_WORDS = {
                                         "letter or digit",
     "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}": "may hold only letters, digits and hyphens, starting and ending with a "
                                          "letter or digit",
+    "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}": "may hold only letters, digits and hyphens, starting and ending with a "
+                                         "letter or digit",
     "(https|s3)://([^/]+)/?(.*)": "must be an S3 URI (s3://bucket/prefix) without line breaks",
     "[A-Za-z0-9\\.\\-_]+": "channel names are letters, digits, '.', '-' and '_'",
     "[a-zA-Z_][a-zA-Z0-9_]*": "variable names are letters, digits and '_', not starting with a digit",
@@ -228,15 +230,20 @@ def check(job, facts, now, found=(), path_exists=None):
     return out
 
 
-def prepare(settings, session=None, now=0.0, path_exists=None, found=(), facts=None):
+def prepare(settings, session=None, now=0.0, path_exists=None, found=(), facts=None, values=None):
     """``(job, facts, problems)``: round one for one job's settings, as ``session`` (None: none, an
     AWS dry run) runs it: the job model, the session's own check of it, then :func:`check`.
-    ``facts`` default to what the session knows without a call."""
+    ``facts`` default to what the session knows without a call. Pipeline parameters among the
+    settings are checked with their values in their place (``values``: name -> an execution's
+    value; else their defaults), and the job holds those values, marked (``_variables``)."""
+    settings, hidden, misplaced = _variables.with_values(settings, values)
     job, problems = _build.build(settings)
-    problems = list(found) + problems
+    problems = list(found) + misplaced + problems
     if session is not None:
         job, more = session.check(job)
         problems.extend(more)
     if facts is None:
         facts = session.facts() if session is not None else Facts(region=None)
-    return job, facts, check(job, facts, now, problems, path_exists=path_exists)
+    problems = check(job, facts, now, problems, path_exists=path_exists)
+    mine = set(id(p) for p in misplaced)
+    return job, facts, [p for p in problems if id(p) in mine or not _variables.hides(p.path, hidden)]

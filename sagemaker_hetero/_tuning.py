@@ -31,12 +31,12 @@ from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyCon
 from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.parameter import CategoricalParameter, ContinuousParameter, IntegerParameter, ParameterRange
 
-__all__ = ["OPERATION", "TuningSettings", "Range", "Tuning", "build", "render", "parameter_ranges", "moves", "problems",
+__all__ = ["TUNING_OPERATION", "TuningSettings", "Range", "Tuning", "build", "render", "parameter_ranges", "moves", "problems",
            "check", "misplaced_problems", "default_max_jobs", "tuning_job_name", "estimator_class_name",
            "estimator_arg", "tuning_from_description", "arguments", "definition_as_training_request",
            "status_summary", "CLASS_NAME_KEY", "MODULE_KEY"]
 
-OPERATION = "CreateHyperParameterTuningJob"
+TUNING_OPERATION = "CreateHyperParameterTuningJob"
 DEFINITION = "TrainingJobDefinition"
 _CONFIG = ("HyperParameterTuningJobConfig",)
 _RANGES = _CONFIG + ("ParameterRanges",)
@@ -613,7 +613,7 @@ def check(tuning, job, facts, now, found=(), local=False):
     out.extend(misplaced_problems(plan))
     reported = set(p.path for p in out)
     rendered = render(tuning, plan, now)
-    out.extend(p for p in _plan.rendered_problems(rendered, OPERATION) if p.path not in reported)
+    out.extend(p for p in _plan.rendered_problems(rendered, TUNING_OPERATION) if p.path not in reported)
     return out
 
 

@@ -610,15 +610,20 @@ class Session(object):
             LOGGER.info("Tuning job %s is already stopped or not running.", name)
 
     def upsert_pipeline(self, request):
-        """CreatePipeline, or UpdatePipeline (without the tags) when a pipeline of that name exists."""
+        """CreatePipeline, or UpdatePipeline (without the tags and the request token) when a pipeline of
+        that name exists."""
         client = self._client("sagemaker")
         try:
             return _aws_errors.call(client, "CreatePipeline", **request)
         except E.AWSError as exc:
             if exc.code != "ValidationException" or "already exist" not in (exc.aws_message or "").lower():
                 raise
-        update = dict((k, v) for k, v in request.items() if k != "Tags")
+        update = dict((k, v) for k, v in request.items() if k not in ("Tags", "ClientRequestToken"))
         return _aws_errors.call(client, "UpdatePipeline", **update)
+
+    def describe_pipeline(self, name):
+        """DescribePipeline."""
+        return _aws_errors.call(self._client("sagemaker-poll"), "DescribePipeline", PipelineName=name)
 
     def start_pipeline_execution(self, request):
         """StartPipelineExecution; its answer (``PipelineExecutionArn``)."""

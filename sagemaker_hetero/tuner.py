@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero import _build, _context, _plan, _tuning, _validate, _wire
+from sagemaker_hetero import _build, _context, _plan, _tuning, _validate, _variables, _wire
 from sagemaker_hetero._defaults import (EARLY_STOPPING_TYPE, MAX_PARALLEL_TUNING_JOBS, OBJECTIVE_TYPE,
                                         TERMINAL_STATUSES, TUNING_STRATEGY)
 from sagemaker_hetero._job import POLL_MAX_SECONDS, POLL_MIN_SECONDS, format_elapsed
@@ -39,9 +39,9 @@ __all__ = [
     "HyperbandStrategyConfig",
 ]
 
-SUBJECT = "the tuning job"
+_TUNING_SUBJECT = "the tuning job"
 #: What the SDK v2 takes that this tuner does not, and what to do instead.
-_UNSUPPORTED = (
+_TUNER_UNSUPPORTED = (
     ("estimator_name", "tunes several estimators at once, which this tuner does not: tune one estimator"),
     ("autotune", "is not supported: give hyperparameter_ranges"),
     ("hyperparameters_to_keep_static", "goes with autotune, which is not supported"),
@@ -158,9 +158,9 @@ class HyperparameterTuner(object):
         estimator = self.estimator
         if not isinstance(estimator, EstimatorBase):
             raise ConfigError([Problem("estimator", "must be an estimator of sagemaker_hetero (Estimator, PyTorch, "
-                                                    "TensorFlow)", estimator)], SUBJECT)
+                                                    "TensorFlow)", estimator)], _TUNING_SUBJECT)
         found = []
-        for name, message in _UNSUPPORTED:
+        for name, message in _TUNER_UNSUPPORTED:
             value = getattr(self, name)
             if value not in (None, False):
                 found.append(Problem(name, message, value))
@@ -175,6 +175,8 @@ class HyperparameterTuner(object):
         if need_region and facts.region is None:
             found.append(Problem("estimator.sagemaker_session", _context.NO_REGION))
         settings = estimator._settings(inputs, job_name)
+        if need_region:  # fit: a tuning job is started with values
+            found.extend(_renamed(p, _tuning.estimator_arg(p.path)) for p in _variables.outside_pipeline(settings))
         job, facts, training = _plan.prepare(settings, session, now, path_exists, facts=facts)
         found.extend(_renamed(p, _tuning.estimator_arg(p.path)) for p in training)
         tuning, more = _tuning.build(self._settings(job_name, include_cls_metadata))
@@ -182,7 +184,7 @@ class HyperparameterTuner(object):
         problems = _tuning.check(tuning, job, facts, now, found, local=bool(getattr(session, "local_mode", False)))
         problems = [p for p in problems if p.path not in later and not (later and p.path.startswith("inputs"))]
         if problems:
-            raise ConfigError(problems, SUBJECT)
+            raise ConfigError(problems, _TUNING_SUBJECT)
         return job, tuning, facts
 
     def fit(
@@ -212,14 +214,17 @@ class HyperparameterTuner(object):
             self._current_job_name = rendered.request["HyperParameterTuningJobName"]
             return rendered.request
         session = self.estimator.sagemaker_session
-        plan = session.plan_job(job, now)
+        try:
+            plan = session.plan_job(job, now)
+        except ConfigError as exc:  # an input bucket that does not exist
+            raise ConfigError(exc.problems, _TUNING_SUBJECT)
         rendered = _tuning.render(tuning, plan, now)
         # The request again with the account, bucket and role looked up, before anything is uploaded.
         problems = [_renamed(p, _tuning.estimator_arg(p.path)) for p in _plan.service_problems(plan)]
         reported = set(p.path for p in problems)
-        problems.extend(p for p in _plan.rendered_problems(rendered, _tuning.OPERATION) if p.path not in reported)
+        problems.extend(p for p in _plan.rendered_problems(rendered, _tuning.TUNING_OPERATION) if p.path not in reported)
         if problems:
-            raise ConfigError(problems, SUBJECT)
+            raise ConfigError(problems, _TUNING_SUBJECT)
         session.upload_code(plan)
         name = rendered.request["HyperParameterTuningJobName"]
         session.create_tuning_job(rendered.request, time.time())
@@ -315,7 +320,7 @@ def _estimator_class(given, request):
         return classes[given.rpartition(".")[2]]
     if given is not None:
         raise ConfigError([Problem("estimator_cls", "must be Estimator, PyTorch or TensorFlow (a class or its name)%s"
-                                   % _validate.did_you_mean(str(given), classes), given)], SUBJECT)
+                                   % _validate.did_you_mean(str(given), classes), given)], _TUNING_SUBJECT)
     parsed = _wire.image_framework(_wire.training_image(request))
     return PyTorch if parsed and parsed[0] == "pytorch" else TensorFlow if parsed else Estimator
 

@@ -162,3 +162,34 @@ def test_the_dry_run_renders_exactly_the_tuning_request_sent(name, scenario_env)
     exec(compile(call.replace("wait=False", "wait=False, dry_run=True"), name, "exec"), namespace)
     assert len(scenario_env.requests) == count, "the dry run sent a request"
     assert normalize_tuning(json.loads(json.dumps(namespace["_rendered"]))) == normalize_tuning(received)
+
+
+# -- pipelines -------------------------------------------------------------------------------------
+
+PIPELINE = "CreatePipeline"
+
+
+def test_a_homogeneous_training_step_gives_the_sdk_v2s_pipeline_definition(scenario_env):
+    expected = recording("pipeline_homog")
+    assert expected["ok"] and expected["operations"] == ["PutObject", PIPELINE, "StartPipelineExecution"]
+    run("pipeline_homog")
+    received = normalize_pipeline(scenario_env.last_json(PIPELINE))
+    assert received == expected[PIPELINE]
+    assert scenario_env.operations("sagemaker") == [PIPELINE, "StartPipelineExecution"]
+
+
+def test_a_two_group_training_step_gives_the_sdk_v2s_definition_but_a_gpu_image_for_a_gpu_group(scenario_env):
+    """The SDK v2 takes this step (a pipeline needs no InstanceCount of its own), but it cannot see the
+    default of the parameter that is the GPU group's type, and writes a CPU image for it."""
+    expected = recording("pipeline_hetero")
+    assert expected["ok"]
+    run("pipeline_hetero")
+    received = normalize_pipeline(scenario_env.last_json(PIPELINE))
+    image = ("PipelineDefinition", "Steps", 0, "Arguments", "AlgorithmSpecification", "TrainingImage")
+    diff = differences(received, expected[PIPELINE])
+    assert list(diff) == [image]
+    ours, theirs = diff[image]
+    assert theirs.endswith("pytorch-training:2.2.0-cpu-py310") and ours.endswith("pytorch-training:2.2.0-gpu-py310")
+    groups = received["PipelineDefinition"]["Steps"][0]["Arguments"]["ResourceConfig"]["InstanceGroups"]
+    assert groups[1] == {"InstanceGroupName": "dnn_group", "InstanceType": {"Get": "Parameters.TrainType"},
+                         "InstanceCount": {"Get": "Parameters.TrainCount"}}

@@ -6,6 +6,8 @@ the same scenario compare equal.
 - A CreatePipeline request's ``PipelineDefinition`` (JSON text) is parsed, and its training steps'
   ``DebugHookConfig`` and ``ProfilerConfig`` are dropped: sagemaker-hetero sends them only when
   asked (difference D2, as ``../normalize.py`` does for CreateTrainingJob).
+- A pipeline request's ``ClientRequestToken`` is dropped: a fresh idempotency token each call (the
+  harness records the SDK v2's parameters before botocore adds one).
 """
 import json
 import re
@@ -27,7 +29,7 @@ def normalize_tuning(request):
 
 def normalize_pipeline(request):
     """A CreatePipeline request, its definition parsed, normalised."""
-    req = dict(request)
+    req = dict((k, v) for k, v in request.items() if k != "ClientRequestToken")
     if isinstance(req.get("PipelineDefinition"), str):
         definition = json.loads(req["PipelineDefinition"])
         for step in definition.get("Steps") or ():
