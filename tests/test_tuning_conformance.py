@@ -193,3 +193,12 @@ def test_a_two_group_training_step_gives_the_sdk_v2s_definition_but_a_gpu_image_
     groups = received["PipelineDefinition"]["Steps"][0]["Arguments"]["ResourceConfig"]["InstanceGroups"]
     assert groups[1] == {"InstanceGroupName": "dnn_group", "InstanceType": {"Get": "Parameters.TrainType"},
                          "InstanceCount": {"Get": "Parameters.TrainCount"}}
+
+
+def test_grid_without_max_jobs_leaves_the_number_of_jobs_out_where_the_sdk_v2_sends_none(scenario_env):
+    recorded = recording("grid_default")
+    assert recorded["ok"] is False and "MaxNumberOfTrainingJobs, value: None" in recorded["error"]["message"]
+    attempted = recorded[TUNING]
+    assert attempted["HyperParameterTuningJobConfig"]["ResourceLimits"].pop("MaxNumberOfTrainingJobs") is None
+    run("grid_default")
+    assert normalize_tuning(scenario_env.last_json(TUNING)) == attempted  # all else as the SDK v2 would send it
