@@ -24,7 +24,7 @@ from sagemaker_hetero import _build, _plan, _validate
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.inputs import TrainingInput
 
-__all__ = ["Spec", "parse", "FRAMEWORKS", "GROUP_KEYS", "INPUT_KEYS"]
+__all__ = ["Spec", "parse", "FRAMEWORKS", "GROUP_KEYS", "INPUT_KEYS", "TUNING_KEY"]
 
 #: ``framework:`` value -> (module, estimator class)
 FRAMEWORKS = {
@@ -36,6 +36,8 @@ GROUP_KEYS = ("name", "type", "count")
 _GROUP_FIELDS = {"name": "instance_group_name", "type": "instance_type", "count": "instance_count"}
 INPUT_KEYS = tuple(f.name for f in attrs.fields(TrainingInput))
 _FIT_KEYS = ("inputs", "experiment_config")
+#: The section of a spec holding a tuning job's settings (the ``tune`` commands; ``_tuning_spec``).
+TUNING_KEY = "tuning"
 _STRING_KEYS = ("framework_version", "py_version")
 
 
@@ -45,7 +47,7 @@ def _estimator_class(framework):
 
 
 def _spec_keys(cls):
-    return sorted((cls._allowed() - {"sagemaker_session"}) | set(_FIT_KEYS) | {"framework"})
+    return sorted((cls._allowed() - {"sagemaker_session"}) | set(_FIT_KEYS) | {"framework", TUNING_KEY})
 
 
 def _unknown(path, key, valid, out):
@@ -67,6 +69,7 @@ class Spec(object):
     experiment_config = attrs.field(default=None)
     # problems found while parsing; the checks below add the validator's
     problems = attrs.field(default=())
+    tuning = attrs.field(default=None)  # the ``tuning:`` section, as written (``_tuning_spec`` reads it)
 
     def settings(self):
         """The :class:`JobSettings` an estimator made of this spec would validate and render."""
@@ -179,7 +182,7 @@ def parse(data, base_dir=None):
     for key, value in data.items():
         if key not in valid:
             _unknown(str(key), key, valid, out)
-        elif key not in _FIT_KEYS and key != "framework":
+        elif key not in _FIT_KEYS and key not in ("framework", TUNING_KEY):
             kwargs[key] = value
     for key in _STRING_KEYS:
         if key in kwargs and not isinstance(kwargs[key], str):
@@ -208,4 +211,5 @@ def parse(data, base_dir=None):
         inputs=inputs,
         experiment_config=data.get("experiment_config"),
         problems=tuple(out),
+        tuning=data.get(TUNING_KEY),
     )

@@ -32,7 +32,7 @@ from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.parameter import CategoricalParameter, ContinuousParameter, IntegerParameter, ParameterRange
 
 __all__ = ["TUNING_OPERATION", "TuningSettings", "Range", "Tuning", "build", "render", "parameter_ranges", "moves", "problems",
-           "check", "misplaced_problems", "default_max_jobs", "tuning_job_name", "estimator_class_name",
+           "check", "prepare", "misplaced_problems", "default_max_jobs", "tuning_job_name", "estimator_class_name",
            "estimator_arg", "tuning_from_description", "arguments", "definition_as_training_request",
            "status_summary", "CLASS_NAME_KEY", "MODULE_KEY"]
 
@@ -381,11 +381,36 @@ def render(tuning, plan, now):
         elif not always and value is None:
             continue
         w.put(path, _copied(value), arg)
+    _configuration_origins(w, tuning)
     _render_ranges(w, tuning, plan.job.framework is not None)
     _render_definition(w, tuning, plan)
     _render_tags(w, tuning, training)
     order = [k for k in _REQUEST_ORDER if k in w.request]
     return _wire.Rendered(request=dict((k, w.request[k]) for k in order), origins=w.origins, given=w.given)
+
+
+#: ``(path in the request, the configuration object's attribute)`` of the configurations' parts.
+_CONFIGURATION_PARTS = (
+    (("WarmStartConfig", "WarmStartType"), "warm_start_config.type"),
+    (("WarmStartConfig", "ParentHyperParameterTuningJobs"), "warm_start_config.parents"),
+    (_CONFIG + ("TuningJobCompletionCriteria", "BestObjectiveNotImproving", "MaxNumberOfTrainingJobsNotImproving"),
+     "completion_criteria_config.max_number_of_training_jobs_not_improving"),
+    (_CONFIG + ("TuningJobCompletionCriteria", "TargetObjectiveMetricValue"),
+     "completion_criteria_config.target_objective_metric_value"),
+    (_CONFIG + ("TuningJobCompletionCriteria", "ConvergenceDetected", "CompleteOnConvergence"),
+     "completion_criteria_config.complete_on_convergence"),
+    (_CONFIG + ("StrategyConfig", "HyperbandStrategyConfig", "MinResource"),
+     "strategy_config.hyperband_strategy_config.min_resource"),
+    (_CONFIG + ("StrategyConfig", "HyperbandStrategyConfig", "MaxResource"),
+     "strategy_config.hyperband_strategy_config.max_resource"),
+)
+
+
+def _configuration_origins(w, tuning):
+    for path, arg in _CONFIGURATION_PARTS:
+        w.origins[path] = arg
+    for i, _ in enumerate((tuning.warm_start or {}).get("ParentHyperParameterTuningJobs") or ()):
+        w.origins[("WarmStartConfig", "ParentHyperParameterTuningJobs", i)] = "warm_start_config.parents[%d]" % i
 
 
 def _copied(value):
@@ -615,6 +640,23 @@ def check(tuning, job, facts, now, found=(), local=False):
     rendered = render(tuning, plan, now)
     out.extend(p for p in _plan.rendered_problems(rendered, TUNING_OPERATION) if p.path not in reported)
     return out
+
+
+def prepare(settings, tuning_settings, session=None, facts=None, now=0.0, path_exists=None, found=()):
+    """``(job, tuning, facts, problems)``: round one for a tuning job: the training job of ``settings``
+    (``_plan.prepare``, its problems named ``estimator.<argument>``), the tuning model of
+    ``tuning_settings``, then :func:`check`, as ``session`` would run it."""
+    job, facts, training = _plan.prepare(settings, session, now, path_exists, facts=facts)
+    found = list(found) + [_renamed(p, estimator_arg(p.path)) for p in training]
+    tuning, more = build(tuning_settings)
+    problems = check(tuning, job, facts, now, found + more, local=bool(getattr(session, "local_mode", False)))
+    return job, tuning, facts, problems
+
+
+def _renamed(problem, path):
+    if problem.has_value:
+        return Problem(path, problem.message, problem.value)
+    return Problem(path, problem.message)
 
 
 def misplaced_problems(plan):

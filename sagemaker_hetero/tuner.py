@@ -177,11 +177,8 @@ class HyperparameterTuner(object):
         settings = estimator._settings(inputs, job_name)
         if need_region:  # fit: a tuning job is started with values
             found.extend(_renamed(p, _tuning.estimator_arg(p.path)) for p in _variables.outside_pipeline(settings))
-        job, facts, training = _plan.prepare(settings, session, now, path_exists, facts=facts)
-        found.extend(_renamed(p, _tuning.estimator_arg(p.path)) for p in training)
-        tuning, more = _tuning.build(self._settings(job_name, include_cls_metadata))
-        found.extend(more)
-        problems = _tuning.check(tuning, job, facts, now, found, local=bool(getattr(session, "local_mode", False)))
+        job, tuning, facts, problems = _tuning.prepare(settings, self._settings(job_name, include_cls_metadata),
+                                                       session, facts, now, path_exists, found)
         problems = [p for p in problems if p.path not in later and not (later and p.path.startswith("inputs"))]
         if problems:
             raise ConfigError(problems, _TUNING_SUBJECT)
