@@ -359,3 +359,32 @@ def test_a_tuning_dry_run_imports_no_boto3(workdir):
                             universal_newlines=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_the_tuner_ranges_and_pipeline_classes_take_the_sdk_v2s_arguments_in_its_order():
+    import inspect
+
+    from sagemaker_hetero.workflow import ParameterInteger, ParameterString, Pipeline, TrainingStep
+
+    def names(function):
+        return [p for p in inspect.signature(function).parameters if p != "self"]
+
+    # the SDK v2 2.257's signatures (its **kwargs aside: an unknown keyword is a TypeError here)
+    assert names(HyperparameterTuner.__init__) == [
+        "estimator", "objective_metric_name", "hyperparameter_ranges", "metric_definitions", "strategy",
+        "objective_type", "max_jobs", "max_parallel_jobs", "max_runtime_in_seconds", "tags", "base_tuning_job_name",
+        "warm_start_config", "strategy_config", "completion_criteria_config", "early_stopping_type", "estimator_name",
+        "random_seed", "autotune", "hyperparameters_to_keep_static"]
+    assert names(HyperparameterTuner.fit) == ["inputs", "job_name", "include_cls_metadata", "estimator_kwargs", "wait",
+                                              "dry_run"]
+    assert names(HyperparameterTuner.attach) == ["tuning_job_name", "sagemaker_session", "job_details", "estimator_cls"]
+    assert names(ContinuousParameter) == ["min_value", "max_value", "scaling_type"]
+    assert names(CategoricalParameter) == ["values"]
+    assert names(TrainingStep.__init__) == ["name", "step_args", "estimator", "display_name", "description", "inputs",
+                                            "cache_config", "depends_on", "retry_policies"]
+    assert names(Pipeline.__init__) == ["name", "parameters", "pipeline_experiment_config", "steps", "sagemaker_session"]
+    assert names(Pipeline.upsert) == ["role_arn", "description", "tags", "parallelism_config"]
+    assert names(Pipeline.start)[:4] == ["parameters", "execution_display_name", "execution_description",
+                                         "parallelism_config"]
+    assert names(ParameterString) == ["name", "default_value", "enum_values"]
+    assert names(ParameterInteger) == ["name", "default_value"]
