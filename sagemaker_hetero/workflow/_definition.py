@@ -6,11 +6,9 @@ rendered as for a dry run) without the job's name, which an execution gives each
 ``TrainingJobName`` and the ``sagemaker_job_name`` hyperparameter, as the SDK v2 leaves them out),
 and with its pipeline parameters written in (``_variables.merged``).
 """
-import json
-
 from sagemaker_hetero import _plan, _variables, _wire
 from sagemaker_hetero.exceptions import Problem
-from sagemaker_hetero.workflow.parameters import Parameter, ParameterInteger
+from sagemaker_hetero.workflow.parameters import Parameter, ParameterInteger, ParameterString
 
 __all__ = ["CREATE_OPERATION", "START_OPERATION", "VERSION", "TRAINING", "DEFAULT_EXPERIMENT_CONFIG", "step_arguments",
            "step_request", "definition", "create_request", "request_problems", "pipeline_problems",
@@ -133,7 +131,8 @@ def pipeline_problems(parameters, steps):
 
 def execution_parameters(parameters, values):
     """``(PipelineParameters, problems)`` of an execution's ``values`` (name -> value) for the pipeline's
-    ``parameters``: each a parameter of the pipeline, an integer for a ``ParameterInteger``."""
+    ``parameters``: each a parameter of the pipeline, an integer for a ``ParameterInteger``, a string for a
+    ``ParameterString``."""
     declared = dict((p.name, p) for p in parameters)
     out, problems = [], []
     for name, value in (values or {}).items():
@@ -146,5 +145,8 @@ def execution_parameters(parameters, values):
         if isinstance(parameter, ParameterInteger) and (not isinstance(value, int) or isinstance(value, bool)):
             problems.append(Problem(arg, "must be an integer (a ParameterInteger)", value))
             continue
-        out.append({"Name": name, "Value": json.dumps(value) if not isinstance(value, str) else value})
+        if isinstance(parameter, ParameterString) and not isinstance(value, str):
+            problems.append(Problem(arg, "must be a string (a ParameterString)", value))
+            continue
+        out.append({"Name": name, "Value": str(value)})
     return out, problems
