@@ -1,5 +1,5 @@
-"""Tuning jobs: the tuner's arguments as a model, its CreateHyperParameterTuningJob request, and every
-problem before it. Pure: no I/O, no clock (``now`` is passed in).
+"""Tuning jobs: the tuner's arguments as a model, and its CreateHyperParameterTuningJob request, both
+ways. Pure: no I/O, no clock (``now`` is passed in).
 
 :func:`build` turns :class:`TuningSettings` (a ``HyperparameterTuner``'s arguments plus ``fit``'s)
 into one :class:`Tuning`. :func:`render` writes the request from it and from the training job's
@@ -11,28 +11,24 @@ What moves elsewhere is the SDK v2's choice: ``HyperParameters`` become ``Static
 (without the tuned ones, with the estimator class for framework estimators), the training job's
 ``Tags`` join the tuning job's, and a cluster without instance groups goes to
 ``HyperParameterTuningResourceConfig``. A part with no place there is a problem, never dropped
-silently (only the metrics flag the SDK v2 drops too).
-
-:func:`check` is round one for a tuning job: our rules (:func:`problems`), the parts with no place,
-then the service's limits on the rendered request, each under the user's argument name; the
-estimator's arguments are named ``estimator.<argument>``. :func:`tuning_from_description` and
-:func:`arguments` read a DescribeHyperParameterTuningJob answer back (``attach``).
+silently (only the metrics flag the SDK v2 drops too): ``_tuning_check`` says so, with every other
+problem. :func:`tuning_from_description` and :func:`arguments` read a DescribeHyperParameterTuningJob
+answer back (``attach``) from the same tables.
 """
 import json
-import numbers
 
 import attrs
 
-from sagemaker_hetero import _build, _plan, _service, _validate, _wire, utils
+from sagemaker_hetero import _build, _plan, _service, _wire, utils
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero import _hyperparameters as H
 from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
                                             WarmStartConfig, WarmStartTypes)
 from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.parameter import CategoricalParameter, ContinuousParameter, IntegerParameter, ParameterRange
 
-__all__ = ["TUNING_OPERATION", "TuningSettings", "Range", "Tuning", "build", "render", "parameter_ranges", "moves", "problems",
-           "check", "prepare", "misplaced_problems", "default_max_jobs", "tuning_job_name", "estimator_class_name",
+__all__ = ["TUNING_OPERATION", "TuningSettings", "Range", "Tuning", "build", "render", "parameter_ranges", "moves",
+           "default_max_jobs", "tuning_job_name", "estimator_class_name", "shape_members", "value_at", "as_text",
+           "KINDS", "LOGARITHMIC", "REVERSE_LOGARITHMIC", "TRAINING_SHAPE",
            "estimator_arg", "tuning_from_description", "arguments", "definition_as_training_request",
            "status_summary", "CLASS_NAME_KEY", "MODULE_KEY"]
 
@@ -51,10 +47,10 @@ SDK_V2_MODULES = {"pytorch": "sagemaker.pytorch.estimator", "tensorflow": "sagem
 KINDS = (ContinuousParameter.kind, CategoricalParameter.kind, IntegerParameter.kind)
 _RANGE_CLASSES = {ContinuousParameter.kind: ContinuousParameter, IntegerParameter.kind: IntegerParameter,
                   CategoricalParameter.kind: CategoricalParameter}
-_LOGARITHMIC, _REVERSE_LOGARITHMIC = "Logarithmic", "ReverseLogarithmic"
+LOGARITHMIC, REVERSE_LOGARITHMIC = "Logarithmic", "ReverseLogarithmic"
 
 # The shapes the training request's parts move between (botocore's model names them).
-_TRAINING_SHAPE = "CreateTrainingJobRequest"
+TRAINING_SHAPE = "CreateTrainingJobRequest"
 _DEFINITION_SHAPE = "HyperParameterTrainingJobDefinition"
 _TUNING_RESOURCES = "HyperParameterTuningResourceConfig"
 #: Training request parts a tuning job's training jobs do without, and why (not problems).
@@ -284,7 +280,7 @@ def estimator_arg(path):
     return "estimator." + path
 
 
-def _members(shape_name):
+def shape_members(shape_name):
     return _service.shape(shape_name).get("members", {})
 
 
@@ -293,14 +289,14 @@ def moves(request, heterogeneous):
     definition path)`` for each part taken over as it is, ``misplaced`` the training paths of parts
     with no place in a tuning job's training job definition. ``HyperParameters``, ``Tags`` and the
     parts in :data:`_LEFT_OUT` are in neither list: they are the tuning job's own business."""
-    definition = _members(_DEFINITION_SHAPE)
-    training = _members(_TRAINING_SHAPE)
+    definition = shape_members(_DEFINITION_SHAPE)
+    training = shape_members(TRAINING_SHAPE)
     moved, misplaced = [], []
     for key in request:
         if (key,) in _LEFT_OUT or key in ("HyperParameters", "Tags"):
             continue
         if key == "ResourceConfig" and not heterogeneous:  # as the SDK v2: the tuning resource config
-            targets = _members(definition[_TUNING_RESOURCES])
+            targets = shape_members(definition[_TUNING_RESOURCES])
             for member in request[key]:
                 if member in targets:
                     moved.append(((key, member), (_TUNING_RESOURCES, member)))
@@ -311,7 +307,7 @@ def moves(request, heterogeneous):
         elif definition[key] == training.get(key) or not _both_structures(definition[key], training.get(key)):
             moved.append(((key,), (key,)))
         else:  # a structure of its own in the definition: the members it has
-            targets = _members(definition[key])
+            targets = shape_members(definition[key])
             for member in request[key]:
                 if (key, member) in _LEFT_OUT:
                     continue
@@ -326,7 +322,7 @@ def _both_structures(*shape_names):
     return all(name is not None and _service.shape(name)["type"] == "structure" for name in shape_names)
 
 
-def _get(request, path):
+def value_at(request, path):
     node = request
     for key in path:
         if not isinstance(node, dict) or key not in node:
@@ -417,7 +413,7 @@ def _copied(value):
     return json.loads(json.dumps(value)) if isinstance(value, (dict, list)) else value
 
 
-def _text(value):
+def as_text(value):
     """A bound or value as the SDK v2 writes it (``str()``), or None when it has none."""
     try:
         return value if isinstance(value, str) else str(value)
@@ -437,10 +433,10 @@ def parameter_ranges(tuning, as_json):
         origins[path] = r.arg
         body = {"Name": r.name}
         if r.kind == CategoricalParameter.kind:
-            texts = [_text(v) for v in r.values]  # as the SDK v2: strings, JSON-encoded for framework images
+            texts = [as_text(v) for v in r.values]  # as the SDK v2: strings, JSON-encoded for framework images
             body["Values"] = [json.dumps(t) if as_json else t for t in texts if t is not None]
         else:
-            for key, value in (("MinValue", _text(r.min_value)), ("MaxValue", _text(r.max_value)),
+            for key, value in (("MinValue", as_text(r.min_value)), ("MaxValue", as_text(r.max_value)),
                                ("ScalingType", r.scaling_type)):
                 if value is not None:
                     body[key] = value
@@ -474,7 +470,7 @@ def _render_definition(w, tuning, plan):
         if path[:1] == ("HyperParameters",) and len(path) == 2 and path[1] in static:
             w.origins[base + ("StaticHyperParameters", path[1])] = estimator_arg(arg)
     for source, target in moved:
-        w.put(base + target, _copied(_get(request, source)), estimator_arg(training.origins.get(source)))
+        w.put(base + target, _copied(value_at(request, source)), estimator_arg(training.origins.get(source)))
         for path, arg in training.origins.items():
             if path[:len(source)] == source and len(path) > len(source):
                 w.origins[base + target + path[len(source):]] = estimator_arg(arg)
@@ -520,161 +516,6 @@ def _hashable(value):
     return True
 
 
-# -- our rules --------------------------------------------------------------------------------------
-
-
-def _is_int(value):
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
-def _is_number(value):
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)
-
-
-def problems(tuning, job, local=False):
-    """Every problem of ours with ``tuning`` over the training ``job`` (``local``: its session runs jobs
-    on this machine)."""
-    out = _Problems()
-    if local:
-        out.add("sagemaker_session", "a LocalSession runs training jobs, not tuning jobs: tune with a Session")
-    _check_ranges(tuning, job, out)
-    _check_objective(tuning, job, out)
-    _check_strategy(tuning, out)
-    out.items.extend(_validate.tag_problems(tuning.tags))
-    return out.items
-
-
-def _sdk_keys(job):
-    return set(key for key, _, _ in H.sdk_entries(job)) | set((CLASS_NAME_KEY, MODULE_KEY))
-
-
-def _check_ranges(tuning, job, out):
-    if not tuning.ranges:
-        out.add("hyperparameter_ranges", "must name at least one hyperparameter to tune", {})
-    sdk_keys = _sdk_keys(job)
-    for key, _ in job.hyperparameters:
-        if key in (CLASS_NAME_KEY, MODULE_KEY):
-            out.add(estimator_arg("hyperparameters[%r]" % (key,)), "is set by the tuner itself; remove it", key)
-    for r in tuning.ranges:
-        if r.name in sdk_keys:
-            out.add(r.arg, "is a hyperparameter the SDK sets itself; tune your own hyperparameters", r.name)
-        if r.kind == CategoricalParameter.kind:
-            for i, value in enumerate(r.values):
-                if _text(value) is None:
-                    out.add("%s.values[%d]" % (r.arg, i), "cannot be written as a string", value)
-            continue
-        number = _is_int if r.kind == IntegerParameter.kind else _is_number
-        what = "an integer" if r.kind == IntegerParameter.kind else "a number"
-        bounds_ok = True
-        for attr in ("min_value", "max_value"):
-            value = getattr(r, attr)
-            if not number(value):
-                out.add("%s.%s" % (r.arg, attr), "must be %s" % what, value)
-                bounds_ok = False
-        if not bounds_ok:
-            continue
-        if r.min_value > r.max_value:
-            out.add("%s.min_value" % r.arg, "must not be above max_value (%r)" % (r.max_value,), r.min_value)
-        elif r.scaling_type == _LOGARITHMIC and r.min_value <= 0:
-            # AWS: logarithmic scaling works only for ranges of values above 0
-            out.add("%s.min_value" % r.arg, "must be above 0 for Logarithmic scaling", r.min_value)
-        elif r.scaling_type == _REVERSE_LOGARITHMIC and (r.kind == IntegerParameter.kind
-                                                         or not 0 <= r.min_value <= r.max_value < 1):
-            # AWS: reverse logarithmic scaling is for continuous ranges within 0 <= x < 1
-            out.add("%s.scaling_type" % r.arg, "ReverseLogarithmic scaling is for a ContinuousParameter within "
-                    "0 <= x < 1", r.scaling_type)
-    # AWS: the ranges of all kinds together may hold no more hyperparameters than one list may (the model's max)
-    most = min(_service.shape(_members("ParameterRanges")[kind + "ParameterRanges"]).get("max", len(tuning.ranges))
-               for kind in KINDS)
-    if len(tuning.ranges) > most:
-        out.add("hyperparameter_ranges", "may tune at most %d hyperparameters in all" % most, len(tuning.ranges))
-    # A training job of the tuning job receives the static and the tuned hyperparameters together.
-    received = set(key for key, _ in job.hyperparameters) | sdk_keys | set(r.name for r in tuning.ranges)
-    if job.framework is None and not tuning.include_cls_metadata:
-        received -= set((CLASS_NAME_KEY, MODULE_KEY))
-    limit = _service.shape(_members(_TRAINING_SHAPE)["HyperParameters"]).get("max")
-    if limit is not None and len(received) > limit:
-        out.add("hyperparameter_ranges", "the training jobs would receive %d hyperparameters (the static ones, the SDK's "
-                "and the tuned ones); a training job takes at most %d" % (len(received), limit), len(tuning.ranges))
-
-
-def _check_objective(tuning, job, out):
-    name = tuning.objective_metric_name
-    if name is None:
-        return
-    definitions = tuning.metric_definitions or job.metric_definitions or ()
-    names = [m.get("Name") for m in definitions if isinstance(m, dict)]
-    if names:
-        if name not in names:
-            out.add("objective_metric_name", "is not one of the metric definitions (%s)%s"
-                    % (", ".join(repr(n) for n in names), _validate.did_you_mean(name, [n for n in names if isinstance(n, str)])),
-                    name)
-    elif job.framework is not None:
-        out.add("objective_metric_name", "needs a metric definition: pass metric_definitions=[{'Name': %r, 'Regex': "
-                "...}] with a regex that finds the value in the training log (a framework image has no built-in "
-                "metrics)" % (name,), name)
-
-
-def _check_strategy(tuning, out):
-    if tuning.strategy == D.GRID_STRATEGY:
-        for r in tuning.ranges:
-            if r.kind != CategoricalParameter.kind:
-                out.add(r.arg, "the Grid strategy searches categorical ranges only (AWS); use CategoricalParameter",
-                        r.kind)
-    if tuning.strategy_config is not None and tuning.strategy != D.HYPERBAND_STRATEGY:
-        out.add("strategy_config", "configures the Hyperband strategy; give strategy='Hyperband' or leave it out",
-                tuning.strategy)
-
-
-def check(tuning, job, facts, now, found=(), local=False):
-    """Round one for a tuning job: ``found`` (the builders' problems and the training job's, named as
-    the tuner names them), our rules, the training request's parts with no place in the definition,
-    then the service's limits on the request rendered with ``facts`` (an unknown account stood in
-    for). A problem of an argument already reported is left out."""
-    out = list(found)
-    given = set(p.path for p in out)
-    out.extend(p for p in problems(tuning, job, local) if p.path not in given)
-    plan = _plan.make_plan(job, facts.stand_in(), now)
-    out.extend(misplaced_problems(plan))
-    reported = set(p.path for p in out)
-    rendered = render(tuning, plan, now)
-    out.extend(p for p in _plan.rendered_problems(rendered, TUNING_OPERATION) if p.path not in reported)
-    return out
-
-
-def prepare(settings, tuning_settings, session=None, facts=None, now=0.0, path_exists=None, found=()):
-    """``(job, tuning, facts, problems)``: round one for a tuning job: the training job of ``settings``
-    (``_plan.prepare``, its problems named ``estimator.<argument>``), the tuning model of
-    ``tuning_settings``, then :func:`check`, as ``session`` would run it."""
-    job, facts, training = _plan.prepare(settings, session, now, path_exists, facts=facts)
-    found = list(found) + [_renamed(p, estimator_arg(p.path)) for p in training]
-    tuning, more = build(tuning_settings)
-    problems = check(tuning, job, facts, now, found + more, local=bool(getattr(session, "local_mode", False)))
-    return job, tuning, facts, problems
-
-
-def _renamed(problem, path):
-    if problem.has_value:
-        return Problem(path, problem.message, problem.value)
-    return Problem(path, problem.message)
-
-
-def misplaced_problems(plan):
-    """A problem for each part of the training request a tuning job's training jobs cannot take."""
-    training = plan.rendered
-    _, misplaced = moves(training.request, plan.job.heterogeneous)
-    out = []
-    for path in misplaced:
-        arg = training.origins.get(path)
-        if arg is None:  # a structure the renderer wrote for one argument (RemoteDebugConfig.EnableRemoteDebug)
-            under = sorted((p, a) for p, a in training.origins.items() if p[:len(path)] == path and a is not None)
-            arg = under[0][1] if under else _wire.user_path(training.origins, path)
-        arg = estimator_arg(arg)
-        out.append(Problem(arg, "a tuning job's training jobs cannot take it (CreateHyperParameterTuningJob has no "
-                           "%s); leave it out to tune" % ".".join(path), _get(training.request, path)))
-    return out
-
-
 # -- reading a description back (attach) ------------------------------------------------------------
 
 
@@ -696,7 +537,7 @@ def definition_as_training_request(desc):
         node = request
         for key in source[:-1]:
             node = node.setdefault(key, {})
-        node[source[-1]] = _copied(_get(definition, target))
+        node[source[-1]] = _copied(value_at(definition, target))
     return request
 
 
@@ -714,12 +555,12 @@ def tuning_from_description(desc, as_json):
     values are JSON-encoded, as for a framework estimator). Tags are not part of a description."""
     values = {}
     for path, attr, _, _ in FIELDS:
-        value = _get(desc, path)
+        value = value_at(desc, path)
         if value is not None:
             values[attr] = _copied(value)
     ranges = []
     for kind in KINDS:
-        for body in _get(desc, _RANGES + (kind + "ParameterRanges",)) or ():
+        for body in value_at(desc, _RANGES + (kind + "ParameterRanges",)) or ():
             name = body.get("Name")
             if kind == CategoricalParameter.kind:
                 texts = body.get("Values") or []

@@ -24,7 +24,7 @@ import inspect
 
 import attrs
 
-from sagemaker_hetero import _build, _spec, _tuning, _validate
+from sagemaker_hetero import _build, _spec, _tuning, _tuning_check, _validate
 from sagemaker_hetero._spec import TUNING_KEY
 from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
                                             WarmStartConfig)
@@ -176,7 +176,7 @@ def _spec_terms(path):
 
 def check(spec, session=None, facts=None, now=0.0, path_exists=None):
     """``(tuning_spec, job, tuning, facts, problems)``: the spec's tuning job and every problem, in the
-    spec's terms: the spec's own, the section's, then round one of the tuning job (``_tuning.prepare``)."""
+    spec's terms: the spec's own, the section's, then round one of the tuning job (``_tuning_check.prepare``)."""
     section = parse(spec.tuning)
     settings = _build.settings(spec.estimator_class._framework, spec.kwargs, spec.inputs,
                                job_name=section.fit_kwargs.get("job_name"), experiment_config=spec.experiment_config)
@@ -184,12 +184,12 @@ def check(spec, session=None, facts=None, now=0.0, path_exists=None):
     for name, message in _TUNER_UNSUPPORTED:
         if section.kwargs.get(name) not in (None, False):
             found.append(Problem(name, message, section.kwargs[name]))
-    job, tuning, facts, problems = _tuning.prepare(settings, section.settings(), session, facts, now, path_exists, found)
+    job, tuning, facts, problems = _tuning_check.prepare(settings, section.settings(), session, facts, now, path_exists, found)
     out = list(spec.problems) + list(section.problems)
     reported = set(p.path for p in out)
     for problem in problems:
         path = _spec_terms(problem.path)
         if any(path == r or path.startswith(r + ".") or path.startswith(r + "[") for r in reported):
             continue  # that part of the spec is already reported as malformed
-        out.append(Problem(path, problem.message, problem.value) if problem.has_value else Problem(path, problem.message))
+        out.append(problem.renamed(path))
     return section, job, tuning, facts, out

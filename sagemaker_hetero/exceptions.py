@@ -55,6 +55,10 @@ class Problem(object):
         self.has_value = value is not Problem._MISSING
         self.value = value if self.has_value else None
 
+    def renamed(self, path):
+        """The same problem under another path (an argument named as its caller names it)."""
+        return Problem(path, self.message, self.value) if self.has_value else Problem(path, self.message)
+
     def __str__(self):
         if self.has_value:
             return "%s: %s (got %s)" % (self.path, self.message, _show(self.value))

@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero import _build, _context, _plan, _tuning, _validate, _variables, _wire
+from sagemaker_hetero import _build, _context, _plan, _tuning, _tuning_check, _validate, _variables, _wire
 from sagemaker_hetero._defaults import (EARLY_STOPPING_TYPE, MAX_PARALLEL_TUNING_JOBS, OBJECTIVE_TYPE,
                                         TERMINAL_STATUSES, TUNING_STRATEGY)
 from sagemaker_hetero._job import POLL_MAX_SECONDS, POLL_MIN_SECONDS, format_elapsed
@@ -52,11 +52,6 @@ _ENDED_WELL = ("Completed", "Stopped")
 _TUNER_FIT_DECIDES = ("job_name", "include_cls_metadata", "estimator_kwargs") + tuple(
     _tuning.estimator_arg(name) for name in _FIT_DECIDES)
 
-
-def _renamed(problem, path):
-    if problem.has_value:
-        return Problem(path, problem.message, problem.value)
-    return Problem(path, problem.message)
 
 
 class HyperparameterTuner(object):
@@ -176,8 +171,8 @@ class HyperparameterTuner(object):
             found.append(Problem("estimator.sagemaker_session", _context.NO_REGION))
         settings = estimator._settings(inputs, job_name)
         if need_region:  # fit: a tuning job is started with values
-            found.extend(_renamed(p, _tuning.estimator_arg(p.path)) for p in _variables.outside_pipeline(settings))
-        job, tuning, facts, problems = _tuning.prepare(settings, self._settings(job_name, include_cls_metadata),
+            found.extend(p.renamed(_tuning.estimator_arg(p.path)) for p in _variables.outside_pipeline(settings))
+        job, tuning, facts, problems = _tuning_check.prepare(settings, self._settings(job_name, include_cls_metadata),
                                                        session, facts, now, path_exists, found)
         problems = [p for p in problems if p.path not in later and not (later and p.path.startswith("inputs"))]
         if problems:
@@ -217,7 +212,7 @@ class HyperparameterTuner(object):
             raise ConfigError(exc.problems, _TUNING_SUBJECT)
         rendered = _tuning.render(tuning, plan, now)
         # The request again with the account, bucket and role looked up, before anything is uploaded.
-        problems = [_renamed(p, _tuning.estimator_arg(p.path)) for p in _plan.service_problems(plan)]
+        problems = [p.renamed(_tuning.estimator_arg(p.path)) for p in _plan.service_problems(plan)]
         reported = set(p.path for p in problems)
         problems.extend(p for p in _plan.rendered_problems(rendered, _tuning.TUNING_OPERATION) if p.path not in reported)
         if problems:

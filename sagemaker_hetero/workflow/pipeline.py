@@ -27,11 +27,6 @@ EXECUTION_SUCCEEDED = "Succeeded"
 _DEFAULT = object()
 
 
-def _renamed(problem, path):
-    if problem.has_value:
-        return Problem(path, problem.message, problem.value)
-    return Problem(path, problem.message)
-
 
 class Pipeline(object):
     """A SageMaker pipeline of training steps. The arguments are the SDK v2's, in its order
@@ -80,7 +75,7 @@ class Pipeline(object):
             if not isinstance(step, TrainingStep):
                 out.append(Problem("steps[%d]" % i, "must be a TrainingStep", step))
                 continue
-            out.extend(_renamed(p, _definition.step_arg(step.name, p.path)) for p in step.problems(values))
+            out.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in step.problems(values))
             used = step.parameters() if hasattr(step.estimator, "_settings") else []
             shapes.append((step.name, step.depends_on, used))
         out.extend(_definition.pipeline_problems(self.parameters, shapes))
@@ -130,11 +125,11 @@ class Pipeline(object):
             try:
                 plan = session.plan_job(job, step._now)
             except ConfigError as exc:  # an input bucket that does not exist
-                problems.extend(_renamed(p, _definition.step_arg(step.name, p.path)) for p in exc.problems)
+                problems.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in exc.problems)
                 continue
             plans.append(plan)
             arguments.append(_definition.step_arguments(plan, _plan.make_plan(tokens_job, session.facts(), step._now)))
-            problems.extend(_renamed(p, _definition.step_arg(step.name, p.path)) for p in _plan.service_problems(plan))
+            problems.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in _plan.service_problems(plan))
         self._check(problems)
         request = _definition.create_request(self.name, role_arn, self._definition_text(arguments), token,
                                              description, tags, parallelism_config)

@@ -17,11 +17,6 @@ _STEP_UNSUPPORTED = (
 )
 
 
-def _renamed(problem, path):
-    if problem.has_value:
-        return Problem(path, problem.message, problem.value)
-    return Problem(path, problem.message)
-
 
 class TrainingStep(object):
     """A step that runs the estimator's training job: its arguments are the estimator's
