@@ -23,9 +23,9 @@ _EXPORTS = {
 
 # Modules SDK v2 code reaches as attributes after ``import sagemaker`` (``sagemaker.s3.S3Uploader``,
 # ``sagemaker.utils.name_from_base``, ``sagemaker.exceptions.UnexpectedStatusException``,
-# ``sagemaker.inputs.TrainingInput``), imported on first use.
-_SUBMODULES = ("estimator", "exceptions", "inputs", "instance_group", "pytorch", "s3", "session", "tensorflow",
-               "utils")
+# ``sagemaker.inputs.TrainingInput``, ``sagemaker.tuner.HyperparameterTuner``), imported on first use.
+_SUBMODULES = ("estimator", "exceptions", "inputs", "instance_group", "parameter", "pytorch", "s3", "session",
+               "tensorflow", "tuner", "utils")
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
 

@@ -33,7 +33,7 @@ ACCOUNT_PLACEHOLDER = "<account-id>"
 ZERO_ACCOUNT_ID = "000000000000"
 #: How the estimators of each framework are named in messages.
 FRAMEWORK_LABELS = {"pytorch": "PyTorch", "tensorflow": "TensorFlow", None: "Estimator"}
-#: A training job's statuses from which it does not move on.
+#: A training job's (and a tuning job's) statuses from which it does not move on.
 TERMINAL_STATUSES = ("Completed", "Failed", "Stopped")
 
 # -- documented rules of ours that the service model does not carry --------------------------------
@@ -49,3 +49,15 @@ NO_VOLUME_FAMILIES = ("g5", "g6", "p5", "trn1")
 #: Types documented for the SageMaker distributed data parallel library; newer p-family types
 #: (p5 and later) are accepted too.
 SMDDP_INSTANCE_TYPES = ("ml.p3.16xlarge", "ml.p3dn.24xlarge", "ml.p4d.24xlarge", "ml.p4de.24xlarge")
+
+# -- tuning jobs: the SageMaker Python SDK v2's HyperparameterTuner defaults ----------------------
+TUNING_STRATEGY = "Bayesian"
+#: The strategy that enumerates its categorical ranges (its number of jobs follows from them).
+GRID_STRATEGY = "Grid"
+#: The strategy a ``strategy_config`` configures.
+HYPERBAND_STRATEGY = "Hyperband"
+OBJECTIVE_TYPE = "Maximize"
+#: The number of training jobs of a tuning job with another strategy than Grid, when none is given.
+MAX_TUNING_JOBS = 1
+MAX_PARALLEL_TUNING_JOBS = 1
+EARLY_STOPPING_TYPE = "Off"

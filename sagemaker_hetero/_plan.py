@@ -11,12 +11,12 @@ import re
 
 import attrs
 
-from sagemaker_hetero import _build, _context, _images, _service, _validate, _wire, utils
+from sagemaker_hetero import _build, _context, _images, _service, _validate, _variables, _wire, utils
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero.exceptions import Problem
 
-__all__ = ["Facts", "CodePlan", "Plan", "prepare", "make_plan", "check", "service_problems", "default_job_name",
-           "needs_default_bucket"]
+__all__ = ["Facts", "CodePlan", "Plan", "prepare", "make_plan", "check", "service_problems", "rendered_problems",
+           "default_job_name", "image_base_name", "needs_default_bucket"]
 
 _OPERATION = "CreateTrainingJob"
 
@@ -81,6 +81,12 @@ def _base_name(job, region):
         image = _images.training_image(job, region)
     except _images.ImageLookupError:
         image = None
+    return image_base_name(image)
+
+
+def image_base_name(image):
+    """The base of a default job name made from the training image: its repository name, with what a
+    job name cannot hold replaced by hyphens (``training-job`` without an image)."""
     if not isinstance(image, str):
         return "training-job"
     base = utils.base_name_from_image(image)
@@ -151,6 +157,8 @@ _PATTERN_WORDS = {
                                         "letter or digit",
     "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}": "may hold only letters, digits and hyphens, starting and ending with a "
                                          "letter or digit",
+    "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}": "may hold only letters, digits and hyphens, starting and ending with a "
+                                         "letter or digit",
     "(https|s3)://([^/]+)/?(.*)": "must be an S3 URI (s3://bucket/prefix) without line breaks",
     "[A-Za-z0-9\\.\\-_]+": "channel names are letters, digits, '.', '-' and '_'",
     "[a-zA-Z_][a-zA-Z0-9_]*": "variable names are letters, digits and '_', not starting with a digit",
@@ -200,8 +208,13 @@ def service_problems(plan):
     """The service's field limits (botocore's model) checked on the plan's request, each problem under
     the user's argument name (one per argument), with the user's own value where the request holds
     a derived one."""
-    rendered = plan.rendered
-    violations = _service.check(plan.request, _service.input_shape(_OPERATION), skip=rendered.skip)
+    return rendered_problems(plan.rendered, _OPERATION)
+
+
+def rendered_problems(rendered, operation):
+    """The field limits of ``operation``'s input (botocore's model) checked on a :class:`_wire.Rendered`
+    request, each problem under the user's argument name its origins give (one per argument)."""
+    violations = _service.check(rendered.request, _service.input_shape(operation), skip=rendered.skip)
     return _violations_as_problems(violations, lambda path: _wire.user_path(rendered.origins, path),
                                    lambda v: rendered.given.get(v.path, v.value))
 
@@ -217,15 +230,20 @@ def check(job, facts, now, found=(), path_exists=None):
     return out
 
 
-def prepare(settings, session=None, now=0.0, path_exists=None, found=(), facts=None):
+def prepare(settings, session=None, now=0.0, path_exists=None, found=(), facts=None, values=None):
     """``(job, facts, problems)``: round one for one job's settings, as ``session`` (None: none, an
     AWS dry run) runs it: the job model, the session's own check of it, then :func:`check`.
-    ``facts`` default to what the session knows without a call."""
+    ``facts`` default to what the session knows without a call. Pipeline parameters among the
+    settings are checked with their values in their place (``values``: name -> an execution's
+    value; else their defaults), and the job holds those values, marked (``_variables``)."""
+    settings, hidden, misplaced = _variables.with_values(settings, values)
     job, problems = _build.build(settings)
-    problems = list(found) + problems
+    problems = list(found) + misplaced + problems
     if session is not None:
         job, more = session.check(job)
         problems.extend(more)
     if facts is None:
         facts = session.facts() if session is not None else Facts(region=None)
-    return job, facts, check(job, facts, now, problems, path_exists=path_exists)
+    problems = check(job, facts, now, problems, path_exists=path_exists)
+    mine = set(id(p) for p in misplaced)
+    return job, facts, [p for p in problems if id(p) in mine or not _variables.hides(p.path, hidden)]

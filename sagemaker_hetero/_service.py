@@ -28,7 +28,7 @@ import math
 import os
 import re
 
-__all__ = ["Violation", "input_shape", "check", "translate_pattern", "UnsupportedPattern"]
+__all__ = ["Violation", "input_shape", "shape", "check", "translate_pattern", "UnsupportedPattern"]
 
 _DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "service_model.json")
 _WIRE_RANGES = {"integer": (-(2 ** 31), 2 ** 31 - 1), "long": (-(2 ** 63), 2 ** 63 - 1)}
@@ -101,6 +101,15 @@ def input_shape(operation):
             % (operation, ", ".join(sorted(operations)))
         )
     return operations[operation]
+
+
+def shape(shape_name):
+    """The snapshot's compact shape ``shape_name`` (a copy): its ``type``, ``members`` (member name ->
+    shape name), ``min``, ``max``, ... For the few rules that read a limit of the model directly."""
+    shapes = _model()["shapes"]
+    if shape_name not in shapes:
+        raise ValueError("unknown shape %r (not in the service model snapshot)" % (shape_name,))
+    return json.loads(json.dumps(shapes[shape_name]))
 
 
 def check(params, shape_name, skip=()):

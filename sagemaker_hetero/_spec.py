@@ -32,8 +32,8 @@ from sagemaker_hetero import _build, _plan, _validate
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.inputs import TrainingInput
 
-__all__ = ["Spec", "parse", "loads", "FRAMEWORKS", "GROUP_KEYS", "INPUT_KEYS", "MAX_SPEC_BYTES", "MAX_SPEC_DEPTH",
-           "MAX_SPEC_VALUES", "MAX_SPEC_CHARS"]
+__all__ = ["Spec", "parse", "loads", "FRAMEWORKS", "GROUP_KEYS", "INPUT_KEYS", "TUNING_KEY", "MAX_SPEC_BYTES",
+           "MAX_SPEC_DEPTH", "MAX_SPEC_VALUES", "MAX_SPEC_CHARS"]
 
 #: ``framework:`` value -> (module, estimator class)
 FRAMEWORKS = {
@@ -45,6 +45,8 @@ GROUP_KEYS = ("name", "type", "count")
 _GROUP_FIELDS = {"name": "instance_group_name", "type": "instance_type", "count": "instance_count"}
 INPUT_KEYS = tuple(f.name for f in attrs.fields(TrainingInput))
 _FIT_KEYS = ("inputs", "experiment_config")
+#: The section of a spec holding a tuning job's settings (the ``tune`` commands; ``_tuning_spec``).
+TUNING_KEY = "tuning"
 _STRING_KEYS = ("framework_version", "py_version")
 
 #: The largest spec file read, in bytes (1 MiB; a real spec is a few kilobytes).
@@ -68,7 +70,7 @@ def _estimator_class(framework):
 
 
 def _spec_keys(cls):
-    return sorted((cls._allowed() - {"sagemaker_session"}) | set(_FIT_KEYS) | {"framework"})
+    return sorted((cls._allowed() - {"sagemaker_session"}) | set(_FIT_KEYS) | {"framework", TUNING_KEY})
 
 
 def _unknown(path, key, valid, out):
@@ -90,6 +92,7 @@ class Spec(object):
     experiment_config = attrs.field(default=None)
     # problems found while parsing; the checks below add the validator's
     problems = attrs.field(default=())
+    tuning = attrs.field(default=None)  # the ``tuning:`` section, as written (``_tuning_spec`` reads it)
 
     def settings(self):
         """The :class:`JobSettings` an estimator made of this spec would validate and render."""
@@ -202,7 +205,7 @@ def parse(data, base_dir=None):
     for key, value in data.items():
         if key not in valid:
             _unknown(str(key), key, valid, out)
-        elif key not in _FIT_KEYS and key != "framework":
+        elif key not in _FIT_KEYS and key not in ("framework", TUNING_KEY):
             kwargs[key] = value
     for key in _STRING_KEYS:
         if key in kwargs and not isinstance(kwargs[key], str):
@@ -231,6 +234,7 @@ def parse(data, base_dir=None):
         inputs=inputs,
         experiment_config=data.get("experiment_config"),
         problems=tuple(out),
+        tuning=data.get(TUNING_KEY),
     )
 
 

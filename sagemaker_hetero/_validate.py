@@ -18,7 +18,7 @@ from sagemaker_hetero import _images, _wire
 from sagemaker_hetero._model import CODE, INPUT, MODEL, STRATEGIES
 from sagemaker_hetero.exceptions import Problem
 
-__all__ = ["problems", "did_you_mean"]
+__all__ = ["problems", "did_you_mean", "tag_problems"]
 
 _UNGROUPABLE = ("parameter_server", "multi_worker_mirrored_strategy")
 _PYTORCH_ONLY = ("torch_distributed", "pytorchddp", "pytorchxla")
@@ -322,13 +322,20 @@ def _check_hyperparameters(job, out):
 
 
 def _check_tags(job, out):
+    out.items.extend(tag_problems(job.tags))
+
+
+def tag_problems(tags, arg="tags"):
+    """Our rules for a list of ``{"Key": ..., "Value": ...}`` tags given as the argument ``arg``."""
+    out = _Out()
     keys = set()
-    for i, tag in enumerate(job.tags or ()):
+    for i, tag in enumerate(tags or ()):
         key = tag.get("Key") if isinstance(tag, dict) else None
         if not isinstance(key, str):
             continue
         if key.lower().startswith("aws:"):
-            out.add("tags[%d].Key" % i, "keys starting with 'aws:' are reserved by AWS", key)
+            out.add("%s[%d].Key" % (arg, i), "keys starting with 'aws:' are reserved by AWS", key)
         elif key in keys:
-            out.add("tags[%d].Key" % i, "is used by another tag", key)
+            out.add("%s[%d].Key" % (arg, i), "is used by another tag", key)
         keys.add(key)
+    return out.items

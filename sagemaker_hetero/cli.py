@@ -9,6 +9,7 @@
     sagemaker-hetero logs JOB [--follow] [--group NAME]             its logs, labelled by instance group
     sagemaker-hetero stop JOB                                       stop it
     sagemaker-hetero local SPEC                                     run it on this machine
+    sagemaker-hetero tune render|submit SPEC / tune status JOB      tuning jobs (a spec's 'tuning:')
 
 Exit codes: 0 success (job Completed), 1 job Failed or Stopped, 2 invalid spec or usage, 3 AWS
 error, 4 unexpected error (one line on stderr; the traceback with ``--debug`` or
@@ -317,6 +318,91 @@ def _local(args):
     return EXIT_OK
 
 
+# -- tuning jobs: tune render|submit|status (docs/tuning.md) -----------------------------------
+
+
+def _load_tuning(args, session=None, facts=None):
+    """``(spec, section, job, tuning, facts, now)`` after every check of the spec's tuning job."""
+    from sagemaker_hetero import _spec, _tuning_spec
+    from sagemaker_hetero.estimator import _path_exists
+
+    data, base = _read_spec(args.spec)
+    spec = _spec.parse(data, base)
+    now = time.time()
+    section, job, tuning, facts, problems = _tuning_spec.check(spec, session, facts, now, path_exists=_path_exists)
+    if problems:
+        raise E.ConfigError(problems, "the tuning job")
+    return spec, section, job, tuning, facts, now
+
+
+def _tune_render(args):
+    from sagemaker_hetero import _plan, _tuning
+
+    facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id,
+                        default_bucket=args.default_bucket)
+    _, _, job, tuning, facts, now = _load_tuning(args, facts=facts)
+    rendered = _tuning.render(tuning, _plan.make_plan(job, facts, now), now)
+    sys.stdout.write(json.dumps(rendered.request, indent=2) + "\n")
+    return EXIT_OK
+
+
+def _tune_report(args, desc):
+    from sagemaker_hetero import _tuning
+    from sagemaker_hetero.tuner import tuning_status_line
+
+    summary = _tuning.status_summary(desc)
+    if args.output == "json":
+        sys.stdout.write(json.dumps(summary) + "\n")
+    else:
+        line = tuning_status_line(desc)
+        if summary["failure_reason"]:
+            line += "\nFailure reason: %s" % summary["failure_reason"]
+        sys.stdout.write(line + "\n")
+    return EXIT_JOB_FAILED if summary["status"] in ("Failed", "Stopped") else EXIT_OK
+
+
+def _tune_submit(args):
+    from sagemaker_hetero import _plan
+    from sagemaker_hetero.tuner import HyperparameterTuner
+
+    spec, section, _, _, _, _ = _load_tuning(args, facts=_plan.Facts(region=_region(args, required=False)))
+    session = _session(args)
+    tuner = HyperparameterTuner(spec.estimator(session), **section.kwargs)
+    tuner.fit(spec.inputs, wait=False, **section.fit_kwargs)
+    job = tuner.latest_tuning_job
+    progress = sys.stderr if args.output == "json" else sys.stdout
+    progress.write("Created tuning job %s in %s\n" % (job.name, session.boto_region_name))
+    progress.flush()
+    if not args.wait:
+        return _tune_report(args, job.describe()) if args.output == "json" else EXIT_OK
+    try:
+        desc = job.wait(out=progress)
+    except E.UnexpectedStatusException:
+        return _tune_report(args, job.describe()) if args.output == "json" else EXIT_JOB_FAILED
+    return _tune_report(args, desc) if args.output == "json" else EXIT_OK
+
+
+def _tune_status(args):
+    return _tune_report(args, _session(args).describe_tuning_job(args.job))
+
+
+def _add_tune(commands, spec, aws, output):
+    """The ``tune`` command and its subcommands."""
+    tune = commands.add_parser("tune", help="hyperparameter tuning jobs from a spec with a 'tuning:' section")
+    sub = tune.add_subparsers(dest="tune_command", metavar="SUBCOMMAND")
+    p = sub.add_parser("render", parents=[spec, aws], help="print the CreateHyperParameterTuningJob request (no network)")
+    p.add_argument("--account-id", help="the AWS account id, for the default bucket's name (no look-up)")
+    p.add_argument("--default-bucket", help="the bucket to use instead of sagemaker-{region}-{account}")
+    p.set_defaults(handler=_tune_render)
+    p = sub.add_parser("submit", parents=[spec, aws, output], help="create the tuning job")
+    p.add_argument("--wait", action="store_true", help="wait until it ends; exit 1 if it fails or is stopped")
+    p.set_defaults(handler=_tune_submit)
+    job = argparse.ArgumentParser(add_help=False)
+    job.add_argument("job", metavar="JOB", help="the tuning job's name")
+    p = sub.add_parser("status", parents=[job, aws, output], help="print a tuning job's status")
+    p.set_defaults(handler=_tune_status)
+
+
 # -- the parser --------------------------------------------------------------------------------
 
 
@@ -374,6 +460,7 @@ def _parser():
     p = commands.add_parser("local", parents=[spec, debug], help="run the job on this machine (LocalSession)")
     p.add_argument("--root", metavar="DIR", help="where the job's folders go (default: LocalSession's)")
     p.set_defaults(handler=_local)
+    _add_tune(commands, spec, aws, output)
     return parser
 
 

@@ -14,7 +14,7 @@ import os
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero import _build, _context, _display, _plan, _sdk_config, _validate
+from sagemaker_hetero import _build, _context, _display, _plan, _sdk_config, _validate, _variables
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._settings import ESTIMATOR_FIELDS
 from sagemaker_hetero.exceptions import ConfigError, Problem
@@ -276,6 +276,7 @@ class EstimatorBase(object):
             found.append(Problem("sagemaker_session", _context.NO_REGION))
         now = time.time()
         settings = self._settings(inputs, job_name, experiment_config)
+        found.extend(_variables.outside_pipeline(settings))
         job, facts = checked_job(settings, session, now, path_exists=_path_exists, found=found)
         self.latest_inputs = dict(settings.channels) or None
         if dry_run:

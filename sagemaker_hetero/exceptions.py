@@ -16,7 +16,7 @@
     │   ├── JobConflictError                  a job of that name exists and is not ours
     │   └── JobMayExistError                  CreateTrainingJob's answer was lost and the job could
     │                                         not be looked up: it may exist (.job_name)
-    ├── UnexpectedStatusException (ValueError) the job ended Failed or Stopped
+    ├── UnexpectedStatusException (ValueError) the job (or tuning job) ended Failed or Stopped
     └── LocalJobError (RuntimeError)          a host of a local run failed
 
 Errors coming from botocore are translated into these types in exactly one place,
@@ -60,6 +60,10 @@ class Problem(object):
         self.has_value = value is not Problem._MISSING
         self.value = value if self.has_value else None
 
+    def renamed(self, path):
+        """The same problem under another path (an argument named as its caller names it)."""
+        return Problem(path, self.message, self.value) if self.has_value else Problem(path, self.message)
+
     def __str__(self):
         if self.has_value:
             return "%s: %s (got %s)" % (self.path, self.message, _show(self.value))
@@ -92,13 +96,15 @@ def _show(value):
 class ConfigError(SageMakerHeteroError, ValueError):
     """The job as configured would be refused; nothing was uploaded, created or sent.
 
-    ``problems`` lists every :class:`Problem` found, so all can be fixed in one round.
+    ``problems`` lists every :class:`Problem` found, so all can be fixed in one round; ``subject``
+    names what they are problems with (``"the tuning job"``, ``"the pipeline"``).
     """
 
-    def __init__(self, problems):
+    def __init__(self, problems, subject="the training job"):
         self.problems = list(problems)
+        self.subject = subject
         count = len(self.problems)
-        head = "%d problem%s with the training job:" % (count, "" if count == 1 else "s")
+        head = "%d problem%s with %s:" % (count, "" if count == 1 else "s", subject)
         super(ConfigError, self).__init__("\n".join([head] + ["  - %s" % p for p in self.problems]))
 
 
@@ -164,15 +170,16 @@ class JobMayExistError(AWSError):
 
 
 class UnexpectedStatusException(SageMakerHeteroError, ValueError):
-    """The training job ended with a status other than Completed."""
+    """The training job ended with a status other than Completed (``kind``: ``"Tuning job"`` for a tuning
+    job, which may also end Stopped)."""
 
-    def __init__(self, job_name, status, failure_reason=None, allowed_statuses=("Completed",)):
+    def __init__(self, job_name, status, failure_reason=None, allowed_statuses=("Completed",), kind="Training job"):
         self.job_name = job_name
         self.training_job_name = job_name
         self.status = status
         self.failure_reason = failure_reason
         self.allowed_statuses = tuple(allowed_statuses)
-        text = "Training job %s ended with status %s" % (job_name, status)
+        text = "%s %s ended with status %s" % (kind, job_name, status)
         if failure_reason:
             text += ": %s" % failure_reason
         super(UnexpectedStatusException, self).__init__(text)

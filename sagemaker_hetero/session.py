@@ -313,19 +313,29 @@ class Session(object):
         """A checked job -> a created training job. Nothing is created if a step fails: the input
         buckets are checked, the facts looked up and the request rendered and checked with them
         before the code is uploaded and the job created."""
-        self._check_input_buckets(job)
-        plan = _plan.make_plan(job, self._looked_up_facts(job), now)
+        plan = self.plan_job(job, now)
         problems = _plan.service_problems(plan)
         if problems:  # e.g. a role ARN from IAM or a bucket name the service does not take
             raise E.ConfigError(problems)
+        self.upload_code(plan)
+        self._create_training_job(plan.request)
+        return TrainingJob(self, plan.job_name, plan.request, framework=job.framework)
+
+    def plan_job(self, job, now):
+        """The :class:`_plan.Plan` of a checked job with what AWS knows: its input buckets checked, the
+        account, default bucket (created if missing) and role ARN looked up. Nothing is uploaded."""
+        self._check_input_buckets(job)
+        return _plan.make_plan(job, self._looked_up_facts(job), now)
+
+    def upload_code(self, plan):
+        """Build the plan's code archive and upload it where the plan says (nothing to do without code,
+        or with code already in S3)."""
         if plan.code is not None and plan.code.upload:
-            body, size = _archive.build_archive(job.code)
+            body, size = _archive.build_archive(plan.job.code)
             try:
                 self._upload_code(plan, body, size)
             finally:
                 body.close()
-        self._create_training_job(plan.request)
-        return TrainingJob(self, plan.job_name, plan.request, framework=job.framework)
 
     def _upload_code(self, plan, body, size):
         """Put the code archive at its key, never over an archive that is there already.
@@ -704,6 +714,66 @@ class Session(object):
                 return None
             return self._account_id if bucket == default_bucket_name(self.boto_region_name, self._account_id) else None
 
+    # -- tuning jobs and pipelines (sagemaker_hetero.tuner, sagemaker_hetero.workflow) ------------
+
+    def create_tuning_job(self, request, started):
+        """CreateHyperParameterTuningJob. When the name is taken after an ambiguous failure (the first
+        attempt reached AWS, its answer was lost), the existing job is ours if it was created after
+        ``started`` from the same definition and ranges; else a :class:`JobConflictError`."""
+        client = self._client("sagemaker")
+        name = request["HyperParameterTuningJobName"]
+        try:
+            _aws_errors.call(client, "CreateHyperParameterTuningJob", **request)
+        except E.AWSError as exc:
+            if not _is_name_taken(exc):
+                raise
+            if _is_our_tuning_job(self.describe_tuning_job(name), request, started):
+                return
+            raise E.JobConflictError(
+                "a tuning job named %r already exists and was not created by this request" % name,
+                code=exc.code,
+                operation="CreateHyperParameterTuningJob",
+                hint="Choose another job_name (or leave it out for a default name with the minute in it).",
+            )
+
+    def describe_tuning_job(self, job_name):
+        """DescribeHyperParameterTuningJob (the SDK v2's name)."""
+        return _aws_errors.call(self._client("sagemaker-poll"), "DescribeHyperParameterTuningJob",
+                                HyperParameterTuningJobName=job_name)
+
+    def stop_tuning_job(self, name):
+        """StopHyperParameterTuningJob; a job that has already ended is left as it is (as in the SDK v2)."""
+        try:
+            _aws_errors.call(self._client("sagemaker"), "StopHyperParameterTuningJob", HyperParameterTuningJobName=name)
+        except E.AWSError as exc:
+            if exc.code != "ValidationException" or isinstance(exc, E.ResourceNotFoundError):
+                raise
+            LOGGER.info("Tuning job %s is already stopped or not running.", name)
+
+    def upsert_pipeline(self, request):
+        """CreatePipeline, or UpdatePipeline (without the tags and the request token) when a pipeline of
+        that name exists."""
+        client = self._client("sagemaker")
+        try:
+            return _aws_errors.call(client, "CreatePipeline", **request)
+        except E.AWSError as exc:
+            if exc.code != "ValidationException" or "already exist" not in (exc.aws_message or "").lower():
+                raise
+        update = dict((k, v) for k, v in request.items() if k not in ("Tags", "ClientRequestToken"))
+        return _aws_errors.call(client, "UpdatePipeline", **update)
+
+    def describe_pipeline(self, name):
+        """DescribePipeline."""
+        return _aws_errors.call(self._client("sagemaker-poll"), "DescribePipeline", PipelineName=name)
+
+    def start_pipeline_execution(self, request):
+        """StartPipelineExecution; its answer (``PipelineExecutionArn``)."""
+        return _aws_errors.call(self._client("sagemaker"), "StartPipelineExecution", **request)
+
+    def describe_pipeline_execution(self, arn):
+        """DescribePipelineExecution."""
+        return _aws_errors.call(self._client("sagemaker-poll"), "DescribePipelineExecution", PipelineExecutionArn=arn)
+
     # -- CloudWatch Logs (read by _log_tail) ---------------------------------------------------
 
     def _log_stream_names(self, prefix):
@@ -844,6 +914,26 @@ def _is_our_job(described, request, earliest):
 def _channels(job):
     return [(c.get("ChannelName"), ((c.get("DataSource") or {}).get("S3DataSource") or {}).get("S3Uri"))
             for c in job.get("InputDataConfig") or ()]
+
+
+def _is_our_tuning_job(described, request, started):
+    """Whether a described tuning job is the one ``request`` asked for, created after ``started``."""
+    created = described.get("CreationTime")
+    if created is not None:
+        stamp = created.timestamp() if hasattr(created, "timestamp") else float(created)
+        if stamp < started - CLOCK_SKEW_SECONDS:
+            return False
+    mine, theirs = request.get("TrainingJobDefinition") or {}, described.get("TrainingJobDefinition") or {}
+    for key in ("RoleArn", "StaticHyperParameters"):
+        if mine.get(key) != theirs.get(key):
+            return False
+    return _tuned_ranges(request) == _tuned_ranges(described)
+
+
+def _tuned_ranges(request):
+    """The non-empty range lists of a tuning request or description."""
+    ranges = (request.get("HyperParameterTuningJobConfig") or {}).get("ParameterRanges") or {}
+    return dict((kind, items) for kind, items in ranges.items() if items)
 
 
 def get_execution_role(sagemaker_session: Optional[Session] = None, use_default: bool = False) -> str:

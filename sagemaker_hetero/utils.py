@@ -46,9 +46,15 @@ def sagemaker_timestamp() -> str:
     return timestamp(time.time())
 
 
+def short_timestamp(now: float) -> str:
+    """``YYMMDD-HHMM`` of the epoch time ``now``, in local time (as the SDK v2 has it): the timestamp of
+    tuning job names."""
+    return time.strftime("%y%m%d-%H%M", time.localtime(now))
+
+
 def sagemaker_short_timestamp() -> str:
     """``YYMMDD-HHMM`` of now, in local time (as the SDK v2 has it)."""
-    return time.strftime("%y%m%d-%H%M")
+    return short_timestamp(time.time())
 
 
 def name_from_base(base: str, max_length: int = MAX_JOB_NAME, short: bool = False) -> str:

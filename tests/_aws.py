@@ -76,6 +76,24 @@ SDK's tests must not assume more than this):
     Parts other than the last must be at least 5 MiB (``EntityTooSmall``).
 (g) Every answer carries a ``Date`` header from the server's clock (the
     proxy relays it; answers the proxy makes up itself have none).
+(h) Tuning jobs (verified by ``tests/test_aws_infra_tuning.py``):
+    CreateHyperParameterTuningJob stores the request verbatim (a training
+    job definition's ``ResourceConfig.InstanceGroups`` and channels'
+    ``InstanceGroupNames`` included) and DescribeHyperParameterTuningJob
+    returns it; the job is ``Completed`` at once, with a stand-in
+    ``BestTrainingJob`` (``FakeTrainingJobName``, a training job that does
+    not exist) and fixed counters.  A taken name is HTTP 400
+    ``ResourceInUse`` "... already exists ..." (as SageMaker answers); an
+    unknown job is HTTP 400 ``ResourceNotFound``.  No training job is
+    created.  StopHyperParameterTuningJob is NOT implemented (HTTP 500).
+(i) Pipelines (same test file): CreatePipeline stores the definition
+    without reading it; a taken name is HTTP 400 ``ValidationException``
+    "... Pipeline with name (<name>) already exists." (as SageMaker
+    answers); UpdatePipeline replaces the definition; StartPipelineExecution
+    answers an execution that is ``Succeeded`` at once (parameters kept,
+    ListPipelineParametersForExecution) and runs no step; an unknown
+    pipeline is HTTP 400 ``ValidationException`` "Could not find pipeline
+    ...".  ListPipelineExecutionSteps is NOT implemented (HTTP 500).
 """
 
 import http.client

@@ -15,7 +15,8 @@ import unicodedata
 
 #: ``(service, operation)``: the requests we check. Shapes of a service other than SageMaker are
 #: named ``<service>.<shape>`` in the snapshot (IAM's ``GetRole``: what a plain role name must be).
-OPERATIONS = (("sagemaker", "CreateTrainingJob"), ("sagemaker", "CreateHyperParameterTuningJob"), ("iam", "GetRole"))
+OPERATIONS = (("sagemaker", "CreateTrainingJob"), ("sagemaker", "CreateHyperParameterTuningJob"),
+              ("sagemaker", "CreatePipeline"), ("sagemaker", "StartPipelineExecution"), ("iam", "GetRole"))
 MAIN_SERVICE = "sagemaker"
 KEPT_METADATA = ("min", "max", "pattern", "enum", "required", "union")
 

@@ -1,0 +1,384 @@
+"""Hyperparameter tuning jobs over heterogeneous clusters, with the SageMaker Python SDK v2's names.
+
+``HyperparameterTuner(estimator, objective_metric_name, hyperparameter_ranges, ...)`` tunes any
+estimator of this package, instance groups included: its training job definition carries the
+instance groups, the channels naming them and the distribution's hyperparameters exactly as the
+estimator's CreateTrainingJob request does (docs/tuning.md).
+
+One way through, as for an estimator: the estimator's arguments and ``fit``'s become the job model,
+the tuner's the tuning model (``_tuning``); everything is checked in one round, then
+``fit(dry_run=True)`` returns the CreateHyperParameterTuningJob request, or the session looks up
+what it needs, checks the request again with it, uploads the code and creates the tuning job.
+"""
+import inspect
+import sys
+import time
+from typing import Any, Dict, List, Optional, Union
+
+from sagemaker_hetero import _build, _context, _plan, _tuning, _tuning_check, _validate, _variables, _wire
+from sagemaker_hetero._defaults import (EARLY_STOPPING_TYPE, MAX_PARALLEL_TUNING_JOBS, OBJECTIVE_TYPE,
+                                        TERMINAL_STATUSES, TUNING_STRATEGY)
+from sagemaker_hetero._job import POLL_MAX_SECONDS, POLL_MIN_SECONDS, format_elapsed
+from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
+                                            WarmStartConfig, WarmStartTypes)
+from sagemaker_hetero.estimator import _FIT_DECIDES, EstimatorBase, _facts, _is_session, _path_exists
+from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
+from sagemaker_hetero.parameter import CategoricalParameter, ContinuousParameter, IntegerParameter, ParameterRange
+
+__all__ = [
+    "HyperparameterTuner",
+    "TuningJob",
+    "ContinuousParameter",
+    "IntegerParameter",
+    "CategoricalParameter",
+    "ParameterRange",
+    "WarmStartConfig",
+    "WarmStartTypes",
+    "TuningJobCompletionCriteriaConfig",
+    "StrategyConfig",
+    "HyperbandStrategyConfig",
+]
+
+_TUNING_SUBJECT = "the tuning job"
+#: What the SDK v2 takes that this tuner does not, and what to do instead.
+_TUNER_UNSUPPORTED = (
+    ("estimator_name", "tunes several estimators at once, which this tuner does not: tune one estimator"),
+    ("autotune", "is not supported: give hyperparameter_ranges"),
+    ("hyperparameters_to_keep_static", "goes with autotune, which is not supported"),
+)
+#: Tuning job statuses a waited-for job may end with without an exception (as in the SDK v2).
+_ENDED_WELL = ("Completed", "Stopped")
+# The fit arguments whose problems the constructor leaves to fit (with the estimator's own).
+_TUNER_FIT_DECIDES = ("job_name", "include_cls_metadata", "estimator_kwargs") + tuple(
+    _tuning.estimator_arg(name) for name in _FIT_DECIDES)
+
+
+
+class HyperparameterTuner(object):
+    """Tunes an estimator's hyperparameters with a SageMaker hyperparameter tuning job.
+
+    The arguments are the SageMaker Python SDK v2's, in its order. The estimator may have instance
+    groups: every training job of the tuning job runs on them, with the channels routed and the
+    distribution on its group as the estimator's own job. The constructor checks everything that
+    ``fit`` cannot change; ``fit`` (and its dry run) checks everything again with the inputs.
+    """
+
+    def __init__(
+        self,
+        estimator: EstimatorBase,
+        objective_metric_name: Optional[str],
+        hyperparameter_ranges: Dict[str, ParameterRange],
+        metric_definitions: Optional[List[Dict[str, str]]] = None,
+        strategy: str = TUNING_STRATEGY,
+        objective_type: str = OBJECTIVE_TYPE,
+        max_jobs: Optional[int] = None,
+        max_parallel_jobs: int = MAX_PARALLEL_TUNING_JOBS,
+        max_runtime_in_seconds: Optional[int] = None,
+        tags: Optional[Union[List[Dict[str, str]], Dict[str, str]]] = None,
+        base_tuning_job_name: Optional[str] = None,
+        warm_start_config: Optional[WarmStartConfig] = None,
+        strategy_config: Optional[StrategyConfig] = None,
+        completion_criteria_config: Optional[TuningJobCompletionCriteriaConfig] = None,
+        early_stopping_type: str = EARLY_STOPPING_TYPE,
+        estimator_name: Optional[str] = None,
+        random_seed: Optional[int] = None,
+        autotune: bool = False,
+        hyperparameters_to_keep_static: Optional[List[str]] = None,
+    ) -> None:
+        self.estimator = estimator
+        self.objective_metric_name = objective_metric_name
+        self._hyperparameter_ranges = hyperparameter_ranges
+        self.metric_definitions = metric_definitions
+        self.strategy = strategy
+        self.objective_type = objective_type
+        self.max_jobs = _tuning.default_max_jobs(max_jobs, strategy)
+        self.max_parallel_jobs = max_parallel_jobs
+        self.max_runtime_in_seconds = max_runtime_in_seconds
+        self.tags = tags
+        self.base_tuning_job_name = base_tuning_job_name
+        self.warm_start_config = warm_start_config
+        self.strategy_config = strategy_config
+        self.completion_criteria_config = completion_criteria_config
+        self.early_stopping_type = early_stopping_type
+        self.estimator_name = estimator_name
+        self.random_seed = random_seed
+        self.autotune = autotune
+        self.hyperparameters_to_keep_static = hyperparameters_to_keep_static
+        #: the :class:`TuningJob` of the latest ``fit`` or ``attach``
+        self.latest_tuning_job = None
+        self._current_job_name = None
+        self._checked(None, None, False, None, time.time(), later=_TUNER_FIT_DECIDES)
+
+    # -- the SDK v2's accessors ----------------------------------------------------------------
+
+    @property
+    def sagemaker_session(self):
+        """The estimator's session (made on first use when none was given, as the estimator's)."""
+        return self.estimator.sagemaker_session
+
+    def hyperparameter_ranges(self) -> Optional[Dict[str, Any]]:
+        """The ranges as the request holds them (``ParameterRanges``), or None without ranges."""
+        if self._hyperparameter_ranges is None:
+            return None
+        tuning, _ = _tuning.build(self._settings())
+        return _tuning.parameter_ranges(tuning, getattr(self.estimator, "_framework", None) is not None)[0]
+
+    # -- checking and rendering ----------------------------------------------------------------
+
+    def _settings(self, job_name=None, include_cls_metadata=False):
+        return _tuning.TuningSettings(
+            objective_metric_name=self.objective_metric_name,
+            hyperparameter_ranges=self._hyperparameter_ranges,
+            metric_definitions=self.metric_definitions,
+            strategy=self.strategy,
+            objective_type=self.objective_type,
+            max_jobs=self.max_jobs,
+            max_parallel_jobs=self.max_parallel_jobs,
+            max_runtime_in_seconds=self.max_runtime_in_seconds,
+            tags=self.tags,
+            base_tuning_job_name=self.base_tuning_job_name,
+            warm_start_config=self.warm_start_config,
+            strategy_config=self.strategy_config,
+            completion_criteria_config=self.completion_criteria_config,
+            early_stopping_type=self.early_stopping_type,
+            random_seed=self.random_seed,
+            job_name=job_name,
+            include_cls_metadata=include_cls_metadata,
+        )
+
+    def _checked(self, inputs, job_name, include_cls_metadata, estimator_kwargs, now, path_exists=None, later=(),
+                 need_region=False):
+        """``(job, tuning, facts)`` after every check; raises :class:`ConfigError` listing every problem
+        but those of the arguments in ``later``."""
+        estimator = self.estimator
+        if not isinstance(estimator, EstimatorBase):
+            raise ConfigError([Problem("estimator", "must be an estimator of sagemaker_hetero (Estimator, PyTorch, "
+                                                    "TensorFlow)", estimator)], _TUNING_SUBJECT)
+        found = []
+        for name, message in _TUNER_UNSUPPORTED:
+            value = getattr(self, name)
+            if value not in (None, False):
+                found.append(Problem(name, message, value))
+        if estimator_kwargs is not None:
+            found.append(Problem("estimator_kwargs", "goes with several estimators, which this tuner does not tune",
+                                 estimator_kwargs))
+        session = estimator._sagemaker_session
+        if session is not None and not _is_session(session):
+            found.append(Problem("estimator.sagemaker_session", "must be a sagemaker_hetero Session", session))
+            session = None
+        facts = _facts(session)
+        if need_region and facts.region is None:
+            found.append(Problem("estimator.sagemaker_session", _context.NO_REGION))
+        settings = estimator._settings(inputs, job_name)
+        if need_region:  # fit: a tuning job is started with values
+            found.extend(p.renamed(_tuning.estimator_arg(p.path)) for p in _variables.outside_pipeline(settings))
+        job, tuning, facts, problems = _tuning_check.prepare(settings, self._settings(job_name, include_cls_metadata),
+                                                       session, facts, now, path_exists, found)
+        problems = [p for p in problems if p.path not in later and not (later and p.path.startswith("inputs"))]
+        if problems:
+            raise ConfigError(problems, _TUNING_SUBJECT)
+        return job, tuning, facts
+
+    def fit(
+        self,
+        inputs: Optional[Any] = None,
+        job_name: Optional[str] = None,
+        include_cls_metadata: bool = False,
+        estimator_kwargs: Optional[Dict[str, Any]] = None,
+        wait: bool = True,
+        dry_run: bool = False,
+    ) -> Optional[Dict[str, Any]]:
+        """Start the tuning job (or, with ``dry_run=True``, return its CreateHyperParameterTuningJob
+        request without sending anything).
+
+        ``inputs`` are the estimator's ``fit`` inputs; ``job_name`` names the tuning job (at most 32
+        characters; default: ``base_tuning_job_name`` or the image's name, and the minute);
+        ``include_cls_metadata`` adds the estimator class to a generic estimator's static
+        hyperparameters (framework estimators always have it). Everything is validated first; a
+        :class:`ConfigError` lists every problem, and nothing is uploaded or created unless the
+        request is valid.
+        """
+        now = time.time()
+        job, tuning, facts = self._checked(inputs, job_name, include_cls_metadata, estimator_kwargs, now,
+                                           path_exists=_path_exists, need_region=True)
+        if dry_run:
+            rendered = _tuning.render(tuning, _plan.make_plan(job, facts, now), now)
+            self._current_job_name = rendered.request["HyperParameterTuningJobName"]
+            return rendered.request
+        session = self.estimator.sagemaker_session
+        try:
+            plan = session.plan_job(job, now)
+        except ConfigError as exc:  # an input bucket that does not exist
+            raise ConfigError(exc.problems, _TUNING_SUBJECT)
+        rendered = _tuning.render(tuning, plan, now)
+        # The request again with the account, bucket and role looked up, before anything is uploaded.
+        problems = [p.renamed(_tuning.estimator_arg(p.path)) for p in _plan.service_problems(plan)]
+        reported = set(p.path for p in problems)
+        problems.extend(p for p in _plan.rendered_problems(rendered, _tuning.TUNING_OPERATION) if p.path not in reported)
+        if problems:
+            raise ConfigError(problems, _TUNING_SUBJECT)
+        session.upload_code(plan)
+        name = rendered.request["HyperParameterTuningJobName"]
+        session.create_tuning_job(rendered.request, time.time())
+        self._current_job_name = name
+        self.estimator._current_job_name = plan.job_name
+        self.latest_tuning_job = TuningJob(session, name, rendered.request)
+        if wait:
+            self.latest_tuning_job.wait()
+        return None
+
+    # -- the tuning job ------------------------------------------------------------------------
+
+    def _latest(self):
+        if self.latest_tuning_job is None:
+            raise ValueError("No tuning job available: call fit() or attach() first")
+        return self.latest_tuning_job
+
+    def describe(self) -> Dict[str, Any]:
+        """DescribeHyperParameterTuningJob of the latest tuning job."""
+        return self._latest().describe()
+
+    def wait(self) -> Dict[str, Any]:
+        """Wait for the latest tuning job to end (see :meth:`TuningJob.wait`)."""
+        return self._latest().wait()
+
+    def stop_tuning_job(self) -> None:
+        """Stop the latest tuning job."""
+        self._latest().stop()
+
+    def best_training_job(self) -> str:
+        """The name of the latest tuning job's best training job so far."""
+        return self._best()["TrainingJobName"]
+
+    def _best(self):
+        desc = self._latest().describe()
+        best = desc.get("BestTrainingJob")
+        if not best:
+            raise ValueError("Best training job not available for tuning job: %s" % self._latest().name)
+        return best
+
+    def best_estimator(self, best_training_job: Optional[Dict[str, Any]] = None) -> EstimatorBase:
+        """An estimator attached to the best training job (``{"TrainingJobName": ...}``; default: the
+        latest tuning job's best so far)."""
+        best = best_training_job or self._best()
+        return type(self.estimator).attach(best["TrainingJobName"], sagemaker_session=self.sagemaker_session)
+
+    @classmethod
+    def attach(cls, tuning_job_name: str, sagemaker_session: Optional[Any] = None,
+               job_details: Optional[Dict[str, Any]] = None, estimator_cls: Optional[Any] = None
+               ) -> "HyperparameterTuner":
+        """A tuner rebuilt from an existing tuning job (the SageMaker Python SDK v2's ``attach``).
+
+        The job is described once (or ``job_details`` is its description): the estimator is rebuilt
+        from the training job definition (instance groups, routed channels, distribution and its
+        group, code, static hyperparameters, ...) as the class its static hyperparameters name (or
+        ``estimator_cls``: a class or its name), the tuner from the tuning configuration (ranges,
+        objective, strategy, limits, warm start, completion criteria). ``latest_tuning_job`` is the
+        job; tags are not part of a description and are not restored.
+        """
+        if sagemaker_session is None:
+            from sagemaker_hetero.session import Session
+
+            sagemaker_session = Session()
+        desc = job_details if job_details is not None else sagemaker_session.describe_tuning_job(tuning_job_name)
+        request = _tuning.definition_as_training_request(desc)
+        estimator_class = _estimator_class(estimator_cls or _tuning.estimator_class_name(desc), request)
+        job = _wire.job_from_description(request, framework=estimator_class._framework,
+                                         region=getattr(sagemaker_session, "boto_region_name", None))
+        kwargs, inputs = _build.arguments(job)
+        metric_definitions = kwargs.pop("metric_definitions", None)
+        allowed = estimator_class._allowed()
+        estimator = estimator_class(sagemaker_session=sagemaker_session,
+                                    **dict((k, v) for k, v in kwargs.items() if k in allowed))
+        estimator.latest_inputs = inputs
+        tuning = _tuning.tuning_from_description(desc, as_json=estimator_class._framework is not None)
+        tuner = cls(estimator, metric_definitions=metric_definitions, **_tuning.arguments(tuning))
+        tuner.latest_tuning_job = TuningJob(sagemaker_session, tuning_job_name)
+        tuner._current_job_name = tuning_job_name
+        return tuner
+
+
+def _estimator_class(given, request):
+    """The estimator class ``given`` (a class, or a class name such as ``"PyTorch"`` or
+    ``"sagemaker.pytorch.estimator.PyTorch"``); without one, the framework of the training image's."""
+    from sagemaker_hetero.estimator import Estimator
+    from sagemaker_hetero.pytorch import PyTorch
+    from sagemaker_hetero.tensorflow import TensorFlow
+
+    classes = dict((c.__name__, c) for c in (Estimator, PyTorch, TensorFlow))
+    if inspect.isclass(given) and issubclass(given, EstimatorBase):
+        return given
+    if isinstance(given, str) and given.rpartition(".")[2] in classes:
+        return classes[given.rpartition(".")[2]]
+    if given is not None:
+        raise ConfigError([Problem("estimator_cls", "must be Estimator, PyTorch or TensorFlow (a class or its name)%s"
+                                   % _validate.did_you_mean(str(given), classes), given)], _TUNING_SUBJECT)
+    parsed = _wire.image_framework(_wire.training_image(request))
+    return PyTorch if parsed and parsed[0] == "pytorch" else TensorFlow if parsed else Estimator
+
+
+class TuningJob(object):
+    """Handle on a tuning job (``tuner.latest_tuning_job``)."""
+
+    def __init__(self, session, name, request=None):
+        self.sagemaker_session = session
+        self.name = name
+        self.request = request
+
+    @property
+    def job_name(self):
+        return self.name
+
+    def __repr__(self):
+        return "TuningJob(%r)" % (self.name,)
+
+    def describe(self):
+        return self.sagemaker_session.describe_tuning_job(self.name)
+
+    def stop(self):
+        self.sagemaker_session.stop_tuning_job(self.name)
+
+    def wait(self, poll=None, out=None, clock=time.monotonic, sleep=time.sleep):
+        """Poll until the tuning job ends, printing a line each time its status or its training jobs'
+        counts change; return the description. Raises :class:`UnexpectedStatusException` if it ends
+        Failed (Completed and Stopped are ends, as in the SDK v2). ``poll``: ``(first, longest)``
+        seconds between polls, or one number (default 2 s doubling up to 30 s)."""
+        out = out or sys.stdout
+        poll = poll or getattr(self.sagemaker_session, "poll_interval", None) or (POLL_MIN_SECONDS, POLL_MAX_SECONDS)
+        first, longest = (poll, poll) if isinstance(poll, (int, float)) else poll
+        start = clock()
+        delay, last = first, None
+        try:
+            while True:
+                desc = self.describe()
+                line = tuning_status_line(desc)
+                if line != last:
+                    out.write("[%s] %s\n" % (format_elapsed(clock() - start), line))
+                    out.flush()
+                    last, delay = line, first
+                if desc.get("HyperParameterTuningJobStatus") in TERMINAL_STATUSES:
+                    break
+                sleep(delay)
+                delay = min(delay * 2, longest)
+        except KeyboardInterrupt:
+            out.write("\nStopped waiting for %s; the tuning job keeps running. Stop it with: aws sagemaker "
+                      "stop-hyper-parameter-tuning-job --hyper-parameter-tuning-job-name %s\n" % (self.name, self.name))
+            out.flush()
+            raise
+        status = desc.get("HyperParameterTuningJobStatus")
+        if status not in _ENDED_WELL:
+            raise UnexpectedStatusException(self.name, status, desc.get("FailureReason"), _ENDED_WELL, kind="Tuning job")
+        return desc
+
+
+def tuning_status_line(desc):
+    """One line of a tuning job's state: its status, its training jobs by status, the best so far."""
+    summary = _tuning.status_summary(desc)
+    counts = ", ".join("%d %s" % (n, status.lower()) for status, n in summary["training_jobs"].items() if n)
+    line = "%s: %s" % (summary["tuning_job_name"], summary["status"])
+    if counts:
+        line += " - training jobs: " + counts
+    best = summary["best_objective"]
+    if summary["best_training_job"] and best:
+        line += " - best: %s (%s = %s)" % (summary["best_training_job"], best["metric"], best["value"])
+    return line

@@ -1,0 +1,204 @@
+"""Pipelines, with the SageMaker Python SDK v2's names (``sagemaker.workflow.pipeline``).
+
+``Pipeline(name, parameters=[...], steps=[TrainingStep(...)])``: ``definition()`` is the pipeline
+definition (JSON text) SageMaker Pipelines takes; ``upsert(role_arn)`` checks everything, uploads
+each step's code and creates the pipeline (or updates it); ``start()`` starts an execution.
+"""
+import json
+import sys
+import time
+import uuid
+from typing import Any, Dict, List, Optional
+
+from sagemaker_hetero import _plan
+from sagemaker_hetero._job import POLL_MAX_SECONDS, POLL_MIN_SECONDS, format_elapsed
+from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
+from sagemaker_hetero.workflow import _definition
+from sagemaker_hetero.workflow.parameters import Parameter
+from sagemaker_hetero.workflow.steps import TrainingStep
+
+__all__ = ["Pipeline", "PipelineExecution"]
+
+_PIPELINE_SUBJECT = "the pipeline"
+#: A pipeline execution's statuses from which it does not move on, and the one that is success.
+EXECUTION_ENDS = ("Succeeded", "Failed", "Stopped")
+EXECUTION_SUCCEEDED = "Succeeded"
+#: The experiment configuration when none is given: the SDK v2's default.
+_DEFAULT = object()
+
+
+
+class Pipeline(object):
+    """A SageMaker pipeline of training steps. The arguments are the SDK v2's, in its order
+    (``pipeline_experiment_config``: a dict in the definition's format, or None for none)."""
+
+    def __init__(
+        self,
+        name: str = "",
+        parameters: Optional[List[Parameter]] = None,
+        pipeline_experiment_config: Any = _DEFAULT,
+        steps: Optional[List[TrainingStep]] = None,
+        sagemaker_session: Optional[Any] = None,
+    ) -> None:
+        self.name = name
+        self.parameters = list(parameters or [])
+        self.pipeline_experiment_config = (dict(_definition.DEFAULT_EXPERIMENT_CONFIG)
+                                           if pipeline_experiment_config is _DEFAULT else pipeline_experiment_config)
+        self.steps = list(steps or [])
+        self._sagemaker_session = sagemaker_session
+
+    @property
+    def sagemaker_session(self):
+        """The session the pipeline is created with: the one given, else the first step's estimator's
+        (made on first use when none was given)."""
+        if self._sagemaker_session is None:
+            for step in self.steps:
+                estimator = getattr(step, "estimator", None)
+                if estimator is not None:
+                    return estimator.sagemaker_session
+            from sagemaker_hetero.session import Session
+
+            self._sagemaker_session = Session()
+        return self._sagemaker_session
+
+    # -- checks and the definition -------------------------------------------------------------
+
+    def problems(self, values=None):
+        """Every problem with the pipeline: its name, parameters and steps (each step's estimator
+        arguments as ``steps['<step>'].<argument>``), with the parameters' default values in their
+        place (``values``: name -> an execution's value instead)."""
+        out = []
+        if not isinstance(self.steps, list) or not self.steps:
+            out.append(Problem("steps", "must hold at least one TrainingStep", self.steps))
+        shapes = []
+        for i, step in enumerate(self.steps):
+            if not isinstance(step, TrainingStep):
+                out.append(Problem("steps[%d]" % i, "must be a TrainingStep", step))
+                continue
+            out.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in step.problems(values))
+            used = step.parameters() if hasattr(step.estimator, "_settings") else []
+            shapes.append((step.name, step.depends_on, used))
+        out.extend(_definition.pipeline_problems(self.parameters, shapes))
+        return out
+
+    def _check(self, problems):
+        if problems:
+            raise ConfigError(problems, _PIPELINE_SUBJECT)
+
+    def _definition_text(self, arguments):
+        steps = [step.to_request(arguments[i]) for i, step in enumerate(self.steps)]
+        text = json.dumps(_definition.definition(self.parameters, self.pipeline_experiment_config, steps))
+        return text
+
+    def definition(self) -> str:
+        """The pipeline definition (JSON text), with what the steps' sessions know without a call (an
+        unknown account shows as ``<account-id>`` in a default bucket); raises :class:`ConfigError`
+        listing every problem first."""
+        self._check(self.problems())
+        return self._definition_text([step.arguments for step in self.steps])
+
+    def upsert(self, role_arn: Optional[str] = None, description: Optional[str] = None,
+               tags: Optional[List[Dict[str, str]]] = None, parallelism_config: Optional[Dict[str, Any]] = None
+               ) -> Dict[str, Any]:
+        """Create the pipeline, or update it if one of this name exists; its answer (``PipelineArn``).
+
+        Nothing is uploaded or created before everything is checked: the pipeline, its steps (with
+        each input bucket, the account, default bucket and role looked up) and the CreatePipeline
+        request. Then each step's code is uploaded and the pipeline created. ``tags`` apply when it is
+        created (an update keeps the pipeline's tags).
+        """
+        problems = self.problems()
+        if role_arn is None:
+            problems.append(Problem("role_arn", "is required: the IAM role ARN SageMaker Pipelines runs the "
+                                                "steps with", None))
+        token = uuid.uuid4().hex
+        # The request as far as it is known without a call (with steps that have problems, without them).
+        text = self._definition_text([step.arguments for step in self.steps]) if not problems else "{}"
+        reported = set(p.path for p in problems)
+        problems.extend(p for p in _definition.request_problems(_definition.create_request(
+            self.name, role_arn, text, token, description, tags, parallelism_config)) if p.path not in reported)
+        self._check(problems)
+        session = self.sagemaker_session
+        plans, arguments = [], []
+        for step in self.steps:
+            job, tokens_job = step.jobs()
+            try:
+                plan = session.plan_job(job, step._now)
+            except ConfigError as exc:  # an input bucket that does not exist
+                problems.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in exc.problems)
+                continue
+            plans.append(plan)
+            arguments.append(_definition.step_arguments(plan, _plan.make_plan(tokens_job, session.facts(), step._now)))
+            problems.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in _plan.service_problems(plan))
+        self._check(problems)
+        request = _definition.create_request(self.name, role_arn, self._definition_text(arguments), token,
+                                             description, tags, parallelism_config)
+        problems.extend(_definition.request_problems(request))
+        self._check(problems)
+        for plan in plans:
+            session.upload_code(plan)
+        return session.upsert_pipeline(request)
+
+    def describe(self) -> Dict[str, Any]:
+        """DescribePipeline."""
+        return self.sagemaker_session.describe_pipeline(self.name)
+
+    def start(self, parameters: Optional[Dict[str, Any]] = None, execution_display_name: Optional[str] = None,
+              execution_description: Optional[str] = None, parallelism_config: Optional[Dict[str, Any]] = None
+              ) -> "PipelineExecution":
+        """Start an execution; ``parameters`` (name -> value) override the parameters' defaults and are
+        checked as the defaults are (an instance type that is none, an input URI that is no S3 URI,
+        ...) before anything is sent."""
+        pipeline_parameters, problems = _definition.execution_parameters(self.parameters, parameters)
+        if not problems:
+            problems = [p for p in self.problems(values=parameters) if not p.path.startswith("parameters[")]
+        request = {"PipelineName": self.name, "ClientRequestToken": uuid.uuid4().hex}
+        for key, value in (("PipelineParameters", pipeline_parameters),
+                           ("PipelineExecutionDisplayName", execution_display_name),
+                           ("PipelineExecutionDescription", execution_description),
+                           ("ParallelismConfiguration", parallelism_config)):
+            if value:
+                request[key] = value
+        problems.extend(_definition.request_problems(request, _definition.START_OPERATION))
+        self._check(problems)
+        response = self.sagemaker_session.start_pipeline_execution(request)
+        return PipelineExecution(response["PipelineExecutionArn"], self.sagemaker_session)
+
+
+class PipelineExecution(object):
+    """An execution of a pipeline (``Pipeline.start()``)."""
+
+    def __init__(self, arn, sagemaker_session):
+        self.arn = arn
+        self.sagemaker_session = sagemaker_session
+
+    def __repr__(self):
+        return "PipelineExecution(%r)" % (self.arn,)
+
+    def describe(self) -> Dict[str, Any]:
+        """DescribePipelineExecution."""
+        return self.sagemaker_session.describe_pipeline_execution(self.arn)
+
+    def wait(self, poll=None, out=None, clock=time.monotonic, sleep=time.sleep) -> Dict[str, Any]:
+        """Poll until the execution ends, printing each new status; return the description. Raises
+        :class:`UnexpectedStatusException` unless it Succeeded. ``poll``: ``(first, longest)`` seconds
+        between polls, or one number (default 2 s doubling up to 30 s)."""
+        out = out or sys.stdout
+        poll = poll or (POLL_MIN_SECONDS, POLL_MAX_SECONDS)
+        first, longest = (poll, poll) if isinstance(poll, (int, float)) else poll
+        start, delay, last = clock(), first, None
+        while True:
+            desc = self.describe()
+            status = desc.get("PipelineExecutionStatus")
+            if status != last:
+                out.write("[%s] %s: %s\n" % (format_elapsed(clock() - start), self.arn, status))
+                out.flush()
+                last, delay = status, first
+            if status in EXECUTION_ENDS:
+                break
+            sleep(delay)
+            delay = min(delay * 2, longest)
+        if status != EXECUTION_SUCCEEDED:
+            raise UnexpectedStatusException(self.arn, status, desc.get("FailureReason"), (EXECUTION_SUCCEEDED,),
+                                            kind="Pipeline execution")
+        return desc

@@ -1,0 +1,122 @@
+"""Pipeline steps, with the SageMaker Python SDK v2's names (``sagemaker.workflow.steps``)."""
+import time
+from typing import Any, Dict, List, Optional, Union
+
+from sagemaker_hetero import _build, _plan, _variables
+from sagemaker_hetero.estimator import EstimatorBase, _facts, _path_exists
+from sagemaker_hetero.exceptions import ConfigError, Problem
+from sagemaker_hetero.workflow import _definition
+
+__all__ = ["TrainingStep"]
+
+#: What the SDK v2's TrainingStep takes that this one does not, and what to do instead.
+_STEP_UNSUPPORTED = (
+    ("step_args", "is not supported: give estimator= and inputs="),
+    ("cache_config", "is not supported"),
+    ("retry_policies", "is not supported"),
+)
+
+
+
+class TrainingStep(object):
+    """A step that runs the estimator's training job: its arguments are the estimator's
+    CreateTrainingJob request with ``inputs``, without the job's name (each execution names its own
+    job), pipeline parameters written as ``{"Get": "Parameters.<name>"}``.
+
+    The arguments are the SDK v2's (``step_args`` is not taken: give ``estimator`` and ``inputs``).
+    Everything is checked when the step is made, with its parameters' default values. The estimator's
+    default job name is fixed then, so the code archive's place (under that name) is the same in
+    ``definition()`` and ``upsert()``.
+    """
+
+    step_type = _definition.TRAINING
+
+    def __init__(
+        self,
+        name: str,
+        step_args: Optional[Any] = None,
+        estimator: Optional[EstimatorBase] = None,
+        display_name: Optional[str] = None,
+        description: Optional[str] = None,
+        inputs: Optional[Any] = None,
+        cache_config: Optional[Any] = None,
+        depends_on: Optional[List[Union[str, "TrainingStep"]]] = None,
+        retry_policies: Optional[List[Any]] = None,
+    ) -> None:
+        self.name = name
+        self.step_args = step_args
+        self.estimator = estimator
+        self.display_name = display_name
+        self.description = description
+        self.inputs = inputs
+        self.cache_config = cache_config
+        self.depends_on = depends_on
+        self.retry_policies = retry_policies
+        self._now = time.time()
+        self.check()
+
+    # -- the job, checked ----------------------------------------------------------------------
+
+    def _settings(self):
+        return self.estimator._settings(self.inputs)
+
+    def problems(self, values=None, path_exists=_path_exists):
+        """Every problem with the step (its estimator's arguments by name), with its parameters' default
+        values in their place (``values``: name -> an execution's value instead)."""
+        found = []
+        if not isinstance(self.name, str) or not self.name:
+            found.append(Problem("name", "must be a step name", self.name))
+        for name, message in _STEP_UNSUPPORTED:
+            value = getattr(self, name)
+            if value is not None:
+                found.append(Problem(name, message, value))
+        if not isinstance(self.estimator, EstimatorBase):
+            found.append(Problem("estimator", "must be an estimator of sagemaker_hetero (Estimator, PyTorch, TensorFlow)",
+                                 self.estimator))
+            return found
+        session = self.estimator._sagemaker_session
+        if getattr(session, "local_mode", False):
+            found.append(Problem("estimator.sagemaker_session", "a pipeline runs its steps in SageMaker: give the "
+                                                                "estimator a Session, not a LocalSession"))
+            session = None
+        _, _, more = _plan.prepare(self._settings(), session, self._now, path_exists, facts=_facts(session),
+                                   values=values)
+        return found + more
+
+    def check(self):
+        """Raise :class:`ConfigError` listing every problem with the step."""
+        problems = self.problems()
+        if problems:
+            raise ConfigError(problems, "the training step %r" % (self.name,))
+
+    def parameters(self):
+        """``[(argument path, parameter)]``: the pipeline parameters among the estimator's arguments."""
+        return _variables.find(self._settings())
+
+    def jobs(self, values=None):
+        """``(job, tokens_job)``: the step's job with its parameters' values in their place, and with their
+        tokens (what ``_variables.merged`` reads)."""
+        settings = self._settings()
+        job = _build.build(_variables.with_values(settings, values)[0])[0]
+        tokens_job = _build.build(_variables.with_tokens(settings))[0]
+        return job, tokens_job
+
+    # -- the step in a definition --------------------------------------------------------------
+
+    @property
+    def arguments(self) -> Dict[str, Any]:
+        """The CreateTrainingJob request the step sends, with what the estimator's session knows
+        without a call (an unknown account shows as ``<account-id>`` in the default bucket)."""
+        job, tokens_job = self.jobs()
+        facts = _facts(self.estimator._sagemaker_session)
+        return _definition.step_arguments(_plan.make_plan(job, facts, self._now),
+                                          _plan.make_plan(tokens_job, facts, self._now))
+
+    def to_request(self, arguments=None) -> Dict[str, Any]:
+        """The step as a pipeline definition lists it (``arguments``: these instead of :attr:`arguments`)."""
+        depends_on = [getattr(d, "name", d) for d in self.depends_on or ()]
+        return _definition.step_request(self.name, self.arguments if arguments is None else arguments,
+                                        self.display_name, self.description, depends_on)
+
+    def __repr__(self):
+        return "TrainingStep(%r)" % (self.name,)

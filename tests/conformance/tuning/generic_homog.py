@@ -1,0 +1,21 @@
+# A generic Estimator (own image, no entry point) tuned with the tuner's defaults.
+from sagemaker.estimator import Estimator
+from sagemaker.tuner import CategoricalParameter, HyperparameterTuner, IntegerParameter
+
+est = Estimator(
+    image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/my-image:latest",
+    role="arn:aws:iam::123456789012:role/SageMakerRole",
+    instance_type="ml.m5.xlarge",
+    instance_count=1,
+    output_path="s3://my-out/out",
+    hyperparameters={"depth": 6, "mode": "fast"},
+    disable_profiler=True,
+)
+tuner = HyperparameterTuner(
+    est,
+    objective_metric_name="auc",
+    hyperparameter_ranges={"depth": IntegerParameter(2, 10), "mode": CategoricalParameter(["fast", "exact"])},
+    metric_definitions=[{"Name": "auc", "Regex": "auc: ([0-9.]+)"}],
+    max_jobs=4,
+)
+tuner.fit("s3://my-bucket/train", wait=False)
