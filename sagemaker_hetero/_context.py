@@ -1,7 +1,8 @@
 """What a dry run knows without a network: the region from the usual AWS configuration.
 
-Reads ``AWS_REGION``, ``AWS_DEFAULT_REGION`` and the profile's ``region`` in the AWS config file,
-like boto3 does, with the standard library only (a dry run must not pay for importing boto3).
+Reads ``AWS_DEFAULT_REGION`` (boto3's variable, so it wins as in boto3 and the SDK v2), then
+``AWS_REGION`` (the other AWS SDKs' and CLI's, which boto3 alone ignores), then the profile's
+``region`` in the AWS config file, with the standard library only (a dry run must not pay for importing boto3).
 """
 import os
 
@@ -10,7 +11,7 @@ from sagemaker_hetero import _defaults as D
 __all__ = ["region_from_environment", "partition_for", "default_bucket_name", "role_arn_for", "NO_REGION"]
 
 #: What to do when no region is configured (the one region rule: an explicit session's, else
-#: ``AWS_REGION``, ``AWS_DEFAULT_REGION``, the profile's).
+#: ``AWS_DEFAULT_REGION``, ``AWS_REGION``, the profile's).
 NO_REGION = (
     "no AWS region is configured: set AWS_REGION (or AWS_DEFAULT_REGION), a region in your AWS profile, "
     "or pass sagemaker_session=Session(boto_session=boto3.Session(region_name=...))"
@@ -18,10 +19,10 @@ NO_REGION = (
 
 
 def region_from_environment(environ=None):
-    """The region the AWS configuration names: ``AWS_REGION``, ``AWS_DEFAULT_REGION``, then the
+    """The region the AWS configuration names: ``AWS_DEFAULT_REGION``, ``AWS_REGION``, then the
     ``region`` of the profile (``AWS_PROFILE``, else ``default``) in the AWS config file; or None."""
     env = os.environ if environ is None else environ
-    for key in ("AWS_REGION", "AWS_DEFAULT_REGION"):
+    for key in ("AWS_DEFAULT_REGION", "AWS_REGION"):
         if env.get(key):
             return env[key]
     profile = env.get("AWS_PROFILE") or env.get("AWS_DEFAULT_PROFILE") or "default"

@@ -415,7 +415,7 @@ def _parser():
         "See docs/cli.md for the spec format.",
     )
     aws = argparse.ArgumentParser(add_help=False)
-    aws.add_argument("--region", help="AWS region (default: AWS_REGION, AWS_DEFAULT_REGION or the profile's)")
+    aws.add_argument("--region", help="AWS region (default: AWS_DEFAULT_REGION, AWS_REGION or the profile's)")
     aws.add_argument("--profile", help="AWS profile (default: AWS_PROFILE or 'default')")
     output = argparse.ArgumentParser(add_help=False)
     output.add_argument("--output", choices=("text", "json"), default="text", help="text (default) or json on stdout")

@@ -2,7 +2,7 @@
 
 ``Session(boto_session=None, sagemaker_client=None, default_bucket=None)`` with the names the
 SageMaker Python SDK v2 uses. It honours the usual boto3 configuration (profiles,
-``AWS_REGION``/``AWS_DEFAULT_REGION``, ``AWS_ENDPOINT_URL``) and remembers what it looked up
+``AWS_DEFAULT_REGION``/``AWS_REGION``, ``AWS_ENDPOINT_URL``) and remembers what it looked up
 (account, default bucket, role ARNs, input buckets), so a session launching many jobs pays for
 those look-ups once: after the first job, a job costs one upload and one CreateTrainingJob.
 
@@ -108,7 +108,8 @@ class Session(object):
         default_bucket_prefix: Optional[str] = None,
     ) -> None:
         # One region rule for everything (the dry run's too): an explicit session's region, else
-        # AWS_REGION, AWS_DEFAULT_REGION, the profile's (boto3 alone does not read AWS_REGION).
+        # AWS_DEFAULT_REGION (which wins, as in boto3), AWS_REGION (boto3 alone does not read it), the
+        # profile's.
         if boto_session is None:
             boto_session = boto3.Session(region_name=_context.region_from_environment())
         self.boto_session = boto_session

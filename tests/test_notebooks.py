@@ -156,8 +156,6 @@ def test_hello_world_start_job_sends_the_sdk_v2_request_in_the_region_it_sets(no
     assert "us-east-1" in notebook.last_json("CreateTrainingJob")["AlgorithmSpecification"]["TrainingImage"]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="AWS_REGION is read before AWS_DEFAULT_REGION (docs/submitting.md); boto3 and "
-                                       "so the SDK v2 read only AWS_DEFAULT_REGION: a decision for the lead")
 def test_hello_world_start_job_region_when_aws_region_is_also_set(notebook):
     # In a shell that also has AWS_REGION=us-west-2 (CodeBuild, Lambda and others set it), the SDK v2 still
     # runs the job in us-east-1, the region the script sets.
@@ -239,8 +237,8 @@ def test_dlc_hc_mnist_misspelt_hyperparameters_are_refused_where_the_sdk_v2_drop
 def test_dlc_hc_mnist_torch_distributed_on_one_group_sends_the_sdk_v2_request(notebook):
     run("dlc_pt_hc_mnist", cells("dlc_pt_hc_mnist", **{'"hyperparamters"': '"hyperparameters"'}))
     [got] = sent(notebook)
-    # Ours names the one group as the distribution's; the SDK v2 names it only when the distribution
-    # does (the toolkit then takes every group, the same one): reported to the lead, not yet a D-item.
+    # D4 (docs/migrating.md): torch_distributed names its group; the SDK v2 leaves it out (here the
+    # toolkit's default, every group, is that one group).
     assert got["HyperParameters"].pop("sagemaker_distribution_instance_groups") == '["train_group"]'
     assert got == recorded("dlc_pt_hc_mnist")
 

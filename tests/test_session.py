@@ -387,8 +387,11 @@ def test_aws_region_alone_is_enough_from_fit_to_attach_and_the_cli(aws, code, da
 
 def test_an_explicit_boto_session_region_wins_over_the_environment(aws, monkeypatch):
     monkeypatch.setenv("AWS_REGION", "eu-west-1")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "eu-central-1")
     assert Session(boto_session=boto3.Session(region_name="ap-south-1")).boto_region_name == "ap-south-1"
-    assert Session().boto_region_name == "eu-west-1"  # AWS_REGION before AWS_DEFAULT_REGION, as documented
+    assert Session().boto_region_name == "eu-central-1"  # AWS_DEFAULT_REGION wins, as in boto3 and the SDK v2
+    monkeypatch.delenv("AWS_DEFAULT_REGION")
+    assert Session().boto_region_name == "eu-west-1"  # AWS_REGION alone, which boto3 ignores
 
 
 def test_no_region_anywhere_is_one_clear_problem(aws, monkeypatch):

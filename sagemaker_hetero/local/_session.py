@@ -57,7 +57,7 @@ class LocalSession(object):
       or is stopped; the artifacts are always kept).
     - ``assignment``: ``"ordered"`` or ``"shuffled"`` (``algo-N`` names drawn at random for the
       groups, as SageMaker may do; ``seed`` makes the draw repeatable, else it is printed).
-    - ``region``: default: the boto session's, ``AWS_REGION``/``AWS_DEFAULT_REGION``, the AWS
+    - ``region``: default: the boto session's, ``AWS_DEFAULT_REGION``/``AWS_REGION``, the AWS
       profile's, else ``us-west-2``.
     - ``grace_period``: seconds between SIGTERM and SIGKILL when hosts are stopped (SageMaker: 120).
     - ``out``: the stream the hosts' output goes to (default ``sys.stdout``).
