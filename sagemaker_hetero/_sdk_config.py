@@ -13,6 +13,7 @@ The files are read here (the edge); what they mean for a job is applied by the e
 import os
 import sys
 
+from sagemaker_hetero import _spec_text
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = [
@@ -97,12 +98,13 @@ def value(config, path):
 
 
 def _parse(text, where):
-    import yaml  # only when there is a file to read
-
+    # Within the spec files' limits: a small hostile file (a YAML alias bomb, deep nesting) is refused
+    # at once, naming the file, instead of taking minutes and gigabytes.
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError([Problem(where, "is not valid YAML: %s" % exc)])
+        data = _spec_text.loads(text, where, "yaml", noun="configuration file")
+    except ConfigError as exc:
+        raise ConfigError([p.renamed(where if p.path == _spec_text.SPEC else "%s %s" % (where, p.path))
+                           for p in exc.problems])
     if data is None:
         return {}
     return check(data, where)

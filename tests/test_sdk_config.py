@@ -144,3 +144,17 @@ def test_an_s3_location_is_read_through_the_reader_given():
     config = _sdk_config.load({_sdk_config.ADMIN_OVERRIDE: "s3://org/cfg/", "XDG_CONFIG_HOME": "/nonexistent"},
                               read_s3=read.__getitem__)
     assert _sdk_config.value(config, ("SageMaker", "TrainingJob", "RoleArn")) == "x"
+
+
+def test_a_yaml_alias_bomb_in_the_configuration_is_refused_before_it_is_expanded(tmp_path, monkeypatch):
+    # Nine levels of nine aliases: 9**9 strings once expanded, a few hundred bytes written.
+    lines = ["SchemaVersion: '1.0'", "a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += ["a%d: &a%d [%s]" % (i, i, ", ".join(["*a%d" % (i - 1)] * 9)) for i in range(1, 9)]
+    lines.append("SageMaker: {PythonSDK: {Modules: {Bomb: *a8}}}")
+    (tmp_path / "bomb.yaml").write_text("\n".join(lines) + "\n")
+    monkeypatch.setenv(_sdk_config.USER_OVERRIDE, str(tmp_path / "bomb.yaml"))
+    with pytest.raises(ConfigError) as info:
+        generic(role=ROLE)
+    paths = [problem.path for problem in info.value.problems]
+    assert paths and all(path.startswith("SAGEMAKER_USER_CONFIG_OVERRIDE") for path in paths)
+    assert "once its YAML aliases are expanded; a configuration file may hold at most" in str(info.value)
