@@ -8,7 +8,12 @@ from sagemaker_hetero._model import group_name
 from sagemaker_hetero.exceptions import (AccessDeniedError, AWSError, ConfigError, ThrottlingError,
                                          UnexpectedStatusException)
 
-__all__ = ["TrainingJob", "format_elapsed", "end_of_job_lines", "reattach_hint", "STREAM_LOGS", "NO_LOGS"]
+__all__ = ["TrainingJob", "format_elapsed", "end_of_job_lines", "reattach_hint", "STREAM_LOGS", "NO_LOGS",
+           "WAIT_THROTTLED_POLLS"]
+
+#: How many polls in a row ``wait`` takes a throttled DescribeTrainingJob (after botocore's retries),
+#: waiting the longest poll interval after each, before it gives up.
+WAIT_THROTTLED_POLLS = 5
 
 POLL_MIN_SECONDS = 2.0
 POLL_MAX_SECONDS = 30.0
@@ -99,9 +104,20 @@ class TrainingJob(object):
         delay = first
         last = None
         since = said = start  # when the current status began; when the waiter last printed a line
+        throttled = 0  # DescribeTrainingJob throttled in a row (after botocore's own retries)
         try:
             while True:
-                desc = self.describe()
+                try:
+                    desc = self.describe()
+                except ThrottlingError:
+                    # Other clients of the account share the rate: back off and ask again, as the log
+                    # reader does; give up (with the re-attach hint) only if it lasts.
+                    throttled += 1
+                    if throttled > WAIT_THROTTLED_POLLS:
+                        raise
+                    sleep(longest)
+                    continue
+                throttled = 0
                 status = desc.get("TrainingJobStatus")
                 seen = _wire.job_status(desc)
                 now = clock()

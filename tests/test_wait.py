@@ -13,9 +13,10 @@ import boto3
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, Session
+from sagemaker_hetero import _job
 from sagemaker_hetero._job import end_of_job_lines
 from sagemaker_hetero._logs import LOG_GROUP
-from sagemaker_hetero.exceptions import AWSError, UnexpectedStatusException
+from sagemaker_hetero.exceptions import AWSError, ThrottlingError, UnexpectedStatusException
 
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
 FAST = (0.01, 0.02)
@@ -305,6 +306,28 @@ def test_the_heartbeat_can_be_set_or_turned_off(fault_proxy):
 
 
 # -- waiting that fails --------------------------------------------------------------------------
+
+
+def test_a_throttled_describe_while_waiting_backs_off_and_asks_again(fault_proxy, monkeypatch):
+    monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
+    job = start(fault_proxy)
+    script(fault_proxy, describe("InProgress", "Training"))
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="throttle", times=_job.WAIT_THROTTLED_POLLS)
+    t = FakeTime()
+    out = io.StringIO()
+    job.wait(logs="None", poll=(30, 120), out=out, clock=t.clock, sleep=t.sleep)
+    assert out.getvalue().splitlines()[0] == "[0:00:00] waiting: InProgress/Training"
+    assert "Completed" in out.getvalue()
+    assert t.now >= _job.WAIT_THROTTLED_POLLS * 120  # the longest interval after each throttled poll
+
+
+def test_throttling_that_lasts_while_waiting_gives_up_naming_the_job(fault_proxy, monkeypatch):
+    monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
+    job = start(fault_proxy)
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="throttle", times=None)
+    with pytest.raises(ThrottlingError) as info:
+        job.wait(logs="None", poll=(30, 120), out=io.StringIO(), sleep=FakeTime().sleep)
+    assert info.value.job_name == "waiting" and "sagemaker-hetero status waiting" in str(info.value)
 
 
 def test_a_describe_that_fails_while_waiting_names_the_job_and_how_to_follow_it_again(fault_proxy, monkeypatch):
