@@ -9,24 +9,15 @@ import gzip
 import os
 import tarfile
 
+from sagemaker_hetero.local import _storage
+
 __all__ = ["combine", "pack"]
 
 
-def _files(folder):
-    """Relative paths (``/``-separated) of the files under ``folder``, sorted; links followed."""
-    out = []
-    for parent, dirs, names in os.walk(folder, followlinks=True):
-        dirs.sort()
-        rel = os.path.relpath(parent, folder)
-        for name in sorted(names):
-            path = os.path.join(parent, name)
-            if os.path.isfile(path):
-                out.append(name if rel == os.curdir else "/".join(rel.split(os.sep) + [name]))
-    return out
-
-
-def combine(folders):
+def combine(folders, on_loop=None):
     """``(entries, moved)`` for ``folders`` = ``[(host, folder), ...]`` in host order.
+
+    Links are followed; a link back to a folder above it (a loop) is skipped and given to ``on_loop``.
 
     ``entries``: ``[(archive name, local file)]``; ``moved``: ``[(host, path)]`` for each copy
     that differed from the first host's and was put under ``<host>/<path>``.
@@ -35,7 +26,7 @@ def combine(folders):
     for host, folder in folders:
         if not os.path.isdir(folder):
             continue
-        for rel in _files(folder):
+        for rel in _storage.walk_files(folder, on_loop):
             path = os.path.join(folder, *rel.split("/"))
             first = seen.get(rel)
             if first is None:

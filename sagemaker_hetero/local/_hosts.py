@@ -67,12 +67,7 @@ def write_site(root):
 def _files_under(path):
     if os.path.isfile(path):
         return [os.path.basename(path)], os.path.dirname(path)
-    out = []
-    for parent, dirs, names in os.walk(path, followlinks=True):
-        dirs.sort()
-        for name in names:
-            out.append(os.path.relpath(os.path.join(parent, name), path))
-    return out, path
+    return [os.path.join(*rel.split("/")) for rel in _storage.walk_files(path)], path
 
 
 def _place_channel(channel, source, dest, cluster, host):

@@ -85,7 +85,7 @@ class LocalJob(object):
     """
 
     def __init__(self, session, name, request, job_dir, plans, storage, artifacts_uri, out, grace_period, keep,
-                 transitions, removable):
+                 transitions, removable, lock=None):
         self.sagemaker_session = session
         self.name = name
         self.request = request
@@ -98,6 +98,7 @@ class LocalJob(object):
         self._grace = grace_period
         self._keep = keep
         self._removable = removable
+        self._folder_lock = lock  # the job folder's lock, released when the job ends
         self._runs = [_HostRun(p) for p in plans]
         self._events = queue.Queue()
         self._lock = threading.RLock()
@@ -309,6 +310,8 @@ class LocalJob(object):
             self._lifeline.close()  # a watchdog still running stops what is left of its host
             self._ended_at = _now()
             _RUNNING.discard(self)
+            if self._folder_lock is not None:
+                self._folder_lock.release()
             self._done.set()
 
     # -- the end -------------------------------------------------------------------------------
@@ -370,7 +373,7 @@ class LocalJob(object):
         runs = sorted(self._runs, key=lambda r: int(r.host.name.rsplit("-", 1)[1]))
         for source, archive in (("model", "model.tar.gz"), (os.path.join("output", "data"), "output.tar.gz")):
             folders = [(r.host.name, os.path.join(r.plan.base_dir, source)) for r in runs]
-            entries, moved = _artifacts.combine(folders)
+            entries, moved = _artifacts.combine(folders, self._skip_loop)
             for host, rel in moved:
                 self._say("%s/%s differs from an earlier host's copy: stored as %s/%s in %s"
                           % (source, rel, host, rel, archive))
@@ -383,6 +386,9 @@ class LocalJob(object):
                 self._storage.put(tmp, uri)
             if archive == "model.tar.gz":
                 self._model_uri = self._storage.file_uri_of(uri)
+
+    def _skip_loop(self, path):
+        self._say("skipped %s: a symbolic link to a folder above it (a loop)" % path)
 
     def _make_error(self, reason, text, culprit=None):
         lines = ["Local training job %s: %s." % (self.name, text)]

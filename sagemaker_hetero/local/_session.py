@@ -28,6 +28,7 @@ LOCAL_ACCOUNT = D.ZERO_ACCOUNT_ID
 DEFAULT_GRACE_PERIOD = 10.0
 JOB_MARKER = ".sagemaker-hetero-job"
 _DATA_DIR = ".data"
+_LOCK_DIR = ".locks"  # <root>/.locks/<job name>.lock: held while the job of that name runs
 _NO_PIPE = "Pipe mode is not simulated locally; use File or FastFile"
 _UPLOAD_DIR = ".upload"
 
@@ -242,6 +243,16 @@ class LocalSession(object):
         return sources
 
     def _launch(self, plan, channels):
+        """Lock the job's folder (another run of the same name and root is refused), then start it."""
+        name = plan.job_name
+        lock = _storage.JobLock(os.path.join(self.root, _LOCK_DIR, name + ".lock"), name).acquire()
+        try:
+            return self._start(plan, channels, lock)
+        except BaseException:
+            lock.release()
+            raise
+
+    def _start(self, plan, channels, lock):
         request, name = plan.request, plan.job_name
         started = _job._now()
         transitions = [{"Status": "Starting", "StartTime": started, "StatusMessage": "Preparing the host folders"}]
@@ -271,7 +282,7 @@ class LocalSession(object):
         output = request["OutputDataConfig"]["S3OutputPath"].rstrip("/")
         job = _job.LocalJob(
             self, name, request, job_dir, plans, self._storage, posixpath.join(output, name, "output"),
-            self.out or sys.stdout, self.grace_period, self.keep, transitions, removable,
+            self.out or sys.stdout, self.grace_period, self.keep, transitions, removable, lock,
         )
         job._say(_describe_cluster(cluster, network, self.assignment, seed))
         self._jobs[name] = job

@@ -4,10 +4,15 @@ The local bucket ``s3://sagemaker-hetero-local/KEY`` (the default bucket of a :c
 is the file ``<root>/KEY``. Any other ``s3://`` URI is read or written with boto3, imported here on
 first use only, with the session's boto3 configuration (so ``AWS_ENDPOINT_URL`` and profiles apply).
 """
+import copy
+import fcntl
 import os
 import posixpath
 import shutil
 import tarfile
+import threading
+
+from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = [
     "LOCAL_BUCKET",
@@ -16,6 +21,8 @@ __all__ = [
     "path_of_file_uri",
     "link_or_copy",
     "extract_archive",
+    "walk_files",
+    "JobLock",
 ]
 
 LOCAL_BUCKET = "sagemaker-hetero-local"
@@ -150,6 +157,66 @@ class Storage(object):
             self._call("PutObject", Bucket=bucket, Key=key, Body=body)
 
 
+class JobLock(object):
+    """An exclusive ``flock`` on the file ``path`` while a job runs; the OS drops it if the driver dies.
+
+    The file holds ``<pid> <job name>`` of the holder. :meth:`acquire` raises ``ConfigError``
+    naming the running job and its process when another run (any process) holds it.
+    """
+
+    def __init__(self, path, name):
+        self.path = path
+        self.name = name
+        self._fd = None
+
+    def acquire(self):
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(fd, 200).decode("utf-8", "replace").split()
+            os.close(fd)
+            pid = holder[0] if holder else "unknown"
+            message = ("local job %s is running in process %s with this root (lock %s held); wait for it to end or "
+                       "stop it, or choose another job_name or root" % (self.name, pid, self.path))
+            raise ConfigError([Problem("job_name", message, self.name)])
+        os.ftruncate(fd, 0)
+        os.write(fd, ("%d %s\n" % (os.getpid(), self.name)).encode("utf-8"))
+        self._fd = fd
+        with _held_lock:
+            _held.add(fd)
+        return self
+
+    def release(self):
+        with _held_lock:
+            fd, self._fd = self._fd, None
+            if fd is not None:
+                _held.discard(fd)
+                os.close(fd)
+
+
+_held = set()  # the descriptors of every JobLock this process holds
+_held_lock = threading.Lock()
+
+
+def _drop_locks_in_child():
+    # A forked child (multiprocessing in the driver) must not keep a job's folder locked after the
+    # job ended: close its copies; the parent's lock stays. Replace the lock, it may be held.
+    global _held_lock
+    _held_lock = threading.Lock()
+    for fd in list(_held):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _held.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_drop_locks_in_child)
+
+
 def link_or_copy(source, dest):
     """A symbolic link ``dest`` -> ``source``; a copy where links cannot be made. Never changes ``source``."""
     parent = os.path.dirname(dest)
@@ -166,31 +233,96 @@ def link_or_copy(source, dest):
         return "copy"
 
 
-def extract_archive(archive, dest):
-    """Unpack the gzipped tar ``archive`` into ``dest``, refusing members that would land outside it."""
-    dest = os.path.abspath(dest)
-    with tarfile.open(archive, "r:*") as tar:
-        members = []
-        for member in tar.getmembers():
-            target = os.path.abspath(os.path.join(dest, member.name))
-            if target != dest and not target.startswith(dest + os.sep):
-                raise ValueError("%s: member %r would be written outside %s" % (archive, member.name, dest))
-            if member.issym() or member.islnk():
-                link = os.path.abspath(os.path.join(os.path.dirname(target), member.linkname))
-                if member.islnk():
-                    link = os.path.abspath(os.path.join(dest, member.linkname))
-                if link != dest and not link.startswith(dest + os.sep):
-                    raise ValueError("%s: link %r points outside %s" % (archive, member.name, dest))
-            if member.isdev():
+def walk_files(folder, on_loop=None):
+    """Relative paths (``/``-separated) of the files under ``folder``, sorted; links followed.
+
+    A link to a folder that is being walked already (one of the folders above it: a loop) is
+    skipped and its path given to ``on_loop``; other links, to folders seen elsewhere, are followed.
+    """
+    out = []
+
+    def visit(path, prefix, above):
+        try:
+            entries = sorted(os.scandir(path), key=lambda e: e.name)
+        except OSError:
+            return
+        for entry in entries:
+            try:
+                if entry.is_dir():
+                    info = entry.stat()
+                    key = (info.st_dev, info.st_ino)
+                    if key in above:
+                        if on_loop is not None:
+                            on_loop(entry.path)
+                        continue
+                    visit(entry.path, prefix + entry.name + "/", above | {key})
+                elif entry.is_file():
+                    out.append(prefix + entry.name)
+            except OSError:  # vanished, or a link that cannot be followed
                 continue
-            members.append(member)
-        _extract(tar, dest, members)
+
+    info = os.stat(folder)
+    visit(folder, "", frozenset([(info.st_dev, info.st_ino)]))
+    return sorted(out)
 
 
-def _extract(tar, dest, members):
-    # Members are checked above; where tarfile has extraction filters (3.12+ and security
-    # backports) say so explicitly, which also keeps 3.12-3.13 from warning.
-    checked = getattr(tarfile, "tar_filter", None)
-    if checked is not None:
-        tar.extraction_filter = checked
-    tar.extractall(dest, members=members)
+def _inside(path, root):
+    return path == root or path.startswith(root + os.sep)
+
+
+def _unsafe(archive, member, why, hint):
+    message = "%s: member %r %s; %s" % (archive, member, why, hint)
+    return ConfigError([Problem("source_dir", message, member)])
+
+
+# Members are checked before: where tarfile has filters, say so (3.12-3.13 warn without a filter).
+_TRUSTED = {"filter": "fully_trusted"} if hasattr(tarfile, "fully_trusted_filter") else {}
+_HINT = "the code archive must unpack inside its folder (rebuild it from a source_dir, or remove the member)"
+
+
+def extract_archive(archive, dest, data_filter=None):
+    """Unpack the tar ``archive`` into ``dest``; a member that would land outside it raises ``ConfigError``.
+
+    With ``tarfile``'s ``data`` filter (Python 3.12, 3.11.4+, 3.10.12+, 3.9.17+, 3.8.17+) that filter
+    checks every member. Without it (or ``data_filter=False``: for tests) members are extracted one
+    by one, each checked against what is on disk at that moment, links resolved: a link written by
+    an earlier member cannot lead a later one out. Device files are skipped either way.
+    """
+    dest = os.path.abspath(dest)
+    os.makedirs(dest, exist_ok=True)
+    if data_filter is None:
+        data_filter = getattr(tarfile, "data_filter", None) is not None
+    with tarfile.open(archive, "r:*") as tar:
+        members = [m for m in tar.getmembers() if not (m.isdev() or m.isfifo())]
+        if data_filter:
+            try:
+                tar.extractall(dest, members=members, filter="data")
+            except tarfile.FilterError as exc:
+                raise _unsafe(archive, getattr(exc, "tarinfo", None) and exc.tarinfo.name,
+                              "is refused (%s)" % (exc,), _HINT)
+            return
+        _extract_checked(archive, tar, dest, members)
+
+
+def _extract_checked(archive, tar, dest, members):
+    real_dest = os.path.realpath(dest)
+    for member in members:
+        if os.path.isabs(member.name):
+            raise _unsafe(archive, member.name, "has an absolute path", _HINT)
+        target = os.path.realpath(os.path.join(dest, member.name))
+        if not _inside(target, real_dest):
+            raise _unsafe(archive, member.name, "would be written outside %s (at %s)" % (dest, target), _HINT)
+        if member.issym() or member.islnk():
+            if os.path.isabs(member.linkname):
+                raise _unsafe(archive, member.name, "links to the absolute path %r" % member.linkname, _HINT)
+            if member.issym():
+                base = os.path.dirname(os.path.join(dest, member.name))
+            else:
+                base = dest
+            link = os.path.realpath(os.path.join(base, member.linkname))
+            if not _inside(link, real_dest):
+                raise _unsafe(archive, member.name, "links outside %s (to %s)" % (dest, link), _HINT)
+        member = copy.copy(member)
+        member.mode &= 0o755  # as the data filter: no set-id, sticky or group/other write bits
+        member.uid, member.gid, member.uname, member.gname = os.getuid(), os.getgid(), "", ""
+        tar.extract(member, dest, **_TRUSTED)

@@ -1,0 +1,171 @@
+"""A local run's folders stay its own: one run per job folder, link loops, archives that try to escape."""
+import io
+import os
+import subprocess
+import sys
+import tarfile
+import textwrap
+import time
+
+import pytest
+
+from sagemaker_hetero.exceptions import ConfigError
+from sagemaker_hetero.inputs import TrainingInput
+from sagemaker_hetero.local import _storage
+from tests.local._helpers import ROOT, estimator_for
+
+WAITER = """
+import os, time
+open(os.path.join(os.environ["GATE"], "started-" + os.environ["SM_CURRENT_HOST"]), "w").close()
+while not os.path.exists(os.path.join(os.environ["GATE"], "go")):
+    time.sleep(0.05)
+"""
+
+
+def wait_for(path, deadline=60.0):
+    end = time.monotonic() + deadline
+    while not os.path.exists(path):
+        assert time.monotonic() < end, "%s never appeared" % path
+        time.sleep(0.05)
+
+
+def test_a_second_run_of_a_running_jobs_name_and_root_is_refused_and_deletes_nothing(
+        session_factory, write_code, tmp_path):
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    code = write_code(WAITER)
+    first = estimator_for(session_factory(), code, groups=None, job_name="busy", environment={"GATE": str(gate)})
+    first.fit(wait=False)
+    wait_for(str(gate / "started-algo-1"))
+    host_dir = first.latest_training_job.describe()["LocalRun"]["Hosts"][0]["BaseDirectory"]
+    other = estimator_for(session_factory(), code, groups=None, job_name="busy", environment={"GATE": str(gate)})
+    with pytest.raises(ConfigError) as info:
+        other.fit(wait=False)
+    message = str(info.value)
+    assert "local job busy is running in process %d" % os.getpid() in message
+    assert os.path.isdir(host_dir)
+    (gate / "go").write_text("")
+    first.latest_training_job.wait()
+    os.remove(str(gate / "started-algo-1"))
+    other.fit()  # the job ended: its lock is released
+    assert other.latest_training_job.describe()["TrainingJobStatus"] == "Completed"
+
+
+HOLDER = """
+import sys, time
+sys.path.insert(0, %(root)r)
+from sagemaker_hetero.local import _storage
+_storage.JobLock(%(path)r, "held").acquire()
+print("locked", flush=True)
+time.sleep(600)
+"""
+
+
+def test_the_lock_of_a_killed_driver_is_free_again(tmp_path):
+    path = str(tmp_path / "locks" / "held.lock")
+    script = tmp_path / "holder.py"
+    script.write_text(textwrap.dedent(HOLDER % {"root": ROOT, "path": path}))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE)
+    try:
+        assert proc.stdout.readline() == b"locked\n"
+        with pytest.raises(ConfigError, match="running in process %d" % proc.pid):
+            _storage.JobLock(path, "held").acquire()
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+    _storage.JobLock(path, "held").acquire().release()
+
+
+def test_walk_files_skips_link_loops_and_follows_other_links(tmp_path):
+    (tmp_path / "data" / "a").mkdir(parents=True)
+    (tmp_path / "data" / "a" / "x.csv").write_text("1")
+    (tmp_path / "data" / "a" / "up").symlink_to("..")
+    (tmp_path / "data" / "self").symlink_to(".")
+    (tmp_path / "data" / "again").symlink_to("a")  # not a loop: the same folder under another name
+    loops = []
+    files = _storage.walk_files(str(tmp_path / "data"), loops.append)
+    assert files == ["a/x.csv", "again/x.csv"]
+    assert sorted(os.path.relpath(p, str(tmp_path / "data")) for p in loops) == ["a/up", "again/up", "self"]
+
+
+def test_a_sharded_channel_and_a_model_folder_with_link_loops_do_not_hang_the_run(session_factory, write_code,
+                                                                                 tmp_path):
+    data = tmp_path / "shards"
+    (data / "sub").mkdir(parents=True)
+    for i in range(4):
+        (data / "sub" / ("part-%d" % i)).write_text(str(i))
+    (data / "sub" / "loop").symlink_to("..")
+    session = session_factory()
+    code = write_code("""
+        import os
+        print('files', sorted(os.listdir(os.path.join(os.environ['SM_CHANNEL_TRAIN'], 'sub'))))
+        model = os.environ['SM_MODEL_DIR']
+        open(os.path.join(model, 'weights'), 'w').write('w')
+        os.symlink('.', os.path.join(model, 'loop'))
+    """)
+    estimator = estimator_for(session, code, groups=(("cpu", "ml.c5.xlarge", 2),))
+    estimator.fit({"train": TrainingInput(str(data), distribution="ShardedByS3Key")})
+    out = session.out.getvalue()
+    assert "[cpu/algo-1] files ['part-0', 'part-2']" in out
+    assert "[cpu/algo-2] files ['part-1', 'part-3']" in out
+    assert "a loop" in out
+    model = _storage.path_of_file_uri(estimator.model_data)
+    with tarfile.open(model) as tar:
+        assert tar.getnames() == ["weights"]
+
+
+def archive_of(tmp_path, members):
+    path = str(tmp_path / "code.tar.gz")
+    with tarfile.open(path, "w:gz") as tar:
+        for name, kind, value in members:
+            info = tarfile.TarInfo(name)
+            if kind == "dir":
+                info.type, info.mode = tarfile.DIRTYPE, 0o755
+                tar.addfile(info)
+            elif kind in ("sym", "hard"):
+                info.type, info.linkname = (tarfile.SYMTYPE if kind == "sym" else tarfile.LNKTYPE), value
+                tar.addfile(info)
+            else:
+                info.size = len(value)
+                tar.addfile(info, io.BytesIO(value))
+    return path
+
+
+ESCAPES = {
+    "chained links": [("a", "sym", "."), ("a/b", "sym", ".."), ("a/b/evil", "file", b"x")],
+    "link then file through it": [("d", "dir", None), ("d/up", "sym", "../.."), ("d/up/evil", "file", b"x")],
+    "dot-dot name": [("../evil", "file", b"x")],
+    "absolute link": [("abs", "sym", "/etc")],
+    "hard link out": [("h", "hard", "../../outside")],
+}
+
+
+@pytest.mark.parametrize("data_filter", [True, False], ids=["tarfile-filter", "own-checks"])
+@pytest.mark.parametrize("case", sorted(ESCAPES))
+def test_the_extractor_refuses_members_leading_out_of_the_folder(tmp_path, case, data_filter):
+    if data_filter and getattr(tarfile, "data_filter", None) is None:
+        pytest.skip("this Python's tarfile has no data filter")
+    (tmp_path / "outside").write_text("keep")
+    archive = archive_of(tmp_path, ESCAPES[case])
+    dest = tmp_path / "deep" / "code"
+    dest.mkdir(parents=True)
+    with pytest.raises(ConfigError, match="code archive must unpack inside its folder"):
+        _storage.extract_archive(archive, str(dest), data_filter=data_filter)
+    assert not (tmp_path / "deep" / "evil").exists() and not (tmp_path / "evil").exists()
+    assert (tmp_path / "outside").read_text() == "keep"
+
+
+@pytest.mark.parametrize("data_filter", [True, False], ids=["tarfile-filter", "own-checks"])
+def test_the_extractor_keeps_links_that_stay_inside(tmp_path, data_filter):
+    if data_filter and getattr(tarfile, "data_filter", None) is None:
+        pytest.skip("this Python's tarfile has no data filter")
+    archive = archive_of(tmp_path, [
+        ("pkg", "dir", None), ("pkg/mod.py", "file", b"X = 1\n"), ("alias", "sym", "pkg"),
+        ("pkg/same.py", "hard", "pkg/mod.py"), ("run.sh", "file", b"echo\n"),
+    ])
+    dest = tmp_path / "code"
+    _storage.extract_archive(archive, str(dest), data_filter=data_filter)
+    assert (dest / "alias" / "mod.py").read_text() == "X = 1\n"
+    assert (dest / "pkg" / "same.py").read_text() == "X = 1\n"
+    assert os.path.islink(str(dest / "alias"))
