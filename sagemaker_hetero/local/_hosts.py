@@ -4,7 +4,7 @@
 
     <job folder>/<algo-N>/input/config/{resourceconfig,hyperparameters,inputdataconfig}.json
                          /input/data/<channel>     only the channels of the host's group
-                         /code/                    the code archive, unpacked
+                         /code/                    the job's unpacked code, hard-linked (see prepare_host)
                          /model/  /output/data/  /output/intermediate/
 """
 import json
@@ -64,16 +64,17 @@ def write_site(root):
     return site
 
 
-def _files_under(path):
+def list_channel(path, on_loop=None):
+    """``(files, base)`` of a channel's local source, listed once per job (link loops skipped)."""
     if os.path.isfile(path):
         return [os.path.basename(path)], os.path.dirname(path)
-    return [os.path.join(*rel.split("/")) for rel in _storage.walk_files(path)], path
+    return [os.path.join(*rel.split("/")) for rel in _storage.walk_files(path, on_loop)], path
 
 
-def _place_channel(channel, source, dest, cluster, host):
+def _place_channel(channel, source, dest, cluster, host, listing=None):
     """Make ``dest`` (``input/data/<channel>``) show ``source``: linked, or the host's share of files."""
     if channel.distribution == "ShardedByS3Key":
-        files, base = _files_under(source)
+        files, base = listing or list_channel(source)
         readers = cluster.hosts_of(channel.groups)
         os.makedirs(dest, exist_ok=True)
         for rel in _cluster.shard(files, readers, host.name):
@@ -134,10 +135,14 @@ def _is_package(code_dir):
     return os.path.isfile(os.path.join(code_dir, "setup.py"))
 
 
-def prepare_host(job_dir, cluster, host, request, channels, sources, archive, python, base_env, site_dir, hosts_spec):
+def prepare_host(job_dir, cluster, host, request, channels, sources, code, python, base_env, site_dir, hosts_spec,
+                 listings=None):
     """Create ``host``'s base folder and return its :class:`HostPlan`.
 
-    ``sources``: ``{channel: local file or folder}``; ``archive``: the code archive's path.
+    ``sources``: ``{channel: local file or folder}``; ``code``: the job's unpacked code folder, given
+    to the host as a tree of hard links (copies across file systems): files the host creates,
+    deletes, renames or replaces in its ``code/`` are its own, but a file it rewrites in place is
+    shared with the other hosts. ``listings``: ``{channel: (files, base)}`` of the sharded channels.
     """
     base = os.path.join(job_dir, host.name)
     config_dir = os.path.join(base, "input", "config")
@@ -151,9 +156,10 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, archive, py
     _write_json(os.path.join(config_dir, "inputdataconfig.json"), _cluster.input_data_config(channels, host))
     for channel in channels:
         if _cluster.receives(channel, host):
-            _place_channel(channel, sources[channel.name], os.path.join(data_dir, channel.name), cluster, host)
-    if archive is not None:
-        _storage.extract_archive(archive, code_dir)
+            _place_channel(channel, sources[channel.name], os.path.join(data_dir, channel.name), cluster, host,
+                           (listings or {}).get(channel.name))
+    if code is not None:
+        _storage.link_tree(code, code_dir)
     env, view = host_environ(
         base_env, request.get("Environment"), request["TrainingJobName"], base, code_dir, site_dir, hosts_spec,
         host.name,

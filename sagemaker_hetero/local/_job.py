@@ -84,8 +84,8 @@ class LocalJob(object):
     terminates every host.
     """
 
-    def __init__(self, session, name, request, job_dir, plans, storage, artifacts_uri, out, grace_period, keep,
-                 transitions, removable, lock=None):
+    def __init__(self, session, name, request, job_dir, hosts, storage, artifacts_uri, out, grace_period, keep,
+                 transitions, removable, lock=None, prepare=None):
         self.sagemaker_session = session
         self.name = name
         self.request = request
@@ -99,7 +99,9 @@ class LocalJob(object):
         self._keep = keep
         self._removable = removable
         self._folder_lock = lock  # the job folder's lock, released when the job ends
-        self._runs = [_HostRun(p) for p in plans]
+        self._hosts = list(hosts)
+        self._prepare = prepare  # host -> its HostPlan (its folder made ready)
+        self._runs = []  # filled as the hosts start
         self._events = queue.Queue()
         self._lock = threading.RLock()
         self._out_lock = threading.Lock()
@@ -139,13 +141,16 @@ class LocalJob(object):
             self._secondary = status
 
     def start(self):
-        """Start every host's process and the threads watching them."""
-        self._set_secondary("Training", "Running the entry point on %d host(s)" % len(self._runs))
+        """Prepare each host's folder and start its process as soon as it is ready, then the threads
+        watching them (host N runs while host N+1 is prepared)."""
+        self._set_secondary("Training", "Running the entry point on %d host(s)" % len(self._hosts))
         self._started_at = _now()
         self._clock = time.monotonic()
         self._lifeline = _lifeline.Lifeline()
         try:
-            for run in self._runs:
+            for host in self._hosts:
+                run = _HostRun(self._prepare(host))
+                self._runs.append(run)
                 run.proc = subprocess.Popen(
                     _lifeline.guarded(run.plan.argv, self._grace),
                     cwd=run.plan.cwd,

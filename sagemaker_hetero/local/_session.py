@@ -27,6 +27,7 @@ DEFAULT_REGION = "us-west-2"
 LOCAL_ACCOUNT = D.ZERO_ACCOUNT_ID
 DEFAULT_GRACE_PERIOD = 10.0
 JOB_MARKER = ".sagemaker-hetero-job"
+_CODE_DIR = ".code"  # the code archive, unpacked once per job; each host gets a linked copy
 _DATA_DIR = ".data"
 _LOCK_DIR = ".locks"  # <root>/.locks/<job name>.lock: held while the job of that name runs
 _NO_PIPE = "Pipe mode is not simulated locally; use File or FastFile"
@@ -269,22 +270,35 @@ class LocalSession(object):
         transitions.append({"Status": "Downloading", "StartTime": transitions[-1]["EndTime"],
                             "StatusMessage": "Linking and downloading the input data"})
         sources = self._inputs(channels, job_dir, archive)
+        code = None
+        if archive is not None:
+            code = os.path.join(job_dir, _CODE_DIR)
+            _storage.extract_archive(archive, code)
+        loops = []
+        listings = {
+            c.name: _hosts.list_channel(sources[c.name], loops.append)
+            for c in channels
+            if c.kind != CODE and c.distribution == "ShardedByS3Key"
+        }
         site = _hosts.write_site(self.root)
         spec = _resolver.format_hosts({h.name: h.address for h in cluster.hosts})
         base_env = dict(os.environ)
-        plans = [
-            _hosts.prepare_host(
-                job_dir, cluster, host, request, channels, sources, archive, self.python, base_env, site, spec
+
+        def prepare(host):
+            return _hosts.prepare_host(
+                job_dir, cluster, host, request, channels, sources, code, self.python, base_env, site, spec, listings
             )
-            for host in cluster.hosts
-        ]
-        removable = [p.base_dir for p in plans] + [os.path.join(job_dir, _DATA_DIR), os.path.join(job_dir, _UPLOAD_DIR)]
+
+        removable = [os.path.join(job_dir, h.name) for h in cluster.hosts]
+        removable += [os.path.join(job_dir, d) for d in (_CODE_DIR, _DATA_DIR, _UPLOAD_DIR)]
         output = request["OutputDataConfig"]["S3OutputPath"].rstrip("/")
         job = _job.LocalJob(
-            self, name, request, job_dir, plans, self._storage, posixpath.join(output, name, "output"),
-            self.out or sys.stdout, self.grace_period, self.keep, transitions, removable, lock,
+            self, name, request, job_dir, cluster.hosts, self._storage, posixpath.join(output, name, "output"),
+            self.out or sys.stdout, self.grace_period, self.keep, transitions, removable, lock, prepare,
         )
         job._say(_describe_cluster(cluster, network, self.assignment, seed))
+        for path in loops:
+            job._say("skipped %s: a symbolic link to a folder above it (a loop)" % path)
         self._jobs[name] = job
         return job.start()
 

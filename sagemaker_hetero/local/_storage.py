@@ -22,6 +22,7 @@ __all__ = [
     "link_or_copy",
     "extract_archive",
     "walk_files",
+    "link_tree",
     "JobLock",
 ]
 
@@ -231,6 +232,30 @@ def link_or_copy(source, dest):
         else:
             shutil.copy2(source, dest)
         return "copy"
+
+
+def link_tree(source, dest):
+    """``dest`` as a copy of the folder ``source`` made of hard links (copies where links fail).
+
+    Folders are made anew and symbolic links recreated, so what ``dest`` holds is its own; files
+    share their contents with ``source`` (a file rewritten in place changes in both).
+    """
+    os.makedirs(dest, exist_ok=True)
+    for parent, dirs, names in os.walk(source):
+        rel = os.path.relpath(parent, source)
+        here = dest if rel == os.curdir else os.path.join(dest, rel)
+        for name in dirs + names:
+            src, dst = os.path.join(parent, name), os.path.join(here, name)
+            if os.path.islink(src):
+                os.symlink(os.readlink(src), dst)
+            elif name in dirs:
+                os.mkdir(dst)
+                shutil.copymode(src, dst)
+            else:
+                try:
+                    os.link(src, dst)
+                except OSError:
+                    shutil.copy2(src, dst)
 
 
 def walk_files(folder, on_loop=None):
