@@ -139,8 +139,8 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, code, pytho
                  listings=None):
     """Create ``host``'s base folder and return its :class:`HostPlan`.
 
-    ``sources``: ``{channel: local file or folder}``; ``code``: the job's unpacked code folder, given
-    to the host as a tree of hard links (copies across file systems): files the host creates,
+    ``sources``: ``{channel: local file or folder}``; ``code``: the job's unpacked code (a
+    :class:`~sagemaker_hetero.local._storage.Tree`), given to the host as a tree of hard links (copies across file systems): files the host creates,
     deletes, renames or replaces in its ``code/`` are its own, but a file it rewrites in place is
     shared with the other hosts. ``listings``: ``{channel: (files, base)}`` of the sharded channels.
     """
@@ -159,7 +159,7 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, code, pytho
             _place_channel(channel, sources[channel.name], os.path.join(data_dir, channel.name), cluster, host,
                            (listings or {}).get(channel.name))
     if code is not None:
-        _storage.link_tree(code, code_dir)
+        code.link_into(code_dir)
     env, view = host_environ(
         base_env, request.get("Environment"), request["TrainingJobName"], base, code_dir, site_dir, hosts_spec,
         host.name,

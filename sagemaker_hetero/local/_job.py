@@ -20,7 +20,6 @@ import os
 import posixpath
 import queue
 import selectors
-import shutil
 import signal
 import subprocess
 import sys
@@ -29,7 +28,7 @@ import time
 import weakref
 
 from sagemaker_hetero.exceptions import LocalJobError
-from sagemaker_hetero.local import _artifacts, _lifeline, _signals
+from sagemaker_hetero.local import _artifacts, _lifeline, _signals, _storage
 
 __all__ = ["LocalJob", "LAST_LINES"]
 
@@ -362,8 +361,7 @@ class LocalJob(object):
             self._transitions.append({"Status": secondary, "StartTime": _now(), "StatusMessage": ""})
             self._status, self._secondary = status, secondary
         if status == "Completed" and not self._keep:
-            for path in self._removable:
-                shutil.rmtree(path, ignore_errors=True)
+            _storage.remove_later(self._removable, os.path.dirname(self.job_dir))
 
     def _drain_output(self):
         """Wait briefly for the last output; a pipe a stray process still holds is not waited for."""

@@ -205,7 +205,7 @@ class LocalSession(object):
             if not os.path.isfile(os.path.join(job_dir, JOB_MARKER)):
                 message = "%s exists and is not a local job's folder; choose another job_name or root" % job_dir
                 raise ConfigError([Problem("job_name", message, name)])
-            shutil.rmtree(job_dir)
+            _storage.remove_later([job_dir], self.root)
         os.makedirs(job_dir)
         with open(os.path.join(job_dir, JOB_MARKER), "w") as handle:
             handle.write(name + "\n")
@@ -274,6 +274,7 @@ class LocalSession(object):
         if archive is not None:
             code = os.path.join(job_dir, _CODE_DIR)
             _storage.extract_archive(archive, code)
+            code = _storage.Tree(code)
         loops = []
         listings = {
             c.name: _hosts.list_channel(sources[c.name], loops.append)

@@ -10,6 +10,7 @@ import os
 import posixpath
 import shutil
 import tarfile
+import tempfile
 import threading
 
 from sagemaker_hetero.exceptions import ConfigError, Problem
@@ -22,11 +23,14 @@ __all__ = [
     "link_or_copy",
     "extract_archive",
     "walk_files",
-    "link_tree",
+    "Tree",
     "JobLock",
+    "remove_later",
+    "TRASH_DIR",
 ]
 
 LOCAL_BUCKET = "sagemaker-hetero-local"
+TRASH_DIR = ".trash"  # <root>/.trash/<pid>-*/: folders being deleted in the background
 _CHUNK = 1 << 20
 
 
@@ -218,6 +222,56 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_drop_locks_in_child)
 
 
+def remove_later(paths, root):
+    """Remove ``paths`` (folders or files under ``root``) now as far as anyone can see, and for good soon.
+
+    Each is renamed into ``<root>/.trash/<pid>-*/`` (one cheap rename) and deleted there by a
+    background thread, which the interpreter waits for at exit; trash left by processes that died
+    is deleted with it. Where a rename fails (another file system) the path is deleted at once.
+    """
+    paths = [p for p in paths if os.path.lexists(p)]
+    if not paths:
+        return
+    trash = os.path.join(root, TRASH_DIR)
+    try:
+        os.makedirs(trash, exist_ok=True)
+        bin_ = tempfile.mkdtemp(prefix="%d-" % os.getpid(), dir=trash)
+    except OSError:
+        bin_ = None
+    for index, path in enumerate(paths):
+        try:
+            if bin_ is None:
+                raise OSError("no trash folder")
+            os.rename(path, os.path.join(bin_, "%d" % index))
+        except OSError:
+            shutil.rmtree(path, ignore_errors=True)
+    if bin_ is not None:
+        thread = threading.Thread(target=_empty_trash, args=(trash, bin_), name="sagemaker-hetero-trash")
+        thread.start()  # not a daemon: exit waits until the folders are gone
+
+
+def _empty_trash(trash, bin_):
+    shutil.rmtree(bin_, ignore_errors=True)
+    try:
+        names = os.listdir(trash)
+    except OSError:
+        return
+    for name in names:  # what a process that died left behind
+        pid = name.split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(os.path.join(trash, name), ignore_errors=True)
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
 def link_or_copy(source, dest):
     """A symbolic link ``dest`` -> ``source``; a copy where links cannot be made. Never changes ``source``."""
     parent = os.path.dirname(dest)
@@ -234,24 +288,43 @@ def link_or_copy(source, dest):
         return "copy"
 
 
-def link_tree(source, dest):
-    """``dest`` as a copy of the folder ``source`` made of hard links (copies where links fail).
+class Tree(object):
+    """A folder listed once, to be given to several hosts as trees of hard links (:meth:`link_into`)."""
 
-    Folders are made anew and symbolic links recreated, so what ``dest`` holds is its own; files
-    share their contents with ``source`` (a file rewritten in place changes in both).
-    """
-    os.makedirs(dest, exist_ok=True)
-    for parent, dirs, names in os.walk(source):
-        rel = os.path.relpath(parent, source)
-        here = dest if rel == os.curdir else os.path.join(dest, rel)
-        for name in dirs + names:
-            src, dst = os.path.join(parent, name), os.path.join(here, name)
-            if os.path.islink(src):
-                os.symlink(os.readlink(src), dst)
-            elif name in dirs:
-                os.mkdir(dst)
-                shutil.copymode(src, dst)
+    def __init__(self, folder):
+        self.folder = folder
+        self.entries = []  # (relative path, "dir" | "file" | "link", link target), parents first
+        self._list(folder, "")
+
+    def _list(self, path, prefix):
+        with os.scandir(path) as found:
+            entries = sorted(found, key=lambda e: e.name)
+        for entry in entries:
+            rel = prefix + entry.name
+            if entry.is_symlink():
+                self.entries.append((rel, "link", os.readlink(entry.path)))
+            elif entry.is_dir():
+                self.entries.append((rel, "dir", None))
+                self._list(entry.path, rel + os.sep)
             else:
+                self.entries.append((rel, "file", None))
+
+    def link_into(self, dest):
+        """``dest`` as a copy of the folder made of hard links (copies where links fail).
+
+        Folders are made anew and symbolic links recreated, so what ``dest`` holds is its own; files
+        share their contents with the folder (a file rewritten in place changes in both).
+        """
+        os.makedirs(dest, exist_ok=True)
+        source = self.folder
+        for rel, kind, target in self.entries:
+            dst = os.path.join(dest, rel)
+            if kind == "dir":
+                os.mkdir(dst)
+            elif kind == "link":
+                os.symlink(target, dst)
+            else:
+                src = os.path.join(source, rel)
                 try:
                     os.link(src, dst)
                 except OSError:
@@ -308,7 +381,9 @@ _HINT = "the code archive must unpack inside its folder (rebuild it from a sourc
 def extract_archive(archive, dest, data_filter=None):
     """Unpack the tar ``archive`` into ``dest``; a member that would land outside it raises ``ConfigError``.
 
-    With ``tarfile``'s ``data`` filter (Python 3.12, 3.11.4+, 3.10.12+, 3.9.17+, 3.8.17+) that filter
+    An archive of folders and files only (as the code archives this project builds, which follow
+    links) going to an empty folder is written directly, its names checked. Otherwise, with
+    ``tarfile``'s ``data`` filter (Python 3.12, 3.11.4+, 3.10.12+, 3.9.17+, 3.8.17+) that filter
     checks every member. Without it (or ``data_filter=False``: for tests) members are extracted one
     by one, each checked against what is on disk at that moment, links resolved: a link written by
     an earlier member cannot lead a later one out. Device files are skipped either way.
@@ -319,6 +394,9 @@ def extract_archive(archive, dest, data_filter=None):
         data_filter = getattr(tarfile, "data_filter", None) is not None
     with tarfile.open(archive, "r:*") as tar:
         members = [m for m in tar.getmembers() if not (m.isdev() or m.isfifo())]
+        if not os.listdir(dest) and not any(m.issym() or m.islnk() for m in members):
+            _extract_plain(archive, tar, dest, members)
+            return
         if data_filter:
             try:
                 tar.extractall(dest, members=members, filter="data")
@@ -327,6 +405,33 @@ def extract_archive(archive, dest, data_filter=None):
                               "is refused (%s)" % (exc,), _HINT)
             return
         _extract_checked(archive, tar, dest, members)
+
+
+def _extract_plain(archive, tar, dest, members):
+    """Folders and files only, into an empty ``dest``: with no link on the way, a name without
+    ``..`` that is not absolute stays inside, so the names are all there is to check."""
+    made = {dest}
+    for member in members:
+        parts = [p for p in member.name.split("/") if p not in ("", ".")]
+        if member.name.startswith("/") or ".." in parts:
+            raise _unsafe(archive, member.name, "would be written outside %s" % dest, _HINT)
+        if not parts:
+            continue
+        path = os.path.join(dest, *parts)
+        if member.isdir():
+            if path not in made:
+                os.makedirs(path, exist_ok=True)
+                made.add(path)
+            continue
+        parent = os.path.dirname(path)
+        if parent not in made:
+            os.makedirs(parent, exist_ok=True)
+            made.add(parent)
+        mode = (member.mode & 0o755) | 0o600
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), mode)
+        with os.fdopen(fd, "wb") as out:
+            shutil.copyfileobj(tar.extractfile(member), out)
+        os.utime(path, (member.mtime, member.mtime))
 
 
 def _extract_checked(archive, tar, dest, members):

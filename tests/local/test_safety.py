@@ -169,3 +169,24 @@ def test_the_extractor_keeps_links_that_stay_inside(tmp_path, data_filter):
     assert (dest / "alias" / "mod.py").read_text() == "X = 1\n"
     assert (dest / "pkg" / "same.py").read_text() == "X = 1\n"
     assert os.path.islink(str(dest / "alias"))
+
+
+def test_an_archive_of_folders_and_files_is_written_directly_with_its_modes(tmp_path):
+    path = str(tmp_path / "code.tar.gz")
+    with tarfile.open(path, "w:gz") as tar:
+        for name, mode, data in (("pkg", 0o755, None), ("pkg/run.sh", 0o755, b"echo\n"), ("pkg/a.py", 0o644, b"A\n"),
+                                 ("./top.py", 0o666, b"T\n"), ("deep/er/b.py", 0o644, b"B\n")):
+            info = tarfile.TarInfo(name)
+            info.mode, info.mtime = mode, 1000
+            if data is None:
+                info.type = tarfile.DIRTYPE
+                tar.addfile(info)
+            else:
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+    dest = tmp_path / "code"
+    _storage.extract_archive(path, str(dest))
+    assert (dest / "pkg" / "a.py").read_bytes() == b"A\n" and (dest / "deep" / "er" / "b.py").read_bytes() == b"B\n"
+    assert os.stat(str(dest / "pkg" / "run.sh")).st_mode & 0o777 == 0o755
+    assert os.stat(str(dest / "top.py")).st_mode & 0o022 == 0  # no group/other write, as the data filter
+    assert os.stat(str(dest / "pkg" / "a.py")).st_mtime == 1000
