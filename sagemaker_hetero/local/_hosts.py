@@ -77,8 +77,7 @@ def _place_channel(channel, source, dest, cluster, host, listing=None):
         files, base = listing or list_channel(source)
         readers = cluster.hosts_of(channel.groups)
         os.makedirs(dest, exist_ok=True)
-        for rel in _cluster.shard(files, readers, host.name):
-            _storage.link_or_copy(os.path.join(base, rel), os.path.join(dest, rel))
+        _storage.link_files(base, _cluster.shard(files, readers, host.name), dest)
     elif os.path.isdir(source):
         _storage.link_or_copy(source, dest)
     else:

@@ -21,6 +21,7 @@ __all__ = [
     "file_uri",
     "path_of_file_uri",
     "link_or_copy",
+    "link_files",
     "extract_archive",
     "walk_files",
     "Tree",
@@ -270,6 +271,23 @@ def _alive(pid):
     except OSError:
         return True
     return True
+
+
+def link_files(base, files, dest):
+    """A symbolic link ``dest/REL`` -> ``base/REL`` for each file ``REL`` of ``files`` (copies where
+    links cannot be made); each folder is made once."""
+    made = set()
+    for rel in files:
+        target = os.path.join(dest, rel)
+        parent = os.path.dirname(target)
+        if parent not in made:
+            os.makedirs(parent, exist_ok=True)
+            made.add(parent)
+        source = os.path.join(base, rel)
+        try:
+            os.symlink(source, target)
+        except (OSError, NotImplementedError):
+            shutil.copy2(source, target)
 
 
 def link_or_copy(source, dest):
