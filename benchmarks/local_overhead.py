@@ -3,7 +3,8 @@
 For each run: ``fit()`` of the seed example with a LocalSession (the job's whole life: host folders,
 code archive, processes, output, archives), against the same three host commands started directly
 (same interpreter, arguments, environment and folder), in parallel, as a local run starts them.
-Overhead per host = (local - direct) / 3. Also shown: the phases of a local run, what the name
+Overhead per host = (local - direct) / 3. Also shown: the phases of a local run (each host's folder
+is prepared just before it starts, so it counts with the hosts running), what the name
 resolver (sitecustomize) adds to a host's interpreter start, and what starting a host under its
 watchdog (the /bin/sh bootstrap of ``_lifeline``) adds.
 
@@ -120,8 +121,8 @@ def main():
         median = statistics.median
         print("runs: %d (median, min in seconds); hosts per job: %d; python %s" % (runs, hosts, sys.version.split()[0]))
         print("local fit(), whole job:                %.3f  %.3f" % (median(local), min(local)))
-        print("  preparing host folders:              %.3f  %.3f" % (median(prepare), min(prepare)))
-        print("  hosts running (incl. start, output): %.3f  %.3f" % (median(training), min(training)))
+        print("  code archive and channels:           %.3f  %.3f" % (median(prepare), min(prepare)))
+        print("  host folders, hosts running, output: %.3f  %.3f" % (median(training), min(training)))
         print("  packing model/output archives:       %.3f  %.3f" % (median(upload), min(upload)))
         print("same 3 commands run directly:          %.3f  %.3f" % (median(baseline), min(baseline)))
         print("python -c pass / with the resolver:    %.3f / %.3f" % (interpreter_start(plain, runs), interpreter_start(host_env, runs)))

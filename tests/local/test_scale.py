@@ -83,3 +83,20 @@ def test_a_sharded_channel_is_listed_once_per_job(session_factory, write_code, t
     assert "[cpu/algo-1] files ['part-0', 'part-3']" in out
     assert "[cpu/algo-3] files ['part-2', 'part-5']" in out
     assert listed == [str(folder)]
+
+
+def test_a_completed_jobs_host_folders_are_gone_when_fit_returns_and_deleted_soon_after(session_factory, write_code):
+    import threading
+
+    session = session_factory()
+    estimator = estimator_for(session, write_code("print('ok')\n"))
+    estimator.fit()
+    desc = estimator.latest_training_job.describe()
+    job_dir = desc["LocalRun"]["JobDirectory"]
+    assert not any(os.path.exists(h["BaseDirectory"]) for h in desc["LocalRun"]["Hosts"])
+    assert not os.path.exists(os.path.join(job_dir, ".code"))
+    for thread in threading.enumerate():
+        if thread.name == "sagemaker-hetero-trash":
+            thread.join(60.0)
+    trash = os.path.join(session.root, ".trash")
+    assert [n for n in os.listdir(trash) if n.startswith("%d-" % os.getpid())] == []
