@@ -479,12 +479,13 @@ class MotoServer(_RequestLog):
         # type: (str, int, bool) -> None
         super(MotoServer, self).__init__()
         from moto.server import ThreadedMotoServer
-        from moto.moto_server.werkzeug_app import (
-            DomainDispatcherApplication,
-            MotoRequestHandler,
-            create_backend_app,
-        )
+        from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
         from werkzeug.serving import make_server
+
+        try:  # recent moto: its own handler keeps underscores in header names
+            from moto.moto_server.werkzeug_app import MotoRequestHandler
+        except ImportError:  # moto 5.0.x (its last releases for Python 3.8): werkzeug's handler
+            from werkzeug.serving import WSGIRequestHandler as MotoRequestHandler
 
         recorder = self
 
@@ -657,6 +658,7 @@ class FaultRule(object):
         self.code = code
         self.message = message
         self.hits = 0
+        self.held = []  # type: List[RecordedRequest]
 
     @property
     def exhausted(self):
@@ -828,7 +830,12 @@ class _ProxyHandler(http.server.BaseHTTPRequestHandler):
                 proxy._upstream(self, record, body, chunks, trailers)
                 raise _DropConnection()
             else:  # delay
-                time.sleep(rule.delay)
+                rule.held.append(record)
+                if hasattr(rule.delay, "wait"):  # an event: hold until it is set
+                    if not rule.delay.wait(proxy.timeout):
+                        raise _DropConnection()  # never released: the test sees an error, not a pass
+                else:
+                    time.sleep(rule.delay)
                 response = proxy._upstream(self, record, body, chunks, trailers)
             if rule is not None and rule.headers and rule.kind != "status":
                 response = (response[0], response[1] + list(rule.headers.items()), response[2])
@@ -894,7 +901,12 @@ class FaultProxy(_RequestLog):
       service answers for an operation it does not know.  An HTML page
       (what a load balancer, a proxy or moto's own crash answers) is
       ``body=b"<html>..."`` with ``headers={"Content-Type": "text/html"}``;
-    * ``delay``: sleep ``delay`` seconds, then forward.
+    * ``delay``: sleep ``delay`` seconds, then forward; or, when ``delay``
+      is a ``threading.Event``, hold the request until the event is set
+      (a test decides when it goes on: no clock involved), then forward -
+      if it is not set within the proxy's ``timeout`` the connection is
+      closed unanswered.  The rule's ``held`` lists the requests it held,
+      in the order they arrived (before they are forwarded).
 
     ``hits`` is the number of faults injected, ``requests`` every request the
     proxy saw (including faulted ones), ``faults`` the ``(rule, record)``
@@ -985,7 +997,7 @@ class FaultProxy(_RequestLog):
         status=None,  # type: Optional[int]
         body=None,  # type: Union[None, bytes, str, Dict[str, Any]]
         headers=None,  # type: Optional[Dict[str, str]]
-        delay=0.0,  # type: float
+        delay=0.0,  # type: Union[float, threading.Event]
         match=None,  # type: Optional[Callable[[RecordedRequest], bool]]
         code=None,  # type: Optional[str]
         message=None,  # type: Optional[str]
@@ -1167,7 +1179,9 @@ class NetworkGuard(object):
     (before anything is sent or resolved) unless the destination is
     127.0.0.0/8, ::1, ``localhost``, unspecified, or not an IP socket
     (AF_UNIX...).  The refused socket is closed.  ``blocked`` lists the
-    refused destinations.
+    refused destinations.  :meth:`loopback_connects` counts the connection
+    attempts one thread made to a loopback port (refused ones included), so
+    a test can wait for "the client has tried twice" instead of sleeping.
 
     ``NetworkAccessBlocked`` is deliberately not an ``OSError``: retry loops
     that treat connection errors as transient must not swallow it.  botocore
@@ -1178,6 +1192,12 @@ class NetworkGuard(object):
     def __init__(self):
         self.blocked = []  # type: List[Tuple[str, Any]]
         self._originals = None  # type: Optional[Dict[str, Any]]
+        self._loopback = {}  # type: Dict[Tuple[int, Optional[int]], int]
+
+    def loopback_connects(self, port, thread_id):
+        # type: (int, Optional[int]) -> int
+        """Connection attempts thread *thread_id* made to *port* on loopback so far."""
+        return self._loopback.get((port, thread_id), 0)
 
     @property
     def installed(self):
@@ -1202,6 +1222,9 @@ class NetworkGuard(object):
         host = address[0] if isinstance(address, tuple) and address else address
         if not _is_local_host(host):
             self._refuse(what, address, sock)
+        if what == "connect" and isinstance(address, tuple) and len(address) > 1:
+            key = (address[1], threading.get_ident())  # one key per thread: no lost updates
+            self._loopback[key] = self._loopback.get(key, 0) + 1
 
     def install(self):
         # type: () -> None

@@ -26,6 +26,7 @@ import io
 import json
 import os
 import socket
+import threading
 import time
 
 import boto3
@@ -607,19 +608,38 @@ def test_reset_after_retried_with_unique_names_gets_resource_in_use(fault_proxy,
 
 
 def test_delay_fault_and_match_predicate(fault_proxy, aws):
-    fault_proxy.add_fault(
+    release = threading.Event()
+    rule = fault_proxy.add_fault(
         operation="CreateTrainingJob",
         kind="delay",
-        delay=0.3,
+        delay=release,
         match=lambda r: r.json["TrainingJobName"] == "slow",
     )
     sagemaker = boto3.client("sagemaker", config=NO_RETRIES)
-    started = time.time()
+    # not matched: goes straight through (were it held, nothing releases it and the call fails)
     sagemaker.create_training_job(**training_job_request("fast"))
-    assert time.time() - started < 0.3
-    sagemaker.create_training_job(**training_job_request("slow"))
-    assert time.time() - started >= 0.3
+    assert rule.held == [] and [r.json["TrainingJobName"] for r in aws.calls(operation="CreateTrainingJob")] == ["fast"]
+    answers = []
+    slow = threading.Thread(
+        target=lambda: answers.append(sagemaker.create_training_job(**training_job_request("slow")))
+    )
+    slow.start()
+    deadline = time.monotonic() + 30  # guards against a hang only
+    while not rule.held and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [r.json["TrainingJobName"] for r in rule.held] == ["slow"]
+    assert answers == [] and len(aws.calls(operation="CreateTrainingJob")) == 1  # held: moto has not seen it
+    release.set()
+    slow.join(30)
+    assert [a["TrainingJobArn"].rsplit("/", 1)[1] for a in answers] == ["slow"]
+    assert [r.json["TrainingJobName"] for r in aws.calls(operation="CreateTrainingJob")] == ["fast", "slow"]
     assert fault_proxy.hits == 1
+
+
+def test_delay_fault_for_a_time_forwards_afterwards(fault_proxy, aws):
+    fault_proxy.add_fault(operation="ListTrainingJobs", kind="delay", delay=0.01)
+    assert boto3.client("sagemaker", config=NO_RETRIES).list_training_jobs()["TrainingJobSummaries"] == []
+    assert fault_proxy.hits == 1 and [r.status for r in aws.calls(operation="ListTrainingJobs")] == [200]
 
 
 def test_fault_rule_validation(aws):
@@ -705,10 +725,8 @@ def test_network_guard_is_installed_for_the_session():
 
 def test_network_guard_refuses_non_loopback_connect():
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    started = time.time()
-    with pytest.raises(NetworkAccessBlocked, match="93.184.216.34"):
+    with pytest.raises(NetworkAccessBlocked, match="93.184.216.34"):  # raised before any connection attempt
         sock.connect(("93.184.216.34", 80))
-    assert time.time() - started < 0.5  # refused locally, no connection attempt
     assert ("connect", ("93.184.216.34", 80)) in network_guard.blocked
     assert sock.fileno() == -1  # the guard closed it: nothing can be sent
     for attempt in (

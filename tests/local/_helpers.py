@@ -66,10 +66,11 @@ def loopback_network_routed():
 
 
 # Every host starts a grandchild (same process group) and records both pids, then sleeps; a host
-# whose group is FAIL_GROUP fails after FAIL_AFTER seconds; IGNORE_TERM hosts ignore SIGTERM. The
-# pid file appears (renamed into place) once the host is set up.
+# whose group is FAIL_GROUP fails once every host of the job has recorded its pids (the others are
+# set up, so stopping them is what the test sees); IGNORE_TERM hosts ignore SIGTERM. The pid file
+# appears (renamed into place) once the host is set up.
 SLEEPER = """
-import os, signal, subprocess, sys, time
+import json, os, signal, subprocess, sys, time
 base = os.environ["SAGEMAKER_BASE_DIR"]
 host, group = os.environ["SM_CURRENT_HOST"], os.environ["SM_CURRENT_INSTANCE_GROUP"]
 child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
@@ -81,7 +82,13 @@ with open(path + ".part", "w") as f:
 os.rename(path + ".part", path)
 print("started", flush=True)
 if os.environ.get("FAIL_GROUP") == group and host == os.environ.get("FAIL_HOST", host):
-    time.sleep(float(os.environ.get("FAIL_AFTER", "0.3")))
+    with open(os.path.join(base, "input", "config", "resourceconfig.json")) as f:
+        count = len(json.load(f)["hosts"])
+    deadline = time.monotonic() + 60  # guards against a hang only
+    while len([n for n in os.listdir(os.environ["PID_DIR"]) if not n.endswith(".part")]) < count:
+        if time.monotonic() > deadline:
+            sys.exit("the other hosts did not start")
+        time.sleep(0.01)
     with open(os.path.join(base, "output", "failure"), "w") as f:
         f.write("bad record in part-3\\nline 2 of the reason")
     print("about to fail", flush=True)

@@ -2,7 +2,6 @@
 import json
 import os
 import tarfile
-import time
 
 import pytest
 
@@ -168,14 +167,19 @@ def test_artifacts_of_several_hosts_are_combined_losing_nothing(session_factory,
 
 def test_wait_false_runs_in_the_background_and_wait_joins(session_factory, write_code, tmp_path):
     session = session_factory()
-    code = write_code("import time\ntime.sleep(0.6)\nprint('done')\n")
+    go = tmp_path / "go"  # the hosts end only once the test has seen the job running
+    code = write_code(
+        "import os, sys, time\ndeadline = time.monotonic() + 60\n"
+        "while not os.path.exists(%r):\n"
+        "    if time.monotonic() > deadline:\n        sys.exit('never released')\n"
+        "    time.sleep(0.01)\nprint('done')\n" % str(go)
+    )
     estimator = estimator_for(session, code, groups=None, instance_count=2, job_name="background")
-    started = time.monotonic()
-    estimator.fit(wait=False)
-    assert time.monotonic() - started < 0.5
+    estimator.fit(wait=False)  # returns while the hosts wait: were it to wait for them, it would fail
     job = estimator.latest_training_job
     assert job.describe()["TrainingJobStatus"] == "InProgress"
     assert session.describe_training_job("background")["SecondaryStatus"] == "Training"
+    go.write_text("")
     desc = job.wait()
     assert desc["TrainingJobStatus"] == "Completed"
     assert [(h["Host"], h["InstanceGroupName"], h["ExitCode"]) for h in desc["LocalRun"]["Hosts"]] == [
@@ -269,7 +273,7 @@ def test_logs_false_keeps_the_hosts_output_out_of_the_stream_but_in_the_error(se
     from sagemaker_hetero.exceptions import LocalJobError
 
     session = session_factory()
-    code = write_code("import sys, time\ntime.sleep(0.3)\nprint('quiet please')\nsys.exit(1)\n")
+    code = write_code("import sys\nprint('quiet please')\nsys.exit(1)\n")
     with pytest.raises(LocalJobError) as info:
         estimator_for(session, code, groups=None).fit(logs=False)
     assert "quiet please" not in session.out.getvalue()
@@ -277,13 +281,20 @@ def test_logs_false_keeps_the_hosts_output_out_of_the_stream_but_in_the_error(se
     assert info.value.allowed_statuses == ("Completed",) and info.value.status == "Failed"
 
 
-def test_wait_can_show_one_groups_lines_only(session_factory, write_code):
+def test_wait_can_show_one_groups_lines_only(session_factory, write_code, tmp_path):
     session = session_factory()
-    code = write_code("import os, time\ntime.sleep(0.3)\nprint('hello from', os.environ['SM_CURRENT_HOST'])\n")
+    go = tmp_path / "go"  # the hosts print only once the test is about to wait
+    code = write_code(
+        "import os, sys, time\ndeadline = time.monotonic() + 60\n"
+        "while not os.path.exists(%r):\n"
+        "    if time.monotonic() > deadline:\n        sys.exit('never released')\n"
+        "    time.sleep(0.01)\nprint('hello from', os.environ['SM_CURRENT_HOST'])\n" % str(go)
+    )
     estimator = estimator_for(session, code)
     estimator.fit(wait=False)
     with pytest.raises(ValueError, match="'tpu' not a group of job .* \\(groups: cpu, gpu\\)"):
         estimator.latest_training_job.wait(instance_groups=["tpu"])
+    go.write_text("")
     estimator.latest_training_job.wait(instance_groups=["gpu"])
     out = session.out.getvalue()
     assert "[gpu/algo-3] hello from algo-3" in out and "[cpu/" not in out
