@@ -26,7 +26,7 @@ import boto3
 import boto3.exceptions
 import botocore.config
 
-from sagemaker_hetero import _apps, _archive, _aws_errors, _context, _plan, _sdk_config, _wire
+from sagemaker_hetero import _apps, _archive, _aws_errors, _boto, _context, _plan, _sdk_config, _wire
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._context import default_bucket_name
 from sagemaker_hetero._job import TrainingJob
@@ -111,7 +111,7 @@ class Session(object):
         # AWS_DEFAULT_REGION (which wins, as in boto3), AWS_REGION (boto3 alone does not read it), the
         # profile's.
         if boto_session is None:
-            boto_session = boto3.Session(region_name=_context.region_from_environment())
+            boto_session = _boto.new_boto_session(region_name=_context.region_from_environment())
         self.boto_session = boto_session
         self.boto_region_name = boto_session.region_name or _context.region_from_environment()
         if self.boto_region_name is None:

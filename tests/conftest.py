@@ -88,10 +88,14 @@ def aws(moto_server, monkeypatch, tmp_path):
     )
     monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
     # boto3's module-level default session caches credentials/config; start
-    # each test with a fresh one (restored afterwards by monkeypatch).
+    # each test with a fresh one (restored afterwards by monkeypatch), built as
+    # the SDK builds its own: sharing the process's botocore loader, so its
+    # clients do not read and parse botocore's JSON models again.
     import boto3
 
-    monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
+    from sagemaker_hetero import _boto
+
+    monkeypatch.setattr(boto3, "DEFAULT_SESSION", _boto.new_boto_session())
     yield moto_server
 
 
