@@ -94,6 +94,11 @@ SDK's tests must not assume more than this):
     ListPipelineParametersForExecution) and runs no step; an unknown
     pipeline is HTTP 400 ``ValidationException`` "Could not find pipeline
     ...".  ListPipelineExecutionSteps is NOT implemented (HTTP 500).
+
+On Python 3.8 pip installs moto 5.0.x (its last releases for 3.8), which
+differs in (f): PutObject ignores ``If-Match`` and CompleteMultipartUpload
+ignores ``If-None-Match``.  Tests that need those answers are marked with
+:data:`needs_moto_conditional_writes` (skipped there, with that reason).
 """
 
 import http.client
@@ -108,6 +113,8 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 from urllib.parse import parse_qsl, quote, urlsplit
 
+import pytest
+
 __all__ = [
     "ACCOUNT_ID",
     "REGION",
@@ -118,11 +125,26 @@ __all__ = [
     "NetworkGuard",
     "RecordedRequest",
     "describe_request",
+    "needs_moto_conditional_writes",
     "network_guard",
 ]
 
 ACCOUNT_ID = "123456789012"  # moto's default account
 REGION = "us-west-2"
+
+
+def _moto_release():
+    # type: () -> Tuple[int, ...]
+    from importlib.metadata import version  # Python 3.8+; does not import moto
+
+    return tuple(int(part) for part in version("moto").split(".")[:2] if part.isdigit())
+
+
+needs_moto_conditional_writes = pytest.mark.skipif(
+    _moto_release() < (5, 1),
+    reason="moto 5.0.x (the last releases for Python 3.8) ignores If-Match on PutObject and "
+    "If-None-Match on CompleteMultipartUpload; checked with a newer moto",
+)
 
 # --------------------------------------------------------------------------
 # Request description (shared by MotoServer recording and FaultProxy matching)

@@ -41,6 +41,7 @@ from tests._aws import (
     FaultProxy,
     NetworkAccessBlocked,
     describe_request,
+    needs_moto_conditional_writes,
     network_guard,
 )
 
@@ -363,6 +364,7 @@ def _multipart(s3, key, data, part, **complete):
                                         MultipartUpload={"Parts": parts}, **complete)
 
 
+@needs_moto_conditional_writes
 def test_moto_conditional_writes(aws):
     """What the SDK's never-overwrite rule for code archives can be tested against (real S3 honours
     all four; moto ignores If-Match on CompleteMultipartUpload)."""

@@ -51,9 +51,17 @@ def load_script():
     return script
 
 
+def _release(version):
+    return tuple(int(part) for part in re.findall(r"\d+", version)[:3])
+
+
 def test_snapshot_matches_the_installed_botocore():
-    pytest.importorskip("botocore")
+    botocore = pytest.importorskip("botocore")
     fresh, stored = load_script().build(), snapshot()
+    recorded = stored["botocore_version"]
+    if _release(botocore.__version__) < _release(recorded):  # e.g. Python 3.8, whose last botocore is older
+        pytest.skip("botocore %s is older than the snapshot's %s: the snapshot cannot be stale"
+                    % (botocore.__version__, recorded))
     stale = "the service model snapshot is stale: run `python tools/snapshot_service_model.py`"
     assert stored["operations"] == fresh["operations"], stale
     assert stored["shapes"] == fresh["shapes"], stale

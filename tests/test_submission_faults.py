@@ -19,6 +19,7 @@ import pytest
 from sagemaker_hetero import PyTorch, Session
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._archive import archive_members
+from tests._aws import needs_moto_conditional_writes
 from tests.test_session import DEFAULT_BUCKET, INPUTS, code, data_bucket, estimator, s3_object  # noqa: F401
 
 CODE_KEY = "%s/source/sourcedir.tar.gz"
@@ -264,6 +265,7 @@ def test_a_large_archive_of_an_existing_job_is_never_overwritten(fault_proxy, bi
     assert s3_object(DEFAULT_BUCKET, CODE_KEY % "big") == before
 
 
+@needs_moto_conditional_writes
 def test_a_large_archive_that_lands_meanwhile_is_kept_by_if_none_match(fault_proxy, big_code, data_bucket):
     in_parts().fit(INPUTS, wait=False, job_name="big")
     before = s3_object(DEFAULT_BUCKET, CODE_KEY % "big")
