@@ -310,6 +310,7 @@ def test_the_heartbeat_can_be_set_or_turned_off(fault_proxy):
 
 def test_a_throttled_describe_while_waiting_backs_off_and_asks_again(fault_proxy, monkeypatch):
     monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
+    monkeypatch.setattr(_job, "WAIT_THROTTLED_POLLS", 2)  # botocore's adaptive rate limiter sleeps for real
     job = start(fault_proxy)
     script(fault_proxy, describe("InProgress", "Training"))
     fault_proxy.add_fault(operation="DescribeTrainingJob", kind="throttle", times=_job.WAIT_THROTTLED_POLLS)
@@ -323,6 +324,7 @@ def test_a_throttled_describe_while_waiting_backs_off_and_asks_again(fault_proxy
 
 def test_throttling_that_lasts_while_waiting_gives_up_naming_the_job(fault_proxy, monkeypatch):
     monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
+    monkeypatch.setattr(_job, "WAIT_THROTTLED_POLLS", 2)  # botocore's adaptive rate limiter sleeps for real
     job = start(fault_proxy)
     fault_proxy.add_fault(operation="DescribeTrainingJob", kind="throttle", times=None)
     with pytest.raises(ThrottlingError) as info:
