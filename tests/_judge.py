@@ -358,10 +358,34 @@ def _is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _snapshot_shapes():
+    """The shapes of the project's service-model snapshot if the installed botocore is older than the
+    botocore it was taken from (Python 3.8's last botocore is), else None. The service's limits then
+    are the snapshot's: an older botocore's ``max`` or enum may be one the service has since widened."""
+    if not _SNAPSHOT:
+        import botocore
+        from sagemaker_hetero import _service
+
+        data = _service._model()
+        older = _version(botocore.__version__) < _version(data["botocore_version"])
+        _SNAPSHOT.append(data["shapes"] if older else None)
+    return _SNAPSHOT[0]
+
+
+_SNAPSHOT = []
+
+
+def _version(text):
+    return tuple(int(part) for part in text.split(".")[:3] if part.isdigit())
+
+
 def _walk(value, shape, path, generic, out):
     """Our checks of ``value`` against ``shape``; type mismatches are botocore's to report."""
     kind = shape.type_name
     meta = shape.metadata
+    newer = _snapshot_shapes()
+    if newer is not None and shape.name in newer:
+        meta = dict((k, v) for k, v in newer[shape.name].items() if k in ("min", "max", "enum", "pattern"))
     if kind == "structure":
         if not isinstance(value, dict):
             return
