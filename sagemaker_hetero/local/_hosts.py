@@ -10,13 +10,14 @@
 import json
 import os
 import shlex
+import shutil
 
 import attrs
 
 from sagemaker_hetero.local import _cluster, _resolver, _storage
 from sagemaker_hetero.training.environment import Environment
 
-__all__ = ["HostPlan", "prepare_host", "host_environ", "host_command", "write_site", "SITE_DIR"]
+__all__ = ["HostPlan", "prepare_host", "host_environ", "host_command", "python_path_dir", "write_site", "SITE_DIR"]
 
 SITE_DIR = ".site"
 # Variables of the machine that must not leak into a host: a host gets its own.
@@ -85,13 +86,21 @@ def _place_channel(channel, source, dest, cluster, host, listing=None):
         _storage.link_or_copy(source, os.path.join(dest, os.path.basename(source)))
 
 
-def host_environ(base_env, request_env, job_name, base_dir, code_dir, site_dir, hosts_spec, host_name):
+def python_path_dir(python):
+    """The folder of the ``python`` interpreter (a name is looked up on ``PATH``), or ``None``."""
+    found = python if os.sep in python else shutil.which(python)
+    return os.path.dirname(os.path.abspath(found)) if found else None
+
+
+def host_environ(base_env, request_env, job_name, base_dir, code_dir, site_dir, hosts_spec, host_name, python=None):
     """``(variables, Environment)``: the environment a host's entry point runs with, and the host's view.
 
     The machine's variables minus ``SM_*``, ``SAGEMAKER_*`` and ``TRAINING_JOB_NAME``; the request's
     ``Environment``; ``SAGEMAKER_BASE_DIR``, ``TRAINING_JOB_NAME`` and every ``SM_*`` variable the
     toolkit exports, computed from this host's files; ``PYTHONPATH`` = resolver, code, then the
-    machine's; ``PYTHONUNBUFFERED`` (as the framework images set it); the host-name table.
+    machine's; ``PYTHONUNBUFFERED`` (as the framework images set it); the host-name table; ``PATH``
+    with the folder of ``python`` first, so ``python``, ``pip`` and the launchers a script starts by
+    name are that interpreter's (as the image's interpreter is on SageMaker).
     """
     env = {
         k: v
@@ -99,6 +108,10 @@ def host_environ(base_env, request_env, job_name, base_dir, code_dir, site_dir, 
         if not k.startswith(_DROPPED_PREFIXES) and k not in _DROPPED
     }
     env.update(request_env or {})
+    folder = python_path_dir(python) if python else None
+    if folder:
+        rest = [p for p in env.get("PATH", os.defpath).split(os.pathsep) if p and p != folder]
+        env["PATH"] = os.pathsep.join([folder] + rest)
     env["SAGEMAKER_BASE_DIR"] = base_dir
     env["TRAINING_JOB_NAME"] = job_name
     view = Environment(base_dir=base_dir, environ=env)
@@ -161,7 +174,7 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, code, pytho
         code.link_into(code_dir)
     env, view = host_environ(
         base_env, request.get("Environment"), request["TrainingJobName"], base, code_dir, site_dir, hosts_spec,
-        host.name,
+        host.name, python=python,
     )
     argv = host_command(view.user_entry_point, python, view.to_cmd_args(), code_dir)
     return HostPlan(host=host, base_dir=base, argv=argv, cwd=code_dir, env=env)
