@@ -5,16 +5,20 @@
     <job folder>/<algo-N>/input/config/{resourceconfig,hyperparameters,inputdataconfig}.json
                          /input/data/<channel>     only the channels of the host's group
                          /code/                    the job's unpacked code, hard-linked (see prepare_host)
-                         /model/  /output/data/  /output/intermediate/
+                         /model/  /output/data/  /output/intermediate/  /checkpoints/
+
+With per-host namespaces (``_isolation``) the host sees that folder as ``/opt/ml``, and its
+``SM_*`` variables, ``SAGEMAKER_BASE_DIR`` and ``PYTHONPATH`` say ``/opt/ml`` as on SageMaker.
 """
 import json
 import os
+import re
 import shlex
 import shutil
 
 import attrs
 
-from sagemaker_hetero.local import _cluster, _resolver, _storage
+from sagemaker_hetero.local import _cluster, _isolation, _resolver, _storage
 from sagemaker_hetero.training.environment import Environment
 
 __all__ = ["HostPlan", "prepare_host", "host_environ", "host_command", "python_path_dir", "write_site", "SITE_DIR"]
@@ -27,13 +31,17 @@ _DROPPED = ("TRAINING_JOB_NAME",)
 
 @attrs.frozen
 class HostPlan(object):
-    """What starting one host needs: the host, its base folder, the command, its folder and environment."""
+    """What starting one host needs: the host, its base folder, the command, its folder and environment.
+
+    ``prefix``: the command line that runs the rest in the host's namespaces (empty: none).
+    """
 
     host = attrs.field()
     base_dir = attrs.field()
     argv = attrs.field()
     cwd = attrs.field()
     env = attrs.field(repr=False)
+    prefix = attrs.field(default=(), converter=tuple)
 
 
 def _write_json(path, value):
@@ -124,6 +132,16 @@ def host_environ(base_env, request_env, job_name, base_dir, code_dir, site_dir, 
     return env, view
 
 
+def seen_at(env, base_dir, seen_base):
+    """``env`` with ``base_dir`` written as ``seen_base`` in ``SM_*``, ``SAGEMAKER_BASE_DIR``, ``PYTHONPATH``."""
+    pattern = re.compile(re.escape(base_dir) + r'(?=$|/|"|%s)' % re.escape(os.pathsep))
+    out = dict(env)
+    for key, value in env.items():
+        if key.startswith("SM_") or key in ("SAGEMAKER_BASE_DIR", "PYTHONPATH"):
+            out[key] = pattern.sub(seen_base, value)
+    return out
+
+
 def host_command(program, python, args, code_dir):
     """The command the toolkit would start for ``program`` (relative to ``code_dir``).
 
@@ -148,20 +166,22 @@ def _is_package(code_dir):
 
 
 def prepare_host(job_dir, cluster, host, request, channels, sources, code, python, base_env, site_dir, hosts_spec,
-                 listings=None):
+                 listings=None, isolate=None):
     """Create ``host``'s base folder and return its :class:`HostPlan`.
 
     ``sources``: ``{channel: local file or folder}``; ``code``: the job's unpacked code (a
     :class:`~sagemaker_hetero.local._storage.Tree`), given to the host as a tree of hard links (copies across file systems): files the host creates,
     deletes, renames or replaces in its ``code/`` are its own, but a file it rewrites in place is
-    shared with the other hosts. ``listings``: ``{channel: (files, base)}`` of the sharded channels.
+    shared with the other hosts. ``listings``: ``{channel: (files, base)}`` of the sharded channels;
+    ``isolate``: ``(hosts file, staging folder, map back to the user)`` to run it in namespaces.
     """
     base = os.path.join(job_dir, host.name)
     config_dir = os.path.join(base, "input", "config")
     data_dir = os.path.join(base, "input", "data")
     code_dir = os.path.join(base, "code")
     for folder in (config_dir, data_dir, code_dir, os.path.join(base, "model"),
-                   os.path.join(base, "output", "data"), os.path.join(base, "output", "intermediate")):
+                   os.path.join(base, "output", "data"), os.path.join(base, "output", "intermediate"),
+                   os.path.join(base, "checkpoints")):
         os.makedirs(folder, exist_ok=True)
     _write_json(os.path.join(config_dir, "resourceconfig.json"), cluster.resource_config(host.name))
     _write_json(os.path.join(config_dir, "hyperparameters.json"), dict(request.get("HyperParameters") or {}))
@@ -177,4 +197,9 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, code, pytho
         host.name, python=python,
     )
     argv = host_command(view.user_entry_point, python, view.to_cmd_args(), code_dir)
-    return HostPlan(host=host, base_dir=base, argv=argv, cwd=code_dir, env=env)
+    if isolate is None:
+        return HostPlan(host=host, base_dir=base, argv=argv, cwd=code_dir, env=env)
+    hosts_file, stage, map_back = isolate
+    env = seen_at(env, base, _isolation.SEEN_BASE)
+    prefix = _isolation.prefix(base, hosts_file, host.name, stage, map_back)
+    return HostPlan(host=host, base_dir=base, argv=argv, cwd=code_dir, env=env, prefix=prefix)

@@ -74,7 +74,7 @@ def test_the_real_toolkit_on_each_simulated_host_sees_its_group_hosts_and_channe
     assert sorted(found) == sorted(cluster)
     for host, report in found.items():
         props, group = report["properties"], cluster[host]["InstanceGroupName"]
-        base = cluster[host]["BaseDirectory"]
+        base = "/opt/ml" if cluster[host]["Namespaces"] else cluster[host]["BaseDirectory"]
         assert props["current_host"] == host
         assert props["current_instance_group"] == group
         assert props["current_instance_type"] == cluster[host]["InstanceType"]
@@ -137,7 +137,9 @@ def test_our_environment_on_a_simulated_host_reports_what_the_toolkit_recorded(s
     )
     estimator.fit({"training": TrainingInput(str(tmp_path / "training"), instance_groups=["instance_group_1"])})
     report = reports(session, "golden")["algo-2"]
-    base = os.path.join(session.root, "golden", "algo-2")
+    host = {h["Host"]: h for h in estimator.latest_training_job.describe()["LocalRun"]["Hosts"]}["algo-2"]
+    assert host["BaseDirectory"] == os.path.join(session.root, "golden", "algo-2")
+    base = "/opt/ml" if host["Namespaces"] else host["BaseDirectory"]  # on SageMaker: /opt/ml
 
     def at_base(value):
         return json.loads(json.dumps(value).replace("<base>", base))
