@@ -18,7 +18,7 @@ import shutil
 
 import attrs
 
-from sagemaker_hetero.local import _cluster, _isolation, _resolver, _storage
+from sagemaker_hetero.local import _cluster, _isolation, _launchers, _resolver, _storage
 from sagemaker_hetero.training.environment import Environment
 
 __all__ = ["HostPlan", "prepare_host", "host_environ", "host_command", "python_path_dir", "write_site", "SITE_DIR"]
@@ -166,14 +166,15 @@ def _is_package(code_dir):
 
 
 def prepare_host(job_dir, cluster, host, request, channels, sources, code, python, base_env, site_dir, hosts_spec,
-                 listings=None, isolate=None):
+                 listings=None, isolate=None, launcher=None):
     """Create ``host``'s base folder and return its :class:`HostPlan`.
 
     ``sources``: ``{channel: local file or folder}``; ``code``: the job's unpacked code (a
     :class:`~sagemaker_hetero.local._storage.Tree`), given to the host as a tree of hard links (copies across file systems): files the host creates,
     deletes, renames or replaces in its ``code/`` are its own, but a file it rewrites in place is
     shared with the other hosts. ``listings``: ``{channel: (files, base)}`` of the sharded channels;
-    ``isolate``: ``(hosts file, staging folder, map back to the user)`` to run it in namespaces.
+    ``isolate``: ``(hosts file, staging folder, map back to the user)`` to run it in namespaces;
+    ``launcher``: the distribution's launcher (:func:`_launchers.launcher_of`), or ``None``.
     """
     base = os.path.join(job_dir, host.name)
     config_dir = os.path.join(base, "input", "config")
@@ -197,6 +198,10 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, code, pytho
         host.name, python=python,
     )
     argv = host_command(view.user_entry_point, python, view.to_cmd_args(), code_dir)
+    if launcher is not None:
+        master = view.master_hostname  # a name only where every resolver knows it
+        address = master if isolate is not None else _resolver.parse_hosts(hosts_spec).get(master, master)
+        argv = _launchers.wrap(launcher, argv, python, view, address, view.num_gpus)
     if isolate is None:
         return HostPlan(host=host, base_dir=base, argv=argv, cwd=code_dir, env=env)
     hosts_file, stage, map_back = isolate

@@ -19,7 +19,7 @@ from sagemaker_hetero import _archive, _context, _plan, _sdk_config
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import CODE
 from sagemaker_hetero.exceptions import ConfigError, Problem
-from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _resolver, _storage
+from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _resolver, _storage
 
 __all__ = ["LocalSession", "DEFAULT_REGION", "LOCAL_ACCOUNT", "DEFAULT_GRACE_PERIOD", "default_root"]
 
@@ -160,6 +160,9 @@ class LocalSession(object):
                                     "(LocalSession cannot run a container image's own program)", None))
         if job.input_mode == "Pipe":
             problems.append(Problem("input_mode", _NO_PIPE, "Pipe"))
+        refused = _launchers.refusal(job)
+        if refused is not None:
+            problems.append(Problem(refused[0], refused[1], job.distribution.options.get("smdistributed")))
         total = job.host_count
         if total is not None and total > _cluster.MAX_HOSTS:
             where = "instance_groups" if job.heterogeneous else "instance_count"
@@ -313,12 +316,13 @@ class LocalSession(object):
         table = {h.name: h.address for h in cluster.hosts}
         spec = _resolver.format_hosts(table)
         isolate, note = self._isolate(job_dir, site, table)
+        launcher = _launchers.launcher_of(plan.job)
         base_env = dict(os.environ)
 
         def prepare(host):
             return _hosts.prepare_host(
                 job_dir, cluster, host, request, channels, sources, code, self.python, base_env, site, spec, listings,
-                isolate=isolate,
+                isolate=isolate, launcher=launcher,
             )
 
         removable = [os.path.join(job_dir, h.name) for h in cluster.hosts]
