@@ -29,8 +29,8 @@ import sys
 import tempfile
 import threading
 
-__all__ = ["MODES", "MODE_ENV", "SEEN_BASE", "SETUP", "mode_from", "probe", "hosts_file_text", "prefix",
-           "fallback_note"]
+__all__ = ["MODES", "MODE_ENV", "SEEN_BASE", "STAGE_DIR", "SETUP", "mode_from", "probe", "hosts_file_text", "prefix",
+           "stage_dir", "fallback_note"]
 
 MODES = ("auto", "namespaces", "none")
 MODE_ENV = "SAGEMAKER_HETERO_LOCAL_ISOLATION"

@@ -1,6 +1,7 @@
 """The distribution group's launcher, started on each of its hosts as the training toolkit does.
 
-Pure: the job's ``distribution`` options and a host's view in, a command line out.
+The job's ``distribution`` options and a host's view in, a command line out (only
+:func:`mpirun_for` looks at the disk and :func:`write_agent` writes one file).
 
 - ``torch_distributed`` and ``pytorchddp``: ``torchrun`` (``python -m torch.distributed.run``, the
   session's interpreter) on every host of the distribution groups, ``--nnodes`` = those hosts,
@@ -20,7 +21,8 @@ Pure: the job's ``distribution`` options and a host's view in, a command line ou
 import os
 import shutil
 
-__all__ = ["TORCHRUN", "MPI", "AGENT", "WORKER", "MPI_DIR_ENV", "MPI_MISSING", "write_agent", "mpirun_for", "MASTER_PORT", "SMDISTRIBUTED_REFUSED", "launcher_of", "refusal", "wrap"]
+__all__ = ["TORCHRUN", "MPI", "MASTER_PORT", "AGENT", "WORKER", "MPI_DIR_ENV", "MPI_MISSING", "SMDISTRIBUTED_REFUSED",
+           "launcher_of", "refusal", "mpirun_for", "write_agent", "wrap", "wrap_mpi"]
 
 TORCHRUN = "torchrun"
 MPI = "mpi"
