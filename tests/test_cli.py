@@ -357,6 +357,7 @@ def test_local_runs_the_spec_on_this_machine(capsys, spec_dir):
     )
     spec = small_spec(inputs={"raw": {"s3_data": "file://%s" % data, "instance_groups": ["data", "train"]}},
                       job_name="cli-local")
+    del spec["distribution"]  # torch_distributed runs torchrun locally, which needs torch
     path = write_spec(spec_dir, spec)
     code, out, err = run(capsys, "local", path, "--root", str(spec_dir / "jobs"))
     assert code == 0, err

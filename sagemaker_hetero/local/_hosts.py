@@ -5,18 +5,23 @@
     <job folder>/<algo-N>/input/config/{resourceconfig,hyperparameters,inputdataconfig}.json
                          /input/data/<channel>     only the channels of the host's group
                          /code/                    the job's unpacked code, hard-linked (see prepare_host)
-                         /model/  /output/data/  /output/intermediate/
+                         /model/  /output/data/  /output/intermediate/  /checkpoints/
+
+With per-host namespaces (``_isolation``) the host sees that folder as ``/opt/ml``, and its
+``SM_*`` variables, ``SAGEMAKER_BASE_DIR`` and ``PYTHONPATH`` say ``/opt/ml`` as on SageMaker.
 """
 import json
 import os
+import re
 import shlex
+import shutil
 
 import attrs
 
-from sagemaker_hetero.local import _cluster, _resolver, _storage
+from sagemaker_hetero.local import _cluster, _isolation, _launchers, _resolver, _storage
 from sagemaker_hetero.training.environment import Environment
 
-__all__ = ["HostPlan", "prepare_host", "host_environ", "host_command", "write_site", "SITE_DIR"]
+__all__ = ["HostPlan", "prepare_host", "host_environ", "host_command", "python_path_dir", "write_site", "SITE_DIR"]
 
 SITE_DIR = ".site"
 # Variables of the machine that must not leak into a host: a host gets its own.
@@ -26,13 +31,17 @@ _DROPPED = ("TRAINING_JOB_NAME",)
 
 @attrs.frozen
 class HostPlan(object):
-    """What starting one host needs: the host, its base folder, the command, its folder and environment."""
+    """What starting one host needs: the host, its base folder, the command, its folder and environment.
+
+    ``prefix``: the command line that runs the rest in the host's namespaces (empty: none).
+    """
 
     host = attrs.field()
     base_dir = attrs.field()
     argv = attrs.field()
     cwd = attrs.field()
     env = attrs.field(repr=False)
+    prefix = attrs.field(default=(), converter=tuple)
 
 
 def _write_json(path, value):
@@ -85,13 +94,21 @@ def _place_channel(channel, source, dest, cluster, host, listing=None):
         _storage.link_or_copy(source, os.path.join(dest, os.path.basename(source)))
 
 
-def host_environ(base_env, request_env, job_name, base_dir, code_dir, site_dir, hosts_spec, host_name):
+def python_path_dir(python):
+    """The folder of the ``python`` interpreter (a name is looked up on ``PATH``), or ``None``."""
+    found = python if os.sep in python else shutil.which(python)
+    return os.path.dirname(os.path.abspath(found)) if found else None
+
+
+def host_environ(base_env, request_env, job_name, base_dir, code_dir, site_dir, hosts_spec, host_name, python=None):
     """``(variables, Environment)``: the environment a host's entry point runs with, and the host's view.
 
     The machine's variables minus ``SM_*``, ``SAGEMAKER_*`` and ``TRAINING_JOB_NAME``; the request's
     ``Environment``; ``SAGEMAKER_BASE_DIR``, ``TRAINING_JOB_NAME`` and every ``SM_*`` variable the
     toolkit exports, computed from this host's files; ``PYTHONPATH`` = resolver, code, then the
-    machine's; ``PYTHONUNBUFFERED`` (as the framework images set it); the host-name table.
+    machine's; ``PYTHONUNBUFFERED`` (as the framework images set it); the host-name table; ``PATH``
+    with the folder of ``python`` first, so ``python``, ``pip`` and the launchers a script starts by
+    name are that interpreter's (as the image's interpreter is on SageMaker).
     """
     env = {
         k: v
@@ -99,6 +116,10 @@ def host_environ(base_env, request_env, job_name, base_dir, code_dir, site_dir, 
         if not k.startswith(_DROPPED_PREFIXES) and k not in _DROPPED
     }
     env.update(request_env or {})
+    folder = python_path_dir(python) if python else None
+    if folder:
+        rest = [p for p in env.get("PATH", os.defpath).split(os.pathsep) if p and p != folder]
+        env["PATH"] = os.pathsep.join([folder] + rest)
     env["SAGEMAKER_BASE_DIR"] = base_dir
     env["TRAINING_JOB_NAME"] = job_name
     view = Environment(base_dir=base_dir, environ=env)
@@ -109,6 +130,16 @@ def host_environ(base_env, request_env, job_name, base_dir, code_dir, site_dir, 
     env[_resolver.HOSTS_ENV] = hosts_spec
     env[_resolver.CURRENT_ENV] = host_name
     return env, view
+
+
+def seen_at(env, base_dir, seen_base):
+    """``env`` with ``base_dir`` written as ``seen_base`` in ``SM_*``, ``SAGEMAKER_BASE_DIR``, ``PYTHONPATH``."""
+    pattern = re.compile(re.escape(base_dir) + r'(?=$|/|"|%s)' % re.escape(os.pathsep))
+    out = dict(env)
+    for key, value in env.items():
+        if key.startswith("SM_") or key in ("SAGEMAKER_BASE_DIR", "PYTHONPATH"):
+            out[key] = pattern.sub(seen_base, value)
+    return out
 
 
 def host_command(program, python, args, code_dir):
@@ -135,20 +166,23 @@ def _is_package(code_dir):
 
 
 def prepare_host(job_dir, cluster, host, request, channels, sources, code, python, base_env, site_dir, hosts_spec,
-                 listings=None):
+                 listings=None, isolate=None, launcher=None):
     """Create ``host``'s base folder and return its :class:`HostPlan`.
 
     ``sources``: ``{channel: local file or folder}``; ``code``: the job's unpacked code (a
     :class:`~sagemaker_hetero.local._storage.Tree`), given to the host as a tree of hard links (copies across file systems): files the host creates,
     deletes, renames or replaces in its ``code/`` are its own, but a file it rewrites in place is
-    shared with the other hosts. ``listings``: ``{channel: (files, base)}`` of the sharded channels.
+    shared with the other hosts. ``listings``: ``{channel: (files, base)}`` of the sharded channels;
+    ``isolate``: ``(hosts file, staging folder, map back to the user)`` to run it in namespaces;
+    ``launcher``: the distribution's launcher (:func:`_launchers.launcher_of`), or ``None``.
     """
     base = os.path.join(job_dir, host.name)
     config_dir = os.path.join(base, "input", "config")
     data_dir = os.path.join(base, "input", "data")
     code_dir = os.path.join(base, "code")
     for folder in (config_dir, data_dir, code_dir, os.path.join(base, "model"),
-                   os.path.join(base, "output", "data"), os.path.join(base, "output", "intermediate")):
+                   os.path.join(base, "output", "data"), os.path.join(base, "output", "intermediate"),
+                   os.path.join(base, "checkpoints")):
         os.makedirs(folder, exist_ok=True)
     _write_json(os.path.join(config_dir, "resourceconfig.json"), cluster.resource_config(host.name))
     _write_json(os.path.join(config_dir, "hyperparameters.json"), dict(request.get("HyperParameters") or {}))
@@ -161,7 +195,20 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, code, pytho
         code.link_into(code_dir)
     env, view = host_environ(
         base_env, request.get("Environment"), request["TrainingJobName"], base, code_dir, site_dir, hosts_spec,
-        host.name,
+        host.name, python=python,
     )
     argv = host_command(view.user_entry_point, python, view.to_cmd_args(), code_dir)
-    return HostPlan(host=host, base_dir=base, argv=argv, cwd=code_dir, env=env)
+    if launcher is not None and launcher[0] == _launchers.MPI:
+        _, per_host, mpirun, agent, fifo_dir = launcher
+        env[_launchers.MPI_DIR_ENV] = fifo_dir
+        argv = _launchers.wrap_mpi(argv, python, view, env, mpirun, agent, fifo_dir, per_host)
+    elif launcher is not None:
+        master = view.master_hostname  # a name only where every resolver knows it
+        address = master if isolate is not None else _resolver.parse_hosts(hosts_spec).get(master, master)
+        argv = _launchers.wrap(launcher, argv, python, view, address, view.num_gpus)
+    if isolate is None:
+        return HostPlan(host=host, base_dir=base, argv=argv, cwd=code_dir, env=env)
+    hosts_file, stage, map_back = isolate
+    env = seen_at(env, base, _isolation.SEEN_BASE)
+    prefix = _isolation.prefix(base, hosts_file, host.name, stage, map_back)
+    return HostPlan(host=host, base_dir=base, argv=argv, cwd=code_dir, env=env, prefix=prefix)

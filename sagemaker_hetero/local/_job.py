@@ -151,7 +151,7 @@ class LocalJob(object):
                 run = _HostRun(self._prepare(host))
                 self._runs.append(run)
                 run.proc = subprocess.Popen(
-                    _lifeline.guarded(run.plan.argv, self._grace),
+                    list(run.plan.prefix) + _lifeline.guarded(run.plan.argv, self._grace),
                     cwd=run.plan.cwd,
                     env=run.plan.env,
                     stdin=self._lifeline.read_fd,  # the host runs its entry point with /dev/null
@@ -455,6 +455,7 @@ class LocalJob(object):
                     "InstanceType": r.host.instance_type,
                     "Address": r.host.address,
                     "BaseDirectory": r.plan.base_dir,
+                    "Namespaces": bool(r.plan.prefix),
                     "Pid": r.proc.pid if r.proc is not None else None,
                     "ExitCode": r.exit_code,
                 }

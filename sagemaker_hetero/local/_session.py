@@ -19,7 +19,7 @@ from sagemaker_hetero import _archive, _context, _plan, _sdk_config
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import CODE
 from sagemaker_hetero.exceptions import ConfigError, Problem
-from sagemaker_hetero.local import _cluster, _hosts, _job, _resolver, _storage
+from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _resolver, _storage
 
 __all__ = ["LocalSession", "DEFAULT_REGION", "LOCAL_ACCOUNT", "DEFAULT_GRACE_PERIOD", "default_root"]
 
@@ -32,6 +32,7 @@ _DATA_DIR = ".data"
 _LOCK_DIR = ".locks"  # <root>/.locks/<job name>.lock: held while the job of that name runs
 _NO_PIPE = "Pipe mode is not simulated locally; use File or FastFile"
 _UPLOAD_DIR = ".upload"
+_HOSTS_DIR = ".etc"  # the job's /etc/hosts, bound onto each host's /etc/hosts
 
 
 def default_root():
@@ -63,13 +64,21 @@ class LocalSession(object):
       profile's, else ``us-west-2``.
     - ``grace_period``: seconds between SIGTERM and SIGKILL when hosts are stopped (SageMaker: 120).
     - ``out``: the stream the hosts' output goes to (default ``sys.stdout``).
+    - ``isolation``: ``"auto"`` (default: ``$SAGEMAKER_HETERO_LOCAL_ISOLATION``, else ``"auto"``) runs
+      each host in its own Linux namespaces where that works (``/opt/ml`` is the host's folder,
+      ``/etc/hosts`` names every ``algo-N``, the host name is ``algo-N``), else says why in one line
+      and shares the machine's; ``"namespaces"`` requires them; ``"none"`` never uses them.
     """
 
     local_mode = True
 
     def __init__(self, boto_session=None, *, python=None, root=None, keep=False, assignment="ordered", seed=None,
-                 region=None, grace_period=DEFAULT_GRACE_PERIOD, out=None):
+                 region=None, grace_period=DEFAULT_GRACE_PERIOD, out=None, isolation=None):
         problems = []
+        where = "isolation" if isolation is not None else _isolation.MODE_ENV
+        isolation = _isolation.mode_from(isolation, os.environ)
+        if isolation not in _isolation.MODES:
+            problems.append(Problem(where, "must be one of %s" % ", ".join(map(repr, _isolation.MODES)), isolation))
         if assignment not in _cluster.ASSIGNMENTS:
             allowed = ", ".join(map(repr, _cluster.ASSIGNMENTS))
             problems.append(Problem("assignment", "must be one of %s" % allowed, assignment))
@@ -100,6 +109,7 @@ class LocalSession(object):
         self.seed = seed
         self.grace_period = float(grace_period)
         self.out = out
+        self.isolation = isolation
         #: the SageMaker defaults configuration, read as a Session reads it (a role, tags, ...)
         self.sagemaker_config = _sdk_config.load()
         self._storage = _storage.Storage(self.root, self.boto_region_name, boto_session)
@@ -150,6 +160,14 @@ class LocalSession(object):
                                     "(LocalSession cannot run a container image's own program)", None))
         if job.input_mode == "Pipe":
             problems.append(Problem("input_mode", _NO_PIPE, "Pipe"))
+        if (_launchers.launcher_of(job) or (None,))[0] == _launchers.MPI:
+            mpirun, path = _launchers.mpirun_for(self.python, os.environ)
+            if mpirun is None:
+                problems.append(Problem("distribution.mpi", _launchers.MPI_MISSING % (path, self.python),
+                                        job.distribution.options.get("mpi")))
+        refused = _launchers.refusal(job)
+        if refused is not None:
+            problems.append(Problem(refused[0], refused[1], job.distribution.options.get("smdistributed")))
         total = job.host_count
         if total is not None and total > _cluster.MAX_HOSTS:
             where = "instance_groups" if job.heterogeneous else "instance_count"
@@ -243,6 +261,41 @@ class LocalSession(object):
             sources[channel.name] = local
         return sources
 
+    def _isolate(self, job_dir, site, table):
+        """``(isolate argument of prepare_host or None, the line saying so)``; raises where
+        ``isolation="namespaces"`` cannot work here."""
+        if self.isolation == "none":
+            return None, "hosts share this machine's namespaces (isolation='none')"
+        works, why, map_back = _isolation.probe(site)
+        if not works:
+            if self.isolation == "namespaces":
+                raise ConfigError([Problem("isolation", "cannot run hosts in their own namespaces here: %s" % why,
+                                           "namespaces")])
+            return None, _isolation.fallback_note(why)
+        os.makedirs(os.path.join(job_dir, _HOSTS_DIR), exist_ok=True)
+        hosts_file = os.path.join(job_dir, _HOSTS_DIR, "hosts")
+        with open(hosts_file, "w") as handle:
+            handle.write(_isolation.hosts_file_text(table))
+        line = "each host in its own namespaces: /opt/ml is its folder, /etc/hosts names every algo-N, host name algo-N"
+        return (hosts_file, _isolation.stage_dir(site), map_back), line
+
+    def _launcher(self, job, job_dir, site, table, isolate, note):
+        """The distribution's launcher as ``prepare_host`` takes it (mpi: with mpirun, agent, FIFOs)."""
+        launcher = _launchers.launcher_of(job)
+        if launcher is None or launcher[0] != _launchers.MPI:
+            return launcher
+        if isolate is None:
+            why = ("mpirun needs per-host namespaces locally (its hosts' names must resolve and each host must "
+                   "be a node of its own); here %s" % note)
+            raise ConfigError([Problem("distribution.mpi", why, job.distribution.options["mpi"])])
+        fifo_dir = os.path.join(job_dir, _HOSTS_DIR, "mpi")
+        os.makedirs(fifo_dir, exist_ok=True)
+        for name in table:
+            for end in (".cmd", ".done"):
+                os.mkfifo(os.path.join(fifo_dir, name + end))
+        mpirun, _ = _launchers.mpirun_for(self.python, os.environ)
+        return launcher + (mpirun, _launchers.write_agent(site), fifo_dir)
+
     def _launch(self, plan, channels):
         """Lock the job's folder (another run of the same name and root is refused), then start it."""
         name = plan.job_name
@@ -282,16 +335,20 @@ class LocalSession(object):
             if c.kind != CODE and c.distribution == "ShardedByS3Key"
         }
         site = _hosts.write_site(self.root)
-        spec = _resolver.format_hosts({h.name: h.address for h in cluster.hosts})
+        table = {h.name: h.address for h in cluster.hosts}
+        spec = _resolver.format_hosts(table)
+        isolate, note = self._isolate(job_dir, site, table)
+        launcher = self._launcher(plan.job, job_dir, site, table, isolate, note)
         base_env = dict(os.environ)
 
         def prepare(host):
             return _hosts.prepare_host(
-                job_dir, cluster, host, request, channels, sources, code, self.python, base_env, site, spec, listings
+                job_dir, cluster, host, request, channels, sources, code, self.python, base_env, site, spec, listings,
+                isolate=isolate, launcher=launcher,
             )
 
         removable = [os.path.join(job_dir, h.name) for h in cluster.hosts]
-        removable += [os.path.join(job_dir, d) for d in (_CODE_DIR, _DATA_DIR, _UPLOAD_DIR)]
+        removable += [os.path.join(job_dir, d) for d in (_CODE_DIR, _DATA_DIR, _UPLOAD_DIR, _HOSTS_DIR)]
         output = request["OutputDataConfig"]["S3OutputPath"].rstrip("/")
         job = _job.LocalJob(
             self, name, request, job_dir, cluster.hosts, self._storage, posixpath.join(output, name, "output"),
@@ -300,6 +357,7 @@ class LocalSession(object):
         job._say(_describe_cluster(cluster, network, self.assignment, seed))
         for path in loops:
             job._say("skipped %s: a symbolic link to a folder above it (a loop)" % path)
+        job._say(note)
         self._jobs[name] = job
         return job.start()
 

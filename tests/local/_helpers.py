@@ -132,3 +132,10 @@ def assert_all_gone(pids, marker, timeout=20):
         time.sleep(0.05)
     assert [p for p in pids if pid_alive(p)] == []
     assert processes_with_env(marker) == []
+
+
+def namespaces_work(session):
+    """Whether ``session``'s hosts can run in their own namespaces on this machine."""
+    from sagemaker_hetero.local import _hosts, _isolation
+
+    return _isolation.probe(_hosts.write_site(session.root))[0]

@@ -10,7 +10,7 @@ from sagemaker_hetero._wire import job_from_description as job_of
 from sagemaker_hetero.local import _cluster
 from sagemaker_hetero.training import parse_marker
 
-from ._helpers import estimator_for
+from ._helpers import estimator_for, namespaces_work
 
 REPORT = """
 import json, os, socket, sys
@@ -64,8 +64,10 @@ def data_dirs(tmp_path):
     return out
 
 
-def test_every_host_sees_its_group_its_channels_and_the_files_sagemaker_writes(session_factory, write_code, data_dirs):
-    session = session_factory(keep=True)
+@pytest.mark.parametrize("isolation", ["auto", "none"])
+def test_every_host_sees_its_group_its_channels_and_the_files_sagemaker_writes(session_factory, write_code, data_dirs,
+                                                                                isolation):
+    session = session_factory(keep=True, isolation=isolation)
     estimator = estimator_for(
         session,
         write_code(REPORT),
@@ -94,9 +96,11 @@ def test_every_host_sees_its_group_its_channels_and_the_files_sagemaker_writes(s
     assert sorted(reports) == ["algo-1", "algo-2", "algo-3"]
     hosts = {h["Host"]: h for h in desc["LocalRun"]["Hosts"]}
     for host, report in reports.items():
-        base = hosts[host]["BaseDirectory"]
+        assert hosts[host]["BaseDirectory"] == os.path.join(session.root, "report-job", host)
+        assert hosts[host]["Namespaces"] is (isolation == "auto" and namespaces_work(session))
+        base = "/opt/ml" if hosts[host]["Namespaces"] else hosts[host]["BaseDirectory"]
         group = "cpu" if host in ("algo-1", "algo-2") else "gpu"
-        assert report["base"] == base == os.path.join(session.root, "report-job", host)
+        assert report["base"] == base
         assert report["job"] == "report-job"
         assert report["cwd"] == os.path.join(base, "code")
         assert report["argv"][1:] == ["--epochs", "10", "--flag", "True", "--lr", "0.1", "--name", "x"]

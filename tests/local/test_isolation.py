@@ -1,0 +1,167 @@
+"""What a host's processes see of the machine: the chosen interpreter on PATH, and (Linux) the
+per-host namespaces: ``/opt/ml``, ``/etc/hosts`` and the host name as on SageMaker."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from ._helpers import estimator_for, namespaces_work
+
+SHELL_PYTHON = """
+import json, os, subprocess
+out = subprocess.run("python -c 'import sys; print(sys.executable)'", shell=True, stdout=subprocess.PIPE,
+                     universal_newlines=True, check=True).stdout.strip()
+with open(os.path.join(os.environ["SM_OUTPUT_DATA_DIR"], os.environ["SM_CURRENT_HOST"]), "w") as f:
+    f.write(out)
+"""
+
+
+def test_the_sessions_python_is_the_python_a_host_starts_by_name(session_factory, write_code, tmp_path):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    session = session_factory(python=python, keep=True)
+    estimator = estimator_for(session, write_code(SHELL_PYTHON), groups=None, job_name="which-python")
+    estimator.fit()
+    base = estimator.latest_training_job.describe()["LocalRun"]["Hosts"][0]["BaseDirectory"]
+    with open(os.path.join(base, "output", "data", "algo-1")) as handle:
+        seen = handle.read()
+    assert seen == python != sys.executable
+
+
+# Reads its files by SageMaker's absolute paths, resolves another group's host with a resolver that
+# is not Python's (getent: the C library's), and reports what it sees.
+ABSOLUTE = """
+import json, os, socket, subprocess
+with open("/opt/ml/input/config/resourceconfig.json") as f:
+    config = json.load(f)
+other = [h for g in config["instance_groups"] if g["instance_group_name"] != config["current_group_name"]
+         for h in g["hosts"]][0]
+getent = subprocess.run(["getent", "hosts", other], stdout=subprocess.PIPE, universal_newlines=True).stdout.split()
+report = {
+    "config": config, "other": other, "getent": getent, "hostname": socket.gethostname(),
+    "uname": os.uname().nodename, "cwd": os.getcwd(), "uid": os.getuid(), "gid": os.getgid(),
+    "model_dir": os.environ["SM_MODEL_DIR"], "base": os.environ["SAGEMAKER_BASE_DIR"],
+    "opt": sorted(os.listdir("/opt")), "machine_file": open(os.environ["MACHINE_FILE"]).read(),
+}
+with open("/opt/ml/model/%s.json" % config["current_host"], "w") as f:
+    json.dump(report, f)
+"""
+
+
+def needs_namespaces(session):
+    if not namespaces_work(session):
+        from sagemaker_hetero.local import _hosts, _isolation
+
+        pytest.skip("hosts cannot run in namespaces here: %s" % _isolation.probe(_hosts.write_site(session.root))[1])
+
+
+def test_each_host_sees_its_folder_as_opt_ml_every_name_in_etc_hosts_and_its_own_host_name(
+        session_factory, write_code, tmp_path, monkeypatch):
+    machine_file = tmp_path / "machine.txt"
+    machine_file.write_text("the user's file")
+    monkeypatch.setenv("MACHINE_FILE", str(machine_file))
+    session = session_factory(keep=True, isolation="namespaces")
+    needs_namespaces(session)
+    had_opt_ml = os.path.lexists("/opt/ml")
+    estimator = estimator_for(session, write_code(ABSOLUTE), job_name="absolute")
+    estimator.fit()
+    desc = estimator.latest_training_job.describe()
+    hosts = {h["Host"]: h for h in desc["LocalRun"]["Hosts"]}
+    assert sorted(hosts) == ["algo-1", "algo-2", "algo-3"]
+    opt = sorted(set(os.listdir("/opt")) | {"ml"}) if os.path.isdir("/opt") else None
+    for name, host in hosts.items():
+        assert host["Namespaces"] is True
+        with open(os.path.join(host["BaseDirectory"], "model", name + ".json")) as handle:
+            report = json.load(handle)
+        assert report["config"]["current_host"] == name  # its own file, by the absolute path
+        assert report["hostname"] == report["uname"] == name
+        assert report["getent"] == [hosts[report["other"]]["Address"], report["other"]]
+        assert report["cwd"] == "/opt/ml/code"
+        assert report["base"] == "/opt/ml" and report["model_dir"] == "/opt/ml/model"
+        assert (report["uid"], report["gid"]) == (os.getuid(), os.getgid())  # the user, not root
+        assert report["opt"] == opt  # the rest of /opt is still there
+        assert report["machine_file"] == "the user's file"
+    # the machine itself is unchanged: no /opt/ml appeared, /etc/hosts does not name the hosts
+    with open("/etc/hosts") as handle:
+        assert "algo-1" not in handle.read()
+    assert os.path.lexists("/opt/ml") is had_opt_ml
+
+
+def test_where_namespaces_do_not_work_auto_says_why_in_one_line_and_namespaces_is_refused(
+        session_factory, write_code, tmp_path, monkeypatch):
+    from sagemaker_hetero.exceptions import ConfigError
+
+    empty = tmp_path / "no-unshare-here"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    session = session_factory(keep=True)
+    assert session.isolation == "auto"
+    estimator = estimator_for(session, write_code("print('ran')"), groups=None, job_name="fallback")
+    estimator.fit()
+    host = estimator.latest_training_job.describe()["LocalRun"]["Hosts"][0]
+    assert host["Namespaces"] is False
+    lines = [line for line in session.out.getvalue().splitlines() if "share this machine's namespaces" in line]
+    assert len(lines) == 1
+    assert "no 'unshare' program" in lines[0] and "algo-N resolves in Python processes only" in lines[0]
+    strict = session_factory(root=session.root, isolation="namespaces")
+    with pytest.raises(ConfigError) as caught:
+        estimator_for(strict, write_code("print('ran')"), groups=None, job_name="strict").fit()
+    assert "cannot run hosts in their own namespaces here: no 'unshare' program" in str(caught.value)
+
+
+def test_the_mode_can_be_forced_from_the_environment(session_factory, write_code, monkeypatch):
+    from sagemaker_hetero.exceptions import ConfigError
+
+    monkeypatch.setenv("SAGEMAKER_HETERO_LOCAL_ISOLATION", "none")
+    session = session_factory()
+    assert session.isolation == "none"
+    estimator = estimator_for(session, write_code("print('ran')"), groups=None, job_name="forced")
+    estimator.fit()
+    assert estimator.latest_training_job.describe()["LocalRun"]["Hosts"][0]["Namespaces"] is False
+    monkeypatch.setenv("SAGEMAKER_HETERO_LOCAL_ISOLATION", "containers")
+    with pytest.raises(ConfigError) as caught:
+        session_factory()
+    assert "SAGEMAKER_HETERO_LOCAL_ISOLATION" in str(caught.value) and "'containers'" in str(caught.value)
+    assert session_factory(isolation="auto").isolation == "auto"  # the argument wins
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0 or shutil.which("setpriv") is None,
+                    reason="checks the unprivileged path by dropping root with setpriv")
+def test_the_namespaces_need_no_privilege(tmp_path):
+    """Run as root, the tests would not notice a setup that needs it: run it as nobody."""
+    from sagemaker_hetero.local import _isolation
+
+    if not shutil.which("unshare"):
+        pytest.skip("no unshare")
+    work = tempfile.mkdtemp(prefix="sagemaker-hetero-unprivileged-")
+    try:
+        os.chmod(work, 0o777)
+        for folder in ("host/code", "stage"):
+            os.makedirs(os.path.join(work, folder))
+        hosts = os.path.join(work, "hosts")
+        with open(hosts, "w") as handle:
+            handle.write(_isolation.hosts_file_text({"algo-1": "127.0.0.1", "algo-2": "127.9.8.2"}))
+        for parent, dirs, files in os.walk(work):
+            for name in dirs + files:
+                os.chmod(os.path.join(parent, name), 0o777)
+        check = ('test "$(id -u)" = 65534 && test "$(hostname)" = algo-1 && getent hosts algo-2 && '
+                 'touch /opt/ml/model-written')
+        argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + [
+            a for a in _isolation.prefix(os.path.join(work, "host"), hosts, "algo-1", os.path.join(work, "stage"), True)
+        ]
+        # prefix() maps back to the caller's ids (root's here): map to nobody's, as nobody would
+        argv[-2:] = ["65534", "65534"]
+        done = subprocess.run(argv + ["/bin/sh", "-c", check], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True)
+        if done.returncode != 0 and "Operation not permitted" in done.stdout and "unshare" in done.stdout:
+            pytest.skip("unprivileged user namespaces are disabled here: %s" % done.stdout.strip())
+        assert done.returncode == 0, done.stdout
+        assert done.stdout.split() == ["127.9.8.2", "algo-2"]
+        assert os.stat(os.path.join(work, "host", "model-written")).st_uid == 65534
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
