@@ -1,70 +1,104 @@
 """The code archive ``sourcedir.tar.gz``, built reproducibly.
 
 Same sources, same bytes: entries sorted, times, owners and permissions normalised, the gzip
-header's time zeroed. Symbolic links are followed (the archive holds what they point at).
+header's time zeroed. Symbolic links are followed (the archive holds what they point at). Names
+matching ``CODE_IGNORE`` (``.git``, ``.venv``, ``__pycache__``, ``.ipynb_checkpoints``) stay out.
+The archive is stored under its SHA-256 (``_plan.code_plan``), so the same bytes go up once.
 """
+import fnmatch
 import gzip
 import hashlib
 import io
 import os
+import stat
 import tarfile
 import tempfile
 
-__all__ = ["build_archive", "archive_members", "s3_etag"]
+from sagemaker_hetero._defaults import CODE_ARCHIVE_LEVEL, CODE_IGNORE
+
+__all__ = ["build_archive", "scan", "write_archive", "signature", "digest", "archive_name", "archive_members",
+           "s3_etag"]
 
 _SPOOL_LIMIT = 64 * 1024 * 1024
 
 
-def _entries(code):
-    """``[(archive name, local path)]`` for every file and directory, sorted by archive name."""
+def archive_name(path):
+    """The name a dependency (a file or directory outside ``source_dir``) has at the archive's top:
+    its last path component. ``None`` when it has none of its own (``..``, ``.``, ``/``): such a
+    dependency would put ``../`` members into the archive, and is refused (``_validate``)."""
+    name = os.path.basename(os.path.normpath(path))
+    return None if name in ("", ".", "..") or name == os.sep else name
+
+
+def _ignored(name, ignore):
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in ignore)
+
+
+def scan(code, ignore=CODE_IGNORE):
+    """``[(archive name, local path, os.stat result)]`` for every file and directory of a job's
+    :class:`~._model.Code`, sorted by archive name; names matching a pattern of ``ignore`` (``fnmatch``,
+    matched against each name inside ``source_dir`` and the dependency directories, e.g. ``.git``) are
+    left out with all they hold. Symbolic links are followed (one ``stat`` per entry); a link loop
+    stops where it repeats a directory."""
     roots = []
     if code.source_dir is not None:
         root = code.source_dir
-        for name in sorted(os.listdir(root)):
-            roots.append((name, os.path.join(root, name)))
+        roots.extend((name, os.path.join(root, name)) for name in os.listdir(root) if not _ignored(name, ignore))
     else:
         roots.append((os.path.basename(code.entry_point), code.entry_point))
     for dep in code.dependencies or ():
-        roots.append((os.path.basename(os.path.normpath(dep)), dep))
+        roots.append((archive_name(dep) or os.path.basename(os.path.abspath(dep)), dep))
     out = {}
     for arcname, path in roots:
-        _walk(arcname, path, out, set())
-    return sorted(out.items())
+        _walk(arcname, path, out, (), ignore)
+    return sorted((name, path, st) for name, (path, st) in out.items())
 
 
-def _walk(arcname, path, out, seen):
-    real = os.path.realpath(path)
-    if os.path.isdir(real):
-        if real in seen:  # a link loop: stop here instead of recursing forever
-            return
-        out[arcname] = real
-        for name in sorted(os.listdir(real)):
-            _walk(arcname + "/" + name, os.path.join(real, name), out, seen | {real})
-    elif os.path.exists(real):
-        out[arcname] = real
+def _walk(arcname, path, out, ancestors, ignore):
+    try:
+        st = os.stat(path)
+    except OSError:  # a dangling link
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        out[arcname] = (path, st)
+        return
+    ident = (st.st_dev, st.st_ino)
+    if ident in ancestors:  # a link loop: stop here instead of recursing forever
+        return
+    out[arcname] = (path, st)
+    ancestors += (ident,)
+    for name in os.listdir(path):
+        if not _ignored(name, ignore):
+            _walk(arcname + "/" + name, os.path.join(path, name), out, ancestors, ignore)
 
 
-def _info(arcname, path):
+def signature(entries):
+    """What a scan saw, as a hashable value: each entry's name, size, mode, modification time and
+    inode. Equal signatures: the archive would be the same bytes (a per-session cache's key)."""
+    return tuple((name, st.st_size, st.st_mode, st.st_mtime_ns, st.st_ino) for name, _, st in entries)
+
+
+def _info(arcname, st):
     info = tarfile.TarInfo(arcname)
     info.mtime = 0
     info.uid = info.gid = 0
     info.uname = info.gname = ""
-    if os.path.isdir(path):
+    if stat.S_ISDIR(st.st_mode):
         info.type = tarfile.DIRTYPE
         info.mode = 0o755
     else:
-        info.size = os.path.getsize(path)
-        info.mode = 0o755 if os.access(path, os.X_OK) else 0o644
+        info.size = st.st_size
+        info.mode = 0o755 if st.st_mode & 0o111 else 0o644
     return info
 
 
-def build_archive(code):
-    """``(file object positioned at 0, size)``: the gzipped tar of a job's :class:`~._model.Code`."""
+def write_archive(entries):
+    """``(file object positioned at 0, size)``: the gzipped tar of scanned ``entries``."""
     spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_LIMIT)
-    with gzip.GzipFile(filename="", mode="wb", fileobj=spool, mtime=0) as gz:
+    with gzip.GzipFile(filename="", mode="wb", fileobj=spool, mtime=0, compresslevel=CODE_ARCHIVE_LEVEL) as gz:
         with tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
-            for arcname, path in _entries(code):
-                info = _info(arcname, path)
+            for arcname, path, st in entries:
+                info = _info(arcname, st)
                 if info.isdir():
                     tar.addfile(info)
                 else:
@@ -73,6 +107,22 @@ def build_archive(code):
     size = spool.tell()
     spool.seek(0)
     return spool, size
+
+
+def build_archive(code, ignore=CODE_IGNORE):
+    """``(file object positioned at 0, size)``: the gzipped tar of a job's :class:`~._model.Code`."""
+    return write_archive(scan(code, ignore))
+
+
+def digest(body):
+    """The SHA-256 (hex) of ``body`` (a file object), read from the start and rewound: the archive's
+    content address."""
+    body.seek(0)
+    h = hashlib.sha256()
+    for chunk in iter(lambda: body.read(1 << 20), b""):
+        h.update(chunk)
+    body.seek(0)
+    return h.hexdigest()
 
 
 def s3_etag(body, part_size=None):

@@ -18,6 +18,13 @@ CODE_CHANNEL = "code"
 MODEL_CHANNEL = "model"
 MODEL_CONTENT_TYPE = "application/x-sagemaker-model"
 CODE_ARCHIVE = "sourcedir.tar.gz"
+#: Names left out of the code archive wherever they are in the tree (``fnmatch`` patterns); a session's
+#: ``code_ignore`` changes the list (docs/submitting.md).
+CODE_IGNORE = (".git", ".venv", "__pycache__", ".ipynb_checkpoints")
+#: The code archive's gzip level (zlib's default, as ``gzip -6``; 9 costs twice the time for ~1% less).
+CODE_ARCHIVE_LEVEL = 6
+#: The folder of content-addressed code archives: ``{prefix}/code/{sha256}/sourcedir.tar.gz``.
+CODE_FOLDER = "code"
 NETWORK_ISOLATION_SUBMIT_DIR = "/opt/ml/input/data/code/sourcedir.tar.gz"
 TF_MPI_MODEL_DIR = "/opt/ml/model"
 #: the job-name timestamp is ``-YYYY-MM-DD-HH-MM-SS-mmm`` (24 characters) after a base of at most this

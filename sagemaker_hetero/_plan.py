@@ -67,6 +67,8 @@ class Plan(object):
     rendered = attrs.field(repr=False)
     code = attrs.field()
     region = attrs.field(default=None)
+    facts = attrs.field(default=None, repr=False)
+    code_digest = attrs.field(default=None)
 
     @property
     def request(self):
@@ -115,10 +117,13 @@ def needs_default_bucket(job):
     return code is not None and not code.in_s3 and code.location is None and not _wire.is_s3_uri(job.output_path)
 
 
-def code_plan(job, job_name, facts):
+def code_plan(job, job_name, facts, digest=None):
     """Where the code archive lives, or None when the job ships no code: under ``code_location``,
     else in the output path's bucket, else in the default bucket under its key prefix (the SDK v2's
-    places)."""
+    places). Under that prefix the key is the archive's content address,
+    ``code/{sha256}/sourcedir.tar.gz`` (``digest``: the archive's SHA-256 in hex), so the same code is
+    stored once for every job; without a digest (a local run, whose archive never goes to S3) the
+    SDK v2's ``{job_name}/source/sourcedir.tar.gz``."""
     code = job.code
     if code is None:
         return None
@@ -130,14 +135,16 @@ def code_plan(job, job_name, facts):
         bucket, prefix = _wire.parse_s3_uri(job.output_path)[0], ""
     else:
         bucket, prefix = facts.bucket(), facts.default_bucket_prefix
-    return CodePlan(s3_uri="s3://%s/%s" % (bucket, _wire.s3_key(prefix, job_name, "source", D.CODE_ARCHIVE)), upload=True)
+    where = (D.CODE_FOLDER, digest) if digest is not None else (job_name, "source")
+    return CodePlan(s3_uri="s3://%s/%s" % (bucket, _wire.s3_key(prefix, *(where + (D.CODE_ARCHIVE,)))), upload=True)
 
 
-def make_plan(job, facts, now):
-    """The :class:`Plan` of ``job`` with ``facts``; ``now`` (epoch seconds) names a job without a name."""
+def make_plan(job, facts, now, code_digest=None):
+    """The :class:`Plan` of ``job`` with ``facts``; ``now`` (epoch seconds) names a job without a name;
+    ``code_digest`` (the code archive's SHA-256) decides the code's key (:func:`code_plan`)."""
     region = facts.region
     job_name = job.job_name if job.job_name is not None else default_job_name(job, region, now)
-    code = code_plan(job, job_name, facts)
+    code = code_plan(job, job_name, facts, code_digest)
     context = _wire.Context(
         region=region,
         job_name=job_name,
@@ -147,7 +154,8 @@ def make_plan(job, facts, now):
         local=facts.local,
     )
     rendered = _wire.render(job, context)
-    return Plan(job=job, job_name=job_name, rendered=rendered, code=code, region=region)
+    return Plan(job=job, job_name=job_name, rendered=rendered, code=code, region=region, facts=facts,
+                code_digest=code_digest)
 
 
 # What the service model's patterns mean, in words (keyed by the pattern itself: a pattern that

@@ -15,6 +15,7 @@ import re
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _hyperparameters as H
 from sagemaker_hetero import _images, _wire
+from sagemaker_hetero._archive import archive_name
 from sagemaker_hetero._model import CODE, INPUT, MODEL, STRATEGIES
 from sagemaker_hetero.exceptions import Problem
 
@@ -157,6 +158,10 @@ def _check_code(job, path_exists, out):
     for i, dep in enumerate(code.dependencies):
         if not isinstance(dep, str) or not dep or not path_exists("any", dep):
             out.add("dependencies[%d]" % i, "is not a file or directory", dep)
+        elif archive_name(dep) is None:
+            out.add("dependencies[%d]" % i, "must end in a name of its own (the archive keeps a dependency under its "
+                    "last path component; this one has none, and its files would land outside the code directory): "
+                    "name the directory itself, e.g. '../mylib' instead of '..'", dep)
 
 
 # -- channels ----------------------------------------------------------------------------------

@@ -124,7 +124,12 @@ def _render(args):
     facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id,
                         default_bucket=args.default_bucket)
     _, job, facts, now = _load(args, facts=facts)
-    plan = _plan.make_plan(job, facts, now)
+    digest = None
+    if job.code is not None and not job.code.in_s3:  # the code key is the archive's SHA-256
+        body, _ = _archive.build_archive(job.code)
+        with body:
+            digest = _archive.digest(body)
+    plan = _plan.make_plan(job, facts, now, code_digest=digest)
     text = json.dumps(plan.request, indent=2)
     if args.format == "cli-input-json" and ACCOUNT_PLACEHOLDER in text:
         raise E.ConfigError(

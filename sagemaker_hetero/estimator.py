@@ -42,6 +42,22 @@ def _path_exists(kind, path):
     return os.path.exists(path)
 
 
+def _code_digest(session, job):
+    """The SHA-256 of the job's code archive as ``session`` would store it (its ``code_digest``; with no
+    session, an AWS dry run, the archive built with the default ``CODE_IGNORE``), so that a dry run shows
+    the code key the job gets. None: no archive to upload, or a session whose code never goes to S3."""
+    if session is not None:
+        digest_of = getattr(session, "code_digest", None)
+        return digest_of(job) if callable(digest_of) else None
+    if job.code is None or job.code.in_s3:
+        return None
+    from sagemaker_hetero import _archive
+
+    body, _ = _archive.build_archive(job.code)
+    with body:
+        return _archive.digest(body)
+
+
 _PROTOCOL = ("facts", "check", "execute")
 
 
@@ -280,7 +296,7 @@ class EstimatorBase(object):
         job, facts = checked_job(settings, session, now, path_exists=_path_exists, found=found)
         self.latest_inputs = dict(settings.channels) or None
         if dry_run:
-            plan = _plan.make_plan(job, facts, now)
+            plan = _plan.make_plan(job, facts, now, code_digest=_code_digest(session, job))
             self._current_job_name = plan.job_name
             return _display.RenderedRequest(plan.request, plan)
         if session is None:

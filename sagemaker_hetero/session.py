@@ -26,9 +26,10 @@ import boto3
 import boto3.exceptions
 import botocore.config
 
-from sagemaker_hetero import _apps, _archive, _aws_errors, _boto, _context, _plan, _sdk_config, _wire
+from sagemaker_hetero import _apps, _archive, _aws_errors, _boto, _context, _plan, _sdk_config, _wire, utils
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._context import default_bucket_name
+from sagemaker_hetero._defaults import CODE_IGNORE
 from sagemaker_hetero._job import TrainingJob
 from sagemaker_hetero._logs import LOG_GROUP
 from sagemaker_hetero._s3_paths import download_targets, files_to_upload, key_under, s3_path_join
@@ -60,6 +61,14 @@ _MAX_PARTS = 10000
 # of it (the connection dropped or timed out while waiting, or a 5xx).
 _ANSWERED, _UNSENT, _LOST = "answered", "unsent", "lost"
 _ATTEMPTS = threading.local()
+# How many built code archives a session keeps until their upload (more are built again when needed).
+_KEPT_ARCHIVES = 4
+#: How many default names a submission tries when the name it was given is taken (another process).
+DEFAULT_NAME_ATTEMPTS = 5
+# Training job names this process is creating (any session, any thread): while one call creates a job,
+# no other call of this process creates (or takes as its own) a job of that name.
+_CLAIMED_NAMES = set()
+_CLAIMED_LOCK = threading.Lock()
 
 #: The role ``get_execution_role(use_default=True)`` uses, created if missing (the SDK v2's name).
 DEFAULT_ROLE_NAME = "AmazonSageMaker-DefaultRole"
@@ -94,6 +103,9 @@ class Session(object):
     #: code archives larger than this many bytes go up in parts of ``multipart_chunksize`` bytes
     multipart_threshold = MULTIPART_THRESHOLD
     multipart_chunksize = MULTIPART_CHUNKSIZE
+    #: names (``fnmatch`` patterns) left out of code archives wherever they are in the tree; set it on a
+    #: session, or on the class for every session (docs/submitting.md)
+    code_ignore = CODE_IGNORE
 
     def __init__(
         self,
@@ -138,6 +150,12 @@ class Session(object):
         self._role_arns = {}
         self._checked_input_buckets = set()
         self._lock = threading.RLock()
+        # Code archives: SHA-256 by what a scan of the tree saw (_archive.signature); a few built archives
+        # not yet uploaded, by SHA-256; the code keys known to hold their archive (nothing to send).
+        self._code_digests = {}
+        self._built_archives = {}
+        self._stored_code = set()
+        self._upload_lock = threading.Lock()
 
     # -- clients -------------------------------------------------------------------------------
 
@@ -270,18 +288,17 @@ class Session(object):
             if not _wire.is_s3_uri(channel.uri):
                 continue
             bucket = _wire.parse_s3_uri(channel.uri)[0]
-            with self._lock:
+            with self._lock:  # one HeadBucket per bucket, however many threads submit at once
                 if bucket in self._checked_input_buckets:
                     continue
-            try:
-                _aws_errors.call(s3, "HeadBucket", Bucket=bucket)
-            except E.ResourceNotFoundError:
-                problems.append(E.Problem(channel.arg, "the bucket %r does not exist (or is in no region you can see)"
-                                          % bucket, channel.uri))
-                continue
-            except E.AWSError:
-                pass  # denied, or in another region: the training role may see what we cannot
-            with self._lock:
+                try:
+                    _aws_errors.call(s3, "HeadBucket", Bucket=bucket)
+                except E.ResourceNotFoundError:
+                    problems.append(E.Problem(channel.arg, "the bucket %r does not exist (or is in no region you can "
+                                              "see)" % bucket, channel.uri))
+                    continue
+                except E.AWSError:
+                    pass  # denied, or in another region: the training role may see what we cannot
                 self._checked_input_buckets.add(bucket)
         if problems:
             raise E.ConfigError(problems)
@@ -313,117 +330,168 @@ class Session(object):
     def execute(self, job, now):
         """A checked job -> a created training job. Nothing is created if a step fails: the input
         buckets are checked, the facts looked up and the request rendered and checked with them
-        before the code is uploaded and the job created."""
+        before the code is uploaded and the job created.
+
+        A default name (no ``job_name``) is stamped with a millisecond no other default name of this
+        process has (``utils.claim_time``); if the name is taken all the same (another process, another
+        machine), the job is created under the next free stamp instead, up to ``DEFAULT_NAME_ATTEMPTS``
+        names. A job another call of this process is creating, or created, is never taken as ours.
+        """
+        default_name = job.job_name is None
+        if default_name:
+            now = utils.claim_time(now)
         plan = self.plan_job(job, now)
         problems = _plan.service_problems(plan)
         if problems:  # e.g. a role ARN from IAM or a bucket name the service does not take
             raise E.ConfigError(problems)
         self.upload_code(plan)
-        self._create_training_job(plan.request)
+        for attempt in range(1, DEFAULT_NAME_ATTEMPTS + 1):
+            try:
+                self._create_claimed(plan.job_name, plan.request)
+                break
+            except E.JobConflictError:
+                if not default_name or attempt == DEFAULT_NAME_ATTEMPTS:
+                    raise
+                LOGGER.info("The default job name %s is taken; trying the next one.", plan.job_name)
+                # The same facts, the same code key: only the name (and what holds it) changes.
+                plan = _plan.make_plan(job, plan.facts, utils.claim_time(now), code_digest=plan.code_digest)
         return TrainingJob(self, plan.job_name, plan.request, framework=job.framework)
+
+    def _create_claimed(self, name, request):
+        """:meth:`_create_training_job` with ``name`` claimed for this call in this process: a name another
+        call is creating is a :class:`JobConflictError` without asking AWS."""
+        with _CLAIMED_LOCK:
+            if name in _CLAIMED_NAMES:
+                raise E.JobConflictError(
+                    "a training job named %r is being created by another call in this process" % name,
+                    code="ResourceInUse", operation="CreateTrainingJob", job_name=name, hint=_conflict_hint(name))
+            _CLAIMED_NAMES.add(name)
+        try:
+            self._create_training_job(request)
+        finally:
+            with _CLAIMED_LOCK:
+                _CLAIMED_NAMES.discard(name)
 
     def plan_job(self, job, now):
         """The :class:`_plan.Plan` of a checked job with what AWS knows: its input buckets checked, the
         account, default bucket (created if missing) and role ARN looked up. Nothing is uploaded."""
         self._check_input_buckets(job)
-        return _plan.make_plan(job, self._looked_up_facts(job), now)
+        return _plan.make_plan(job, self._looked_up_facts(job), now, code_digest=self.code_digest(job))
+
+    def code_digest(self, job):
+        """The SHA-256 of ``job``'s code archive (its key's content address), or None when it ships no
+        archive to upload. The tree is scanned (one ``stat`` per entry); the archive is built only when
+        the scan differs from every earlier one of this session, and kept until it is uploaded."""
+        code = job.code
+        if code is None or code.in_s3:
+            return None
+        entries = _archive.scan(code, tuple(self.code_ignore))
+        key = (tuple(self.code_ignore), _archive.signature(entries))
+        with self._lock:
+            found = self._code_digests.get(key)
+        if found is not None:
+            return found
+        body, size = _archive.write_archive(entries)
+        digest = _archive.digest(body)
+        with self._lock:
+            self._code_digests[key] = digest
+            if digest in self._built_archives:
+                body.close()
+            else:
+                self._built_archives[digest] = (body, size)
+                while len(self._built_archives) > _KEPT_ARCHIVES:  # the oldest goes; rebuilt if needed
+                    self._built_archives.pop(next(iter(self._built_archives)))[0].close()
+        return digest
 
     def upload_code(self, plan):
-        """Build the plan's code archive and upload it where the plan says (nothing to do without code,
-        or with code already in S3)."""
-        if plan.code is not None and plan.code.upload:
-            body, size = _archive.build_archive(plan.job.code)
+        """Put the plan's code archive where the plan says, unless this session knows it is there
+        (nothing to do without code, or with code already in S3)."""
+        if plan.code is None or not plan.code.upload:
+            return
+        bucket, key = _wire.parse_s3_uri(plan.code.s3_uri)
+        with self._upload_lock:  # one upload of an archive at a time: the others find it stored
+            if (bucket, key) in self._stored_code:
+                return
+            with self._lock:
+                body, size = self._built_archives.pop(plan.code_digest, (None, None))
+            if body is None:
+                body, size = _archive.build_archive(plan.job.code, tuple(self.code_ignore))
             try:
+                if plan.code_digest is not None and _archive.digest(body) != plan.code_digest:
+                    raise E.ConfigError([E.Problem(
+                        "source_dir" if plan.job.code.source_dir else "entry_point",
+                        "changed while the job was being submitted (its archive is no longer the one the request "
+                        "names); submit again")])
                 self._upload_code(plan, body, size)
             finally:
                 body.close()
+            self._stored_code.add((bucket, key))
 
     def _upload_code(self, plan, body, size):
-        """Put the code archive at its key, never over an archive that is there already.
+        """Put the code archive at its key, never over an object that is there already.
 
-        The same bytes there already: nothing to do (an earlier attempt's, or the same code). Other
-        bytes: if a job of this name exists they are its code, and :class:`JobConflictError` is raised
-        with nothing overwritten; if none exists (DescribeTrainingJob says so), they are left over from a
-        create that failed and are replaced, on condition that they are still those bytes (If-Match).
-        An archive over ``multipart_threshold`` bytes goes up in parts, with the same guards.
+        The key is the archive's content address: an object there already is these bytes (an earlier
+        job's, another session's), checked by its ETag (the MD5 S3 gives these bytes) or the
+        ``sha256`` metadata this package stores with it, and nothing is sent. An object there with
+        other bytes is left as it is and the submission stops. An archive over ``multipart_threshold``
+        bytes goes up in parts, looked for first so that no part is sent for an archive that is there.
         """
         bucket, key = _wire.parse_s3_uri(plan.code.s3_uri)
         expected = self._expected_bucket_owner(bucket)
         target = (bucket, key, {"ExpectedBucketOwner": expected} if expected else {})
         part = None if size <= self.multipart_threshold else _part_size(size, self.multipart_chunksize)
-        ours = _archive.s3_etag(body, part)
-        # In parts, look first: no part is sent for an archive that cannot land.
-        found = self._archive_etag(target) if part is not None else None
-        if found is None:
+        digest = plan.code_digest or _archive.digest(body)
+        head = self._archive_head(target) if part is not None else None
+        if head is None:
             try:
-                self._send_archive(target, body, part, {"IfNoneMatch": "*"})
+                self._send_archive(target, body, part, {"IfNoneMatch": "*"}, digest)
                 return
             except E.AWSError as exc:
                 if exc.code != "PreconditionFailed":
                     raise
-            found = self._archive_etag(target)
-        if found == ours:
+            head = self._archive_head(target)
+        if head is None:  # there (PutObject said so), but this identity may not read it (HeadObject)
+            LOGGER.info("s3://%s/%s exists and cannot be read; as its key is the archive's SHA-256, it is taken to "
+                        "be this code.", bucket, key)
             return
-        self._refuse_if_job_exists(plan.job_name, "s3://%s/%s" % (bucket, key))
-        # No job: replace the leftover if it is still what was seen (or, unseen, if it has gone).
-        try:
-            self._send_archive(target, body, part, {"IfMatch": found} if found else {"IfNoneMatch": "*"})
-        except E.AWSError as exc:
-            if exc.code != "PreconditionFailed":
-                raise
-            if found is None:
-                raise E.JobConflictError(
-                    "s3://%s/%s holds an archive this identity may not read (HeadObject), and no training job "
-                    "named %r exists" % (bucket, key, plan.job_name),
-                    code=exc.code, operation=exc.operation, job_name=plan.job_name,
-                    hint="It is never overwritten unseen: delete it, or choose another job_name.")
-            raise E.JobConflictError(
-                "s3://%s/%s changed while this job was being submitted" % (bucket, key),
-                code=exc.code, operation=exc.operation, job_name=plan.job_name,
-                hint="Another submission named %r seems to be under way; choose another job_name." % plan.job_name)
+        etag = head.get("ETag", "").strip('"')
+        if etag == _archive.s3_etag(body, part) or (head.get("Metadata") or {}).get("sha256") == digest:
+            return
+        raise E.AWSError(
+            "s3://%s/%s holds other bytes than the code archive whose SHA-256 names it (ETag %s)" % (bucket, key, etag),
+            code="PreconditionFailed", operation="PutObject", job_name=plan.job_name,
+            hint="It is never overwritten: delete it (it is not this package's upload), or set code_location to "
+                 "another prefix.")
 
-    def _archive_etag(self, target):
-        """The ETag of the object at ``target`` (quotes stripped), or None if there is none or it cannot
-        be read (HeadObject answers 403 for a missing key to an identity without s3:ListBucket)."""
+    def _archive_head(self, target):
+        """HeadObject of the object at ``target``, or None if there is none or it cannot be read
+        (HeadObject answers 403 for a missing key to an identity without s3:ListBucket)."""
         bucket, key, owner = target
         try:
-            head = _aws_errors.call(self._client("s3"), "HeadObject", Bucket=bucket, Key=key, **owner)
+            return _aws_errors.call(self._client("s3"), "HeadObject", Bucket=bucket, Key=key, **owner)
         except (E.ResourceNotFoundError, E.AccessDeniedError):
             return None
-        return head.get("ETag", "").strip('"') or None
 
-    def _refuse_if_job_exists(self, job_name, uri):
-        """JobConflictError if a training job ``job_name`` exists (``uri``, other code, is then its code)."""
-        try:
-            _aws_errors.call(self._client("sagemaker"), "DescribeTrainingJob", TrainingJobName=job_name)
-        except E.ResourceNotFoundError:
-            LOGGER.info("%s holds other code but no training job %s exists (a create that failed left it); "
-                        "replacing it.", uri, job_name)
-            return
-        # What CreateTrainingJob would answer, said before it is sent
-        raise E.JobConflictError(
-            "a training job named %r already exists (no job was created; its code at %s was left as it is)"
-            % (job_name, uri),
-            code="ResourceInUse", operation="CreateTrainingJob", job_name=job_name, hint=_conflict_hint(job_name))
-
-    def _send_archive(self, target, body, part, condition):
+    def _send_archive(self, target, body, part, condition, digest):
         """One PutObject (``part`` None) or a multipart upload of ``body``, with ``condition``
-        (``IfNoneMatch`` or ``IfMatch``) on the request that makes the object appear."""
+        (``IfNoneMatch``) on the request that makes the object appear, and the SHA-256 ``digest`` as the
+        object's ``sha256`` metadata."""
         bucket, key, owner = target
         s3 = self._client("s3")
         body.seek(0)
+        meta = {"Metadata": {"sha256": digest}}
         try:
             if part is None:
-                _aws_errors.call(s3, "PutObject", Bucket=bucket, Key=key, Body=body, **dict(owner, **condition))
+                _aws_errors.call(s3, "PutObject", Bucket=bucket, Key=key, Body=body, **dict(owner, **dict(meta, **condition)))
             else:
-                self._put_in_parts(s3, target, body, part, condition)
+                self._put_in_parts(s3, target, body, part, condition, meta)
         except E.AWSError as exc:
             if exc.code == "NoSuchBucket":
                 raise exc.hinted("The code bucket %r does not exist; create it or change output_path/code_location."
                                  % bucket)
             raise
 
-    def _put_in_parts(self, s3, target, body, part, condition):
+    def _put_in_parts(self, s3, target, body, part, condition, meta):
         """A multipart upload, each call through the translator; aborted if anything fails, so no parts
         are left to pay for. ``condition`` goes on CompleteMultipartUpload (S3 honours If-None-Match and
         If-Match there)."""
@@ -433,7 +501,8 @@ class Session(object):
         checksum = {}
         if getattr(s3.meta.config, "request_checksum_calculation", None) != "when_required":
             checksum = {"ChecksumAlgorithm": "CRC32"}
-        upload = _aws_errors.call(s3, "CreateMultipartUpload", Bucket=bucket, Key=key, **dict(owner, **checksum))
+        upload = _aws_errors.call(s3, "CreateMultipartUpload", Bucket=bucket, Key=key,
+                                  **dict(owner, **dict(checksum, **meta)))
         ids = dict(owner, Bucket=bucket, Key=key, UploadId=upload["UploadId"])
         try:
             parts = []

@@ -8,6 +8,7 @@ off again.
 """
 import random
 import re
+import threading
 import time
 
 from typing import Optional
@@ -27,6 +28,26 @@ _IMAGE = re.compile(r"^(.+/)?([^:/]+)(:[^:]+)?$")
 _NAME_WITH_TIMESTAMP = re.compile(r"^(.+)-(\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}-\d{3}|\d{6}-\d{4})")
 # The random part of unique names; the SDK v2 re-seeds the global ``random`` for it, we leave it alone.
 _RANDOM = random.SystemRandom()
+# The last millisecond a default name was stamped with in this process (see :func:`claim_time`).
+_CLAIM_LOCK = threading.Lock()
+_last_claimed_ms = [-1]
+
+
+def _milliseconds(now: float) -> int:
+    """Whole milliseconds since the epoch of ``now`` as :func:`timestamp` shows them (cut, not rounded)."""
+    digits = repr(float(now)).partition(".")[2]
+    ms = int(digits[:3].ljust(3, "0")) if digits.isdigit() else int((now - int(now)) * 1000)
+    return int(now) * 1000 + ms
+
+
+def claim_time(now: float) -> float:
+    """``now``, or the next millisecond no earlier call in this process was given: the time of a default
+    name. Two default names made in one process (any thread) never share a timestamp; a burst of
+    names within one millisecond is stamped with the following ones."""
+    with _CLAIM_LOCK:
+        ms = max(_milliseconds(now), _last_claimed_ms[0] + 1)
+        _last_claimed_ms[0] = ms
+    return ms / 1000.0
 
 
 def timestamp(now: float) -> str:
@@ -36,14 +57,13 @@ def timestamp(now: float) -> str:
     does: rounding would put x.9996 s at x-000, almost a second early); unlike the SDK v2 they are
     always three digits (``.5`` s is ``-500``, not ``-5``).
     """
-    digits = repr(float(now)).partition(".")[2]
-    ms = int(digits[:3].ljust(3, "0")) if digits.isdigit() else int((now - int(now)) * 1000)
-    return time.strftime("%Y-%m-%d-%H-%M-%S", time.gmtime(int(now))) + "-%03d" % ms
+    return time.strftime("%Y-%m-%d-%H-%M-%S", time.gmtime(int(now))) + "-%03d" % (_milliseconds(now) % 1000)
 
 
 def sagemaker_timestamp() -> str:
-    """``YYYY-MM-DD-HH-MM-SS-mmm`` of now (UTC, milliseconds), the timestamp of job names."""
-    return timestamp(time.time())
+    """``YYYY-MM-DD-HH-MM-SS-mmm`` of now (UTC, milliseconds), the timestamp of job names: never the same
+    twice in one process (:func:`claim_time`)."""
+    return timestamp(claim_time(time.time()))
 
 
 def short_timestamp(now: float) -> str:

@@ -2,10 +2,13 @@
 
 Faults are injected at the HTTP layer by tests._aws.FaultProxy; no SDK or boto3 function is patched.
 """
+import hashlib
 import io
 import json
 import os
+import re
 import tarfile
+import threading
 
 import boto3
 import pytest
@@ -60,6 +63,22 @@ def s3_object(bucket, key):
     return boto3.client("s3").get_object(Bucket=bucket, Key=key)["Body"].read()
 
 
+def code_uri(log):
+    """Where the last CreateTrainingJob that reached ``log`` (the moto server or a proxy) put its code."""
+    return json.loads(log.last_json("CreateTrainingJob")["HyperParameters"]["sagemaker_submit_directory"])
+
+
+def code_object(log):
+    """The code archive of the last CreateTrainingJob, as stored."""
+    bucket, _, key = code_uri(log)[len("s3://"):].partition("/")
+    return s3_object(bucket, key)
+
+
+def content_key(archive, prefix=""):
+    """The key of ``archive`` (bytes) under ``prefix``: its content address."""
+    return "%scode/%s/sourcedir.tar.gz" % (prefix, hashlib.sha256(archive).hexdigest())
+
+
 def test_fit_creates_the_default_bucket_uploads_the_archive_and_creates_the_job(aws, code, data_bucket):
     est = estimator()
     assert est.fit(INPUTS, wait=False, job_name="job-one") is None
@@ -67,12 +86,10 @@ def test_fit_creates_the_default_bucket_uploads_the_archive_and_creates_the_job(
     assert ops[-3:] == ["CreateBucket", "PutObject", "CreateTrainingJob"]
     create_bucket = aws.calls(operation="CreateBucket")[0]
     assert b"<LocationConstraint>us-west-2</LocationConstraint>" in create_bucket.body
-    archive = s3_object(DEFAULT_BUCKET, "job-one/source/sourcedir.tar.gz")
+    archive = code_object(aws)
     assert sorted(archive_members(archive)) == ["pkg", "pkg/util.py", "train.py"]
-    sent = aws.last_json("CreateTrainingJob")
-    assert json.loads(sent["HyperParameters"]["sagemaker_submit_directory"]) == (
-        "s3://%s/job-one/source/sourcedir.tar.gz" % DEFAULT_BUCKET
-    )
+    # The key is the archive's content address (D6 in docs/migrating.md)
+    assert code_uri(aws) == "s3://%s/%s" % (DEFAULT_BUCKET, content_key(archive))
     assert est.latest_training_job.name == "job-one"
     assert est.latest_training_job.describe()["TrainingJobStatus"] in ("InProgress", "Completed")
 
@@ -156,11 +173,12 @@ def test_the_archive_is_reproducible_and_follows_symlinks_and_adds_dependencies(
     os.symlink(str(code / "extra.py"), str(code / "src" / "linked.py"))
     est = estimator(dependencies=["extra.py"])
     est.fit(INPUTS, wait=False, job_name="first")
+    first_uri, first = code_uri(aws), code_object(aws)
     os.utime(str(code / "src" / "train.py"), (1, 1))  # times do not change the bytes
-    est.fit(INPUTS, wait=False, job_name="second")
-    first = s3_object(DEFAULT_BUCKET, "first/source/sourcedir.tar.gz")
-    second = s3_object(DEFAULT_BUCKET, "second/source/sourcedir.tar.gz")
-    assert first == second
+    aws.clear_requests()
+    estimator(dependencies=["extra.py"]).fit(INPUTS, wait=False, job_name="second")  # another session
+    second = code_object(aws)
+    assert first == second and code_uri(aws) == first_uri
     with tarfile.open(fileobj=io.BytesIO(first), mode="r:gz") as tar:
         linked = tar.getmember("linked.py")
         assert linked.isfile()
@@ -172,7 +190,7 @@ def test_the_archive_is_reproducible_and_follows_symlinks_and_adds_dependencies(
 def test_entry_point_without_source_dir_ships_the_file_alone(aws, code, data_bucket):
     est = estimator(entry_point="src/train.py", source_dir=None)
     est.fit(INPUTS, wait=False, job_name="alone")
-    assert archive_members(s3_object(DEFAULT_BUCKET, "alone/source/sourcedir.tar.gz")) == ["train.py"]
+    assert archive_members(code_object(aws)) == ["train.py"]
     assert aws.last_json("CreateTrainingJob")["HyperParameters"]["sagemaker_program"] == '"train.py"'
 
 
@@ -183,12 +201,12 @@ def test_code_location_and_output_path_choose_the_code_bucket(aws, code, data_bu
     aws.clear_requests()
     estimator(output_path="s3://out-bucket/results", code_location="s3://code-bucket/prefix").fit(
         INPUTS, wait=False, job_name="located")
-    assert s3_object("code-bucket", "prefix/located/source/sourcedir.tar.gz")
+    assert code_uri(aws) == "s3://code-bucket/" + content_key(code_object(aws), "prefix/")
     # Neither the account nor the default bucket was needed.
     assert "GetCallerIdentity" not in aws.operations()
     assert "CreateBucket" not in aws.operations()
     estimator(output_path="s3://out-bucket/results").fit(INPUTS, wait=False, job_name="by-output")
-    assert s3_object("out-bucket", "by-output/source/sourcedir.tar.gz")
+    assert code_uri(aws) == "s3://out-bucket/" + content_key(code_object(aws))
 
 
 def test_network_isolation_sends_the_code_as_the_code_channel(aws, code, data_bucket):
@@ -196,19 +214,21 @@ def test_network_isolation_sends_the_code_as_the_code_channel(aws, code, data_bu
     sent = aws.last_json("CreateTrainingJob")
     code_channel = sent["InputDataConfig"][-1]
     assert code_channel["ChannelName"] == "code"
-    assert code_channel["DataSource"]["S3DataSource"]["S3Uri"] == "s3://%s/isolated/source/sourcedir.tar.gz" % DEFAULT_BUCKET
+    uri = code_channel["DataSource"]["S3DataSource"]["S3Uri"]
+    assert uri.startswith("s3://%s/code/" % DEFAULT_BUCKET) and uri.endswith("/sourcedir.tar.gz")
+    assert archive_members(s3_object(DEFAULT_BUCKET, uri.split("/", 3)[3])) == ["pkg", "pkg/util.py", "train.py"]
     assert code_channel["DataSource"]["S3DataSource"]["InstanceGroupNames"] == ["cpu", "gpu"]
     assert sent["EnableNetworkIsolation"] is True
 
 
-def test_a_session_launching_many_jobs_makes_two_calls_per_job_after_the_first(aws, code, data_bucket):
+def test_a_session_launching_many_jobs_makes_one_call_per_job_after_the_first(aws, code, data_bucket):
     session = Session()
     est = estimator(session)
     est.fit(INPUTS, wait=False)
     for _ in range(5):
         aws.clear_requests()
         est.fit(INPUTS, wait=False)
-        assert aws.operations() == ["PutObject", "CreateTrainingJob"]
+        assert aws.operations() == ["CreateTrainingJob"]  # the code is where the session put it
     names = boto3.client("sagemaker").list_training_jobs(MaxResults=100)["TrainingJobSummaries"]
     assert len(names) == 6
 
@@ -260,15 +280,17 @@ def test_a_name_taken_by_another_job_is_a_conflict(fault_proxy, code, data_bucke
     assert info.value.code == "ResourceInUse"
 
 
-def test_existing_code_of_another_job_is_never_overwritten(aws, code, data_bucket):
+def test_existing_code_of_another_job_is_never_overwritten(fault_proxy, code, data_bucket):
+    fault_proxy.unique_training_job_names = True  # SageMaker's ResourceInUse (moto would overwrite the job)
     estimator().fit(INPUTS, wait=False, job_name="first")
-    before = s3_object(DEFAULT_BUCKET, "first/source/sourcedir.tar.gz")
+    first_uri, before = code_uri(fault_proxy), code_object(fault_proxy)
     (code / "src" / "train.py").write_text("print('changed')\n")
-    aws.clear_requests()
+    fault_proxy.clear_requests()
     with pytest.raises(E.JobConflictError):
         estimator().fit(INPUTS, wait=False, job_name="first")
-    assert s3_object(DEFAULT_BUCKET, "first/source/sourcedir.tar.gz") == before
-    assert "CreateTrainingJob" not in aws.operations()
+    bucket, _, key = first_uri[len("s3://"):].partition("/")
+    assert s3_object(bucket, key) == before
+    assert code_uri(fault_proxy) != first_uri  # the changed code went to its own key
 
 
 def test_an_upload_failure_leaves_no_job_behind(fault_proxy, code, data_bucket):
@@ -366,7 +388,7 @@ def test_explicit_default_bucket_is_used(aws, code, data_bucket):
     request = estimator(session).fit(INPUTS, dry_run=True, job_name="dry")
     assert request["OutputDataConfig"]["S3OutputPath"] == "s3://mine/"
     estimator(session).fit(INPUTS, wait=False, job_name="mine-job")
-    assert s3_object("mine", "mine-job/source/sourcedir.tar.gz")
+    assert code_uri(aws).startswith("s3://mine/code/") and code_object(aws)
     assert "GetCallerIdentity" not in aws.operations()
 
 
@@ -408,3 +430,50 @@ def test_model_data_is_the_latest_jobs_model_artifacts(aws, code, data_bucket):
     est.fit(INPUTS, wait=False, job_name="model-data-job")
     desc = est.latest_training_job.describe()
     assert est.model_data == desc["ModelArtifacts"]["S3ModelArtifacts"]
+
+
+def test_sixty_fits_from_six_threads_of_one_session_make_sixty_jobs_each_its_own(fault_proxy, code, data_bucket):
+    fault_proxy.unique_training_job_names = True  # a duplicate name is refused, as SageMaker does
+    session = Session()
+    estimators = [estimator(session, base_job_name="burst") for _ in range(60)]
+    errors = []
+
+    def fit_some(batch):
+        for est in batch:
+            try:
+                est.fit(INPUTS, wait=False)
+            except Exception as exc:  # noqa: BLE001 - every failure is reported below
+                errors.append(exc)
+
+    threads = [threading.Thread(target=fit_some, args=(estimators[i::6],)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    names = [est.latest_training_job.name for est in estimators]
+    assert len(set(names)) == 60
+    assert all(re.match(r"^burst-\d{4}(-\d{2}){5}-\d{3}$", n) for n in names)  # the SDK v2's shape
+    created = [json.loads(c.body)["TrainingJobName"] for c in fault_proxy.calls(operation="CreateTrainingJob")
+               if c.status == 200]
+    assert sorted(created) == sorted(names)
+    listed = boto3.client("sagemaker").list_training_jobs(MaxResults=100)["TrainingJobSummaries"]
+    assert sorted(j["TrainingJobName"] for j in listed) == sorted(names)
+    assert len(fault_proxy.calls(operation="PutObject")) == 1  # one upload of the one archive
+    assert len(fault_proxy.calls(operation="HeadBucket")) <= 2  # the default bucket and the input bucket, once
+
+
+def test_a_taken_default_name_moves_on_to_the_next_stamp(fault_proxy, code, data_bucket):
+    fault_proxy.unique_training_job_names = True
+    fault_proxy.add_fault(operation="CreateTrainingJob", kind="status", status=400, code="ResourceInUse",
+                          message="Training job names must be unique within an AWS account and region, and a "
+                                  "training job with this name already exists", times=2)
+    est = estimator(base_job_name="taken")
+    est.fit(INPUTS, wait=False)  # another process's names, twice
+    attempts = [json.loads(c.body)["TrainingJobName"] for c in fault_proxy.calls(operation="CreateTrainingJob")]
+    assert len(attempts) == 3 and len(set(attempts)) == 3
+    assert est.latest_training_job.name == attempts[-1]
+    with pytest.raises(E.JobConflictError):  # a name the user gave is never changed
+        fault_proxy.add_fault(operation="CreateTrainingJob", kind="status", status=400, code="ResourceInUse",
+                              message="a training job with this name already exists", times=1)
+        estimator().fit(INPUTS, wait=False, job_name="given")

@@ -8,6 +8,7 @@ All against the real moto server, faults injected at the HTTP layer by tests._aw
 import email.utils
 import hashlib
 import io
+import json
 import os
 import socket
 import time
@@ -20,9 +21,9 @@ from sagemaker_hetero import PyTorch, Session
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._archive import archive_members
 from tests._aws import needs_moto_conditional_writes
-from tests.test_session import DEFAULT_BUCKET, INPUTS, code, data_bucket, estimator, s3_object  # noqa: F401
+from tests.test_session import (DEFAULT_BUCKET, INPUTS, code, code_object, code_uri, data_bucket,  # noqa: F401
+                                estimator, s3_object)
 
-CODE_KEY = "%s/source/sourcedir.tar.gz"
 PART = 5 * 1024 * 1024  # S3's (and moto's) smallest part
 
 
@@ -177,56 +178,66 @@ def test_a_failed_create_does_not_block_resubmitting_edited_code(fault_proxy, co
     with pytest.raises(E.AWSError) as info:
         estimator().fit(INPUTS, wait=False, job_name="retry-me")
     assert info.value.code == "ResourceLimitExceeded"
-    left = s3_object(DEFAULT_BUCKET, CODE_KEY % "retry-me")  # the archive stays behind
+    left_uri = code_uri(fault_proxy)
+    left = code_object(fault_proxy)  # the archive stays behind, under its own content address
     (code / "src" / "train.py").write_text("print('fixed')\n")
     fault_proxy.clear_requests()
     estimator().fit(INPUTS, wait=False, job_name="retry-me")
-    assert fault_proxy.operations()[-5:] == ["PutObject", "HeadObject", "DescribeTrainingJob", "PutObject",
-                                             "CreateTrainingJob"]
-    puts = fault_proxy.calls(operation="PutObject")
-    assert [p.headers.get("if-none-match") for p in puts] == ["*", None]
-    assert puts[1].headers["if-match"].strip('"') == hashlib.md5(left).hexdigest()  # replaced only if still that
-    assert s3_object(DEFAULT_BUCKET, CODE_KEY % "retry-me") != left
+    assert fault_proxy.operations()[-2:] == ["PutObject", "CreateTrainingJob"]
+    assert fault_proxy.calls(operation="PutObject")[0].headers.get("if-none-match") == "*"
+    assert code_uri(fault_proxy) != left_uri and code_object(fault_proxy) != left
     assert jobs() == ["retry-me"]
 
 
-def test_an_existing_jobs_code_is_kept_and_the_conflict_names_the_job(aws, code, data_bucket):
+def test_an_existing_jobs_code_is_kept_and_the_conflict_names_the_job(fault_proxy, code, data_bucket):
+    fault_proxy.unique_training_job_names = True
     estimator().fit(INPUTS, wait=False, job_name="kept")
-    before = s3_object(DEFAULT_BUCKET, CODE_KEY % "kept")
+    kept_uri, before = code_uri(fault_proxy), code_object(fault_proxy)
     (code / "src" / "train.py").write_text("print('changed')\n")
     with pytest.raises(E.JobConflictError) as info:
         estimator().fit(INPUTS, wait=False, job_name="kept")
     assert info.value.job_name == "kept"
     assert reattach_said(str(info.value), "kept")
-    assert s3_object(DEFAULT_BUCKET, CODE_KEY % "kept") == before
+    assert s3_object(DEFAULT_BUCKET, kept_uri.split("/", 3)[3]) == before
 
 
-def test_a_leftover_archive_changed_meanwhile_is_not_replaced(fault_proxy, code, data_bucket):
-    refuse_create(fault_proxy)
-    with pytest.raises(E.AWSError):
-        estimator().fit(INPUTS, wait=False, job_name="raced")
-    (code / "src" / "train.py").write_text("print('fixed')\n")
-    fault_proxy.add_fault(operation="PutObject", kind="status", status=412, code="PreconditionFailed",
-                          message="At least one of the pre-conditions you specified did not hold",
-                          match=lambda r: "if-match" in r.headers)
-    with pytest.raises(E.JobConflictError) as info:
-        estimator().fit(INPUTS, wait=False, job_name="raced")
-    assert "changed while this job was being submitted" in str(info.value)
-    assert jobs() == []
+def test_the_same_code_from_another_session_is_found_not_sent(fault_proxy, code, data_bucket):
+    estimator().fit(INPUTS, wait=False, job_name="one")
+    fault_proxy.clear_requests()
+    estimator().fit(INPUTS, wait=False, job_name="two")  # a new session: it does not know the key is there
+    assert fault_proxy.operations("s3")[-2:] == ["PutObject", "HeadObject"]
+    assert fault_proxy.calls(operation="PutObject")[-1].status == 412  # If-None-Match: never overwritten
+    assert jobs() == ["one", "two"]
 
 
-def test_a_leftover_archive_that_cannot_be_read_is_not_replaced(fault_proxy, code, data_bucket):
-    refuse_create(fault_proxy)
-    with pytest.raises(E.AWSError):
-        estimator().fit(INPUTS, wait=False, job_name="unread")
-    left = s3_object(DEFAULT_BUCKET, CODE_KEY % "unread")
-    (code / "src" / "train.py").write_text("print('fixed')\n")
+def other_bytes_at_the_code_key(code_key_of):
+    """Put other bytes where ``code_key_of``'s code would go; return its key and those bytes."""
+    uri = json.loads(code_key_of.fit(INPUTS, dry_run=True, job_name="dry")["HyperParameters"]
+                     ["sagemaker_submit_directory"])
+    key, junk = uri.split("/", 3)[3], b"not the archive"
+    boto3.client("s3").create_bucket(Bucket=DEFAULT_BUCKET, CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    boto3.client("s3").put_object(Bucket=DEFAULT_BUCKET, Key=key, Body=junk)
+    return key, junk
+
+
+def test_other_bytes_at_the_code_key_are_never_overwritten(fault_proxy, code, data_bucket):
+    est = estimator()
+    key, junk = other_bytes_at_the_code_key(est)
+    fault_proxy.clear_requests()
+    with pytest.raises(E.AWSError) as info:
+        est.fit(INPUTS, wait=False, job_name="junked")
+    assert "other bytes" in str(info.value) and "never overwritten" in str(info.value)
+    assert s3_object(DEFAULT_BUCKET, key) == junk
+    assert "CreateTrainingJob" not in fault_proxy.operations() and jobs() == []
+
+
+def test_an_archive_at_the_code_key_that_cannot_be_read_is_taken_as_this_code(fault_proxy, code, data_bucket):
+    estimator().fit(INPUTS, wait=False, job_name="one")
+    stored = code_object(fault_proxy)
     fault_proxy.add_fault(operation="HeadObject", kind="status", status=403, body=b"", times=None)
-    with pytest.raises(E.JobConflictError) as info:
-        estimator().fit(INPUTS, wait=False, job_name="unread")
-    assert "may not read" in str(info.value) and "never overwritten unseen" in str(info.value)
-    assert s3_object(DEFAULT_BUCKET, CODE_KEY % "unread") == left
-    assert jobs() == []
+    estimator().fit(INPUTS, wait=False, job_name="two")  # PutObject: 412, HeadObject: 403
+    assert code_object(fault_proxy) == stored
+    assert jobs() == ["one", "two"]
 
 
 @pytest.fixture
@@ -250,35 +261,35 @@ def test_a_large_archive_goes_up_in_parts_that_never_overwrite(fault_proxy, big_
     assert s3_ops == ["HeadObject", "CreateMultipartUpload", "UploadPart", "UploadPart", "UploadPart",
                       "CompleteMultipartUpload"]
     assert fault_proxy.calls(operation="CompleteMultipartUpload")[0].headers["if-none-match"] == "*"
-    archive = s3_object(DEFAULT_BUCKET, CODE_KEY % "big")
+    archive = code_object(fault_proxy)
     assert "weights.bin" in archive_members(archive)
+    assert code_uri(fault_proxy).endswith("/code/%s/sourcedir.tar.gz" % hashlib.sha256(archive).hexdigest())
 
 
-def test_a_large_archive_of_an_existing_job_is_never_overwritten(fault_proxy, big_code, data_bucket):
-    in_parts().fit(INPUTS, wait=False, job_name="big")
-    before = s3_object(DEFAULT_BUCKET, CODE_KEY % "big")
-    (big_code / "src" / "train.py").write_text("print('changed')\n")
+def test_a_large_archive_with_other_bytes_at_its_key_sends_no_part(fault_proxy, big_code, data_bucket):
+    est = in_parts()
+    key, junk = other_bytes_at_the_code_key(est)
     fault_proxy.clear_requests()
-    with pytest.raises(E.JobConflictError):
-        in_parts().fit(INPUTS, wait=False, job_name="big")
+    with pytest.raises(E.AWSError) as info:
+        est.fit(INPUTS, wait=False, job_name="big")
+    assert "never overwritten" in str(info.value)
     assert "UploadPart" not in fault_proxy.operations()  # seen first: no part sent
-    assert s3_object(DEFAULT_BUCKET, CODE_KEY % "big") == before
+    assert s3_object(DEFAULT_BUCKET, key) == junk
 
 
 @needs_moto_conditional_writes
 def test_a_large_archive_that_lands_meanwhile_is_kept_by_if_none_match(fault_proxy, big_code, data_bucket):
     in_parts().fit(INPUTS, wait=False, job_name="big")
-    before = s3_object(DEFAULT_BUCKET, CODE_KEY % "big")
-    (big_code / "src" / "train.py").write_text("print('changed')\n")
-    # The look finds nothing (as if the other archive landed just after it): the complete must refuse.
+    before = code_object(fault_proxy)
+    # The look finds nothing (as if the same archive landed just after it): the complete must refuse.
     fault_proxy.add_fault(operation="HeadObject", kind="status", status=404, body=b"", times=1)
     fault_proxy.clear_requests()
-    with pytest.raises(E.JobConflictError):
-        in_parts().fit(INPUTS, wait=False, job_name="big")
+    in_parts().fit(INPUTS, wait=False, job_name="big-again")
     complete = fault_proxy.calls(operation="CompleteMultipartUpload")[0]
     assert complete.status == 412  # moto honours If-None-Match on CompleteMultipartUpload
     assert "AbortMultipartUpload" in fault_proxy.operations()
-    assert s3_object(DEFAULT_BUCKET, CODE_KEY % "big") == before
+    assert code_object(fault_proxy) == before
+    assert jobs() == ["big", "big-again"]
 
 
 def test_a_failed_part_is_translated_and_the_upload_aborted(fault_proxy, big_code, data_bucket):
