@@ -11,6 +11,7 @@ import hashlib
 import io
 import os
 import stat
+import struct
 import tarfile
 import tempfile
 
@@ -78,32 +79,63 @@ def signature(entries):
     return tuple((name, st.st_size, st.st_mode, st.st_mtime_ns, st.st_ino) for name, _, st in entries)
 
 
-def _info(arcname, st):
-    info = tarfile.TarInfo(arcname)
-    info.mtime = 0
-    info.uid = info.gid = 0
-    info.uname = info.gname = ""
-    if stat.S_ISDIR(st.st_mode):
-        info.type = tarfile.DIRTYPE
-        info.mode = 0o755
-    else:
-        info.size = st.st_size
-        info.mode = 0o755 if st.st_mode & 0o111 else 0o644
-    return info
+def _mode(st):
+    return 0o755 if stat.S_ISDIR(st.st_mode) or st.st_mode & 0o111 else 0o644
+
+
+def _header(arcname, st):
+    """The tar header of one entry: owner, group and time zeroed, the mode normalised. A plain ustar
+    header (built here: ``tarfile``'s costs more than the file's data) when the name is ASCII and fits;
+    else ``tarfile``'s PAX header, which holds any name."""
+    is_dir = stat.S_ISDIR(st.st_mode)
+    name = arcname + "/" if is_dir else arcname
+    size = 0 if is_dir else st.st_size
+    try:
+        raw = name.encode("ascii")
+    except UnicodeEncodeError:
+        raw = None
+    prefix = b""
+    if raw is not None and len(raw) > 100:
+        cut = raw.rfind(b"/", 0, 156)  # the longest prefix ustar holds, so the shortest name
+        prefix, raw = (raw[:cut], raw[cut + 1:]) if cut > 0 and len(raw) - cut - 1 <= 100 else (b"", None)
+    if raw is None or size >= 0o77777777777:
+        info = tarfile.TarInfo(arcname)
+        info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
+        info.type, info.size, info.mode = (tarfile.DIRTYPE if is_dir else tarfile.REGTYPE), size, _mode(st)
+        return info.tobuf(tarfile.PAX_FORMAT, "utf-8", "surrogateescape")
+    head = _USTAR.pack(raw, b"%07o\0" % _mode(st), b"0000000\0", b"0000000\0", b"%011o\0" % size,
+                       b"00000000000\0", b"        ", tarfile.DIRTYPE if is_dir else tarfile.REGTYPE, b"",
+                       b"ustar\x0000", b"", b"", b"0000000\0", b"0000000\0", prefix)
+    checksum = b"%06o\0 " % sum(head)
+    return head[:148] + checksum + head[156:]
+
+
+_USTAR = struct.Struct("100s8s8s8s12s12s8sc100s8s32s32s8s8s155s12x")
+_FLUSH = 1 << 20  # the tar stream goes to zlib in pieces of about this size
 
 
 def write_archive(entries):
     """``(file object positioned at 0, size)``: the gzipped tar of scanned ``entries``."""
     spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_LIMIT)
     with gzip.GzipFile(filename="", mode="wb", fileobj=spool, mtime=0, compresslevel=CODE_ARCHIVE_LEVEL) as gz:
-        with tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
-            for arcname, path, st in entries:
-                info = _info(arcname, st)
-                if info.isdir():
-                    tar.addfile(info)
-                else:
-                    with open(path, "rb") as f:
-                        tar.addfile(info, f)
+        pending, held = [], 0
+        for arcname, path, st in entries:
+            pending.append(_header(arcname, st))
+            held += 512
+            if not stat.S_ISDIR(st.st_mode):
+                with open(path, "rb") as f:
+                    data = f.read(st.st_size)
+                if len(data) != st.st_size:
+                    raise OSError("%s changed size while the code archive was built" % path)
+                pending.append(data)
+                pending.append(b"\0" * (-len(data) % 512))
+                held += len(data)
+            if held >= _FLUSH:
+                gz.write(b"".join(pending))
+                pending, held = [], 0
+        pending.append(b"\0" * 1024)  # the end-of-archive marker
+        data = b"".join(pending)
+        gz.write(data + b"\0" * (-len(data) % tarfile.RECORDSIZE))
     size = spool.tell()
     spool.seek(0)
     return spool, size

@@ -4,6 +4,7 @@ AWS commands talk to the moto server; StopTrainingJob and job states moto does n
 answered by tests._aws.FaultProxy.
 """
 import io
+import hashlib
 import json
 import os
 import subprocess
@@ -121,7 +122,9 @@ def test_cli_input_json_is_a_valid_create_training_job_input_or_refused_with_pla
     assert not ParamValidator().validate(request, model.input_shape).has_errors()
     with tarfile.open(archive) as tar:
         assert tar.getnames() == ["train.py"]
-    assert "s3://sagemaker-us-west-2-123456789012/my-training-job-with-heterogeneous-cluster/source/sourcedir.tar.gz" in err
+    with open(archive, "rb") as f:  # the key is the archive's content address, the one the request names
+        uri = "s3://sagemaker-us-west-2-123456789012/code/%s/sourcedir.tar.gz" % hashlib.sha256(f.read()).hexdigest()
+    assert uri in err and json.loads(request["HyperParameters"]["sagemaker_submit_directory"]) == uri
 
 
 def test_validate_a_good_spec(capsys):
