@@ -477,3 +477,36 @@ def test_a_taken_default_name_moves_on_to_the_next_stamp(fault_proxy, code, data
         fault_proxy.add_fault(operation="CreateTrainingJob", kind="status", status=400, code="ResourceInUse",
                               message="a training job with this name already exists", times=1)
         estimator().fit(INPUTS, wait=False, job_name="given")
+
+
+def test_the_archive_leaves_out_vcs_environments_and_caches_unless_told_otherwise(aws, code, data_bucket):
+    for folder in (".git", ".venv/lib", "pkg/__pycache__", ".ipynb_checkpoints"):
+        (code / "src" / folder).mkdir(parents=True, exist_ok=True)
+    for name in (".git/HEAD", ".venv/lib/site.py", "pkg/__pycache__/util.cpython-38.pyc",
+                 ".ipynb_checkpoints/train-checkpoint.py", ".gitignore"):
+        (code / "src" / name).write_text("x\n")
+    estimator().fit(INPUTS, wait=False, job_name="lean")
+    assert sorted(archive_members(code_object(aws))) == [".gitignore", "pkg", "pkg/util.py", "train.py"]
+    session = Session()
+    session.code_ignore = ("pkg",)  # the list is the session's to change
+    estimator(session).fit(INPUTS, wait=False, job_name="custom")
+    assert ".git/HEAD" in archive_members(code_object(aws)) and "pkg/util.py" not in archive_members(code_object(aws))
+
+
+@pytest.mark.parametrize("dep", ["..", ".", "../"])
+def test_a_dependency_without_a_name_of_its_own_is_refused_before_any_call(aws, code, data_bucket, dep):
+    with pytest.raises(E.ConfigError) as info:
+        estimator(dependencies=[dep]).fit(INPUTS, wait=False)
+    assert "dependencies[0]" in str(info.value) and "'../mylib'" in str(info.value)
+    assert aws.operations() == []
+
+
+def test_an_edited_file_is_archived_and_uploaded_again_in_the_same_session(aws, code, data_bucket):
+    session = Session()
+    estimator(session).fit(INPUTS, wait=False, job_name="before")
+    before = code_uri(aws)
+    (code / "src" / "train.py").write_text("print('edited, same session')\n")
+    aws.clear_requests()
+    estimator(session).fit(INPUTS, wait=False, job_name="after")
+    assert aws.operations() == ["PutObject", "CreateTrainingJob"] and code_uri(aws) != before
+    assert b"edited" in tarfile.open(fileobj=io.BytesIO(code_object(aws)), mode="r:gz").extractfile("train.py").read()
