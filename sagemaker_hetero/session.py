@@ -482,7 +482,8 @@ class Session(object):
         meta = {"Metadata": {"sha256": digest}}
         try:
             if part is None:
-                _aws_errors.call(s3, "PutObject", Bucket=bucket, Key=key, Body=body, **dict(owner, **dict(meta, **condition)))
+                params = dict(owner, Bucket=bucket, Key=key, Body=body, **dict(meta, **condition))
+                _aws_errors.call(s3, "PutObject", **params)
             else:
                 self._put_in_parts(s3, target, body, part, condition, meta)
         except E.AWSError as exc:
