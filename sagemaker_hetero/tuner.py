@@ -21,7 +21,7 @@ from sagemaker_hetero._defaults import (EARLY_STOPPING_TYPE, MAX_PARALLEL_TUNING
 from sagemaker_hetero._job import POLL_MAX_SECONDS, POLL_MIN_SECONDS, format_elapsed
 from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
                                             WarmStartConfig, WarmStartTypes)
-from sagemaker_hetero.estimator import _FIT_DECIDES, EstimatorBase, _facts, _is_session, _path_exists
+from sagemaker_hetero.estimator import _FIT_DECIDES, EstimatorBase, _code_digest, _facts, _is_session, _path_exists
 from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
 from sagemaker_hetero.parameter import CategoricalParameter, ContinuousParameter, IntegerParameter, ParameterRange
 
@@ -202,7 +202,8 @@ class HyperparameterTuner(object):
         job, tuning, facts = self._checked(inputs, job_name, include_cls_metadata, estimator_kwargs, now,
                                            path_exists=_path_exists, need_region=True)
         if dry_run:
-            rendered = _tuning.render(tuning, _plan.make_plan(job, facts, now), now)
+            plan = _plan.make_plan(job, facts, now, code_digest=_code_digest(self.estimator._sagemaker_session, job))
+            rendered = _tuning.render(tuning, plan, now)
             self._current_job_name = rendered.request["HyperParameterTuningJobName"]
             return rendered.request
         session = self.estimator.sagemaker_session

@@ -23,22 +23,12 @@ SCENARIOS = sorted(
 BUCKETS = ("my-out", "bucket", "your-training-data-storage", "my-bucket")
 
 sys.path.insert(0, os.path.join(HERE, "conformance"))
-from normalize import normalize  # noqa: E402
+from normalize import OUR_CODE_KEY, SDK_CODE_KEY, code_key_as_sdk_v2, normalize  # noqa: E402
 
 sys.path.pop(0)
 
-# D6 (docs/migrating.md): the code archive's key is its content address, {prefix}/code/{sha256}/sourcedir.tar.gz,
-# where the SDK v2 has {prefix}/{job name}/source/sourcedir.tar.gz. Both sides are compared with the key's
-# last part as <code>; the bucket and prefix must still be the SDK v2's.
-_OUR_CODE_KEY = re.compile(r"(s3://[^/\"\\]+/(?:[^\"\\]*/)?)code/[0-9a-f]{64}/sourcedir\.tar\.gz")
-_SDK_CODE_KEY = re.compile(r"(s3://[^/\"\\]+/(?:[^\"\\]*/)?)[^/\"\\]+/source/sourcedir\.tar\.gz")
-
-
-def _code_key_as_sdk_v2(request):
-    """``request`` with both forms of the code key as ``<bucket>/<prefix>/<code>``."""
-    text = json.dumps(request, sort_keys=True)
-    text = _SDK_CODE_KEY.sub(r"\1<code>", _OUR_CODE_KEY.sub(r"\1<code>", text))
-    return json.loads(text)
+_OUR_CODE_KEY, _SDK_CODE_KEY = OUR_CODE_KEY, SDK_CODE_KEY  # D6: compared as <code> (normalize.py)
+_code_key_as_sdk_v2 = code_key_as_sdk_v2
 
 
 def _workdir(tmp_path):

@@ -20,7 +20,12 @@ FOLDER = os.path.join(HERE, "conformance", "tuning")
 BUCKETS = ("my-out", "bucket", "your-training-data-storage", "my-bucket")
 
 sys.path.insert(0, FOLDER)
-from normalize_tuning import normalize_pipeline, normalize_tuning  # noqa: E402
+from normalize_tuning import normalize_pipeline as _normalize_pipeline  # noqa: E402
+from normalize_tuning import normalize_tuning as _normalize_tuning  # noqa: E402
+
+sys.path.pop(0)
+sys.path.insert(0, os.path.dirname(FOLDER))
+from normalize import code_key_as_sdk_v2  # noqa: E402
 
 sys.path.pop(0)
 
@@ -34,7 +39,15 @@ def scenario_names(kind):
 
 def recording(name):
     with open(os.path.join(FOLDER, name + ".json")) as f:
-        return json.load(f)
+        return code_key_as_sdk_v2(json.load(f))  # D6: the code key compared as <code>
+
+
+def normalize_tuning(request):
+    return code_key_as_sdk_v2(_normalize_tuning(request))
+
+
+def normalize_pipeline(request):
+    return code_key_as_sdk_v2(_normalize_pipeline(request))
 
 
 def source(name):

@@ -128,7 +128,8 @@ class Pipeline(object):
                 problems.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in exc.problems)
                 continue
             plans.append(plan)
-            arguments.append(_definition.step_arguments(plan, _plan.make_plan(tokens_job, session.facts(), step._now)))
+            arguments.append(_definition.step_arguments(plan, _plan.make_plan(tokens_job, session.facts(), step._now,
+                                                                              code_digest=plan.code_digest)))
             problems.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in _plan.service_problems(plan))
         self._check(problems)
         request = _definition.create_request(self.name, role_arn, self._definition_text(arguments), token,

@@ -3,7 +3,7 @@ import time
 from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _build, _plan, _variables
-from sagemaker_hetero.estimator import EstimatorBase, _facts, _path_exists
+from sagemaker_hetero.estimator import EstimatorBase, _code_digest, _facts, _path_exists
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.workflow import _definition
 
@@ -108,9 +108,10 @@ class TrainingStep(object):
         """The CreateTrainingJob request the step sends, with what the estimator's session knows
         without a call (an unknown account shows as ``<account-id>`` in the default bucket)."""
         job, tokens_job = self.jobs()
-        facts = _facts(self.estimator._sagemaker_session)
-        return _definition.step_arguments(_plan.make_plan(job, facts, self._now),
-                                          _plan.make_plan(tokens_job, facts, self._now))
+        session = self.estimator._sagemaker_session
+        facts, digest = _facts(session), _code_digest(session, job)
+        return _definition.step_arguments(_plan.make_plan(job, facts, self._now, code_digest=digest),
+                                          _plan.make_plan(tokens_job, facts, self._now, code_digest=digest))
 
     def to_request(self, arguments=None) -> Dict[str, Any]:
         """The step as a pipeline definition lists it (``arguments``: these instead of :attr:`arguments`)."""
