@@ -414,9 +414,8 @@ def test_framework_estimator_json_encodes():
     assert hps["sagemaker_job_name"] == '"encoded"'
     assert hps["sagemaker_region"] == '"us-west-2"'
     assert hps["sagemaker_program"] == '"train.py"'
-    assert hps["sagemaker_submit_directory"] == (
-        '"s3://sagemaker-us-west-2-<account-id>/encoded/source/sourcedir.tar.gz"'
-    )
+    assert re.match(r'^"s3://sagemaker-us-west-2-<account-id>/code/[0-9a-f]{64}/sourcedir\.tar\.gz"$',
+                    hps["sagemaker_submit_directory"])  # the archive's content address (D6)
 
 
 # -- dry-run defaults and optional parts --------------------------------------------------------
@@ -520,7 +519,7 @@ def test_vpc_checkpoint_retry_keep_alive_and_others():
     assert request["ExperimentConfig"] == {"ExperimentName": "exp"}
     # the code archive goes to the output path's bucket
     submit = json.loads(request["HyperParameters"]["sagemaker_submit_directory"])
-    assert submit == "s3://my-out/%s/source/sourcedir.tar.gz" % request["TrainingJobName"]
+    assert re.match(r"^s3://my-out/code/[0-9a-f]{64}/sourcedir\.tar\.gz$", submit)
 
 
 def test_checkpoint_without_local_path():
@@ -655,7 +654,7 @@ def test_network_isolation_code_channel_names_all_groups():  # D3
     assert list(channels) == ["train", "dummy", "code"]
     code = channels["code"]["DataSource"]["S3DataSource"]
     assert code["InstanceGroupNames"] == ["cpu_group", "gpu_group"]
-    assert code["S3Uri"] == "s3://sagemaker-us-west-2-<account-id>/isolated/source/sourcedir.tar.gz"
+    assert re.match(r"^s3://sagemaker-us-west-2-<account-id>/code/[0-9a-f]{64}/sourcedir\.tar\.gz$", code["S3Uri"])
     assert request["HyperParameters"]["sagemaker_submit_directory"] == '"/opt/ml/input/data/code/sourcedir.tar.gz"'
 
 

@@ -107,7 +107,7 @@ def test_attach_rebuilds_the_cluster_channels_distribution_and_code(moto_env):
     assert est.distribution == {"torch_distributed": {"enabled": True}, "instance_groups": ["dnn_group"]}
     assert (est.framework_version, est.py_version, est.image_uri) == ("1.12.1", "py38", None)
     assert est.entry_point == "train.py"
-    assert est.source_dir == "s3://my-out/attach-me-2024-01-02-03-04-05-678/source/sourcedir.tar.gz"
+    assert re.match(r"^s3://my-out/code/[0-9a-f]{64}/sourcedir\.tar\.gz$", est.source_dir)
     assert est.hyperparameters() == {"epochs": 3, "mode": "fast", "layers": [1, 2]}
     assert (est.role, est.output_path, est.volume_size, est.max_run) == (ROLE, "s3://my-out/runs", 200, 7200)
     assert est.base_job_name == "attach-me"

@@ -3,6 +3,8 @@
 The SDK v2's behaviour for a whole job is recorded in tests/conformance/extra/config_defaults; these
 tests pin the rules one by one: where the files are, which wins, what is applied, what is refused.
 """
+import re
+
 import pytest
 
 from sagemaker_hetero import _sdk_config
@@ -107,8 +109,8 @@ def test_a_session_reads_its_default_bucket_and_prefix_from_the_configuration(aw
                       instance_type="ml.c5.xlarge", instance_count=1, sagemaker_session=session).fit(
         dry_run=True, job_name="prefixed")
     assert request["OutputDataConfig"]["S3OutputPath"] == "s3://org-bucket/team/a/"
-    assert request["HyperParameters"]["sagemaker_submit_directory"] == (
-        '"s3://org-bucket/team/a/prefixed/source/sourcedir.tar.gz"')
+    assert re.match(r'^"s3://org-bucket/team/a/code/[0-9a-f]{64}/sourcedir\.tar\.gz"$',
+                    request["HyperParameters"]["sagemaker_submit_directory"])
     assert Session(sagemaker_config={}).default_bucket_prefix is None  # a given configuration is the one
 
 
