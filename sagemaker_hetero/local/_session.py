@@ -15,7 +15,7 @@ import threading
 
 import attrs
 
-from sagemaker_hetero import _archive, _context, _plan, _sdk_config
+from sagemaker_hetero import _archive, _context, _plan, _sdk_config, utils
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import CODE
 from sagemaker_hetero.exceptions import ConfigError, Problem
@@ -191,7 +191,10 @@ class LocalSession(object):
         return job, problems
 
     def execute(self, job, now):
-        """A checked job -> a started :class:`~sagemaker_hetero.local.LocalJob`."""
+        """A checked job -> a started :class:`~sagemaker_hetero.local.LocalJob`. A default name's
+        stamp is claimed as for AWS jobs, so two local fits of this process never share a name."""
+        if job.job_name is None:
+            now = utils.claim_time(now)
         plan = _plan.make_plan(job, self.facts(), now)
         return self._launch(plan, _cluster.channels_of(job, plan.code.s3_uri if plan.code is not None else None))
 

@@ -2,6 +2,7 @@
 import os
 import subprocess
 import sys
+import time
 import types
 
 import pytest
@@ -148,3 +149,30 @@ def test_dry_run_and_run_render_plain_local_paths_alike(tmp_path, monkeypatch, w
     estimator.fit({"train": TrainingInput("data", instance_groups=["cpu"]),
                    "val": TrainingInput("data", instance_groups=["gpu"])}, logs=False)
     assert estimator.latest_training_job.request["InputDataConfig"] == request["InputDataConfig"]
+
+
+
+class _StoppedClock(object):
+    """The ``time`` module with ``time()`` stopped: every fit stamps its default name alike."""
+
+    def __getattr__(self, name):
+        return getattr(time, name)
+
+    def time(self):
+        return 1700000000.0
+
+
+def test_two_local_fits_in_the_same_millisecond_get_distinct_default_names(tmp_path, write_code, monkeypatch):
+    from sagemaker_hetero import estimator as estimator_module
+
+    monkeypatch.setattr(estimator_module, "time", _StoppedClock())
+    session = LocalSession(root=str(tmp_path / "jobs"))
+    source = write_code("print('done')\n")
+    first = estimator_for(session, source, groups=None)
+    second = estimator_for(session, source, groups=None)
+    first.fit(wait=False)
+    second.fit(wait=False)
+    names = [e.latest_training_job.name for e in (first, second)]
+    first.latest_training_job.wait()
+    second.latest_training_job.wait()
+    assert names[0] != names[1], names
