@@ -17,7 +17,8 @@ period). It dies with the group whenever the driver stops or reaps the host, so 
 it never acts. A process that left the host's process group (``setsid``, ``setpgid``) escapes it.
 """
 import os
-import threading
+
+from sagemaker_hetero.local import _fork_closed
 
 __all__ = ["BOOTSTRAP", "HOST_NAME", "Lifeline", "guarded"]
 
@@ -36,9 +37,6 @@ BOOTSTRAP = (
 )
 _SHELL = "/bin/sh"
 
-_write_ends = set()  # every open lifeline's write end in this process
-_write_ends_lock = threading.Lock()
-
 
 def guarded(argv, grace):
     """The command line that runs ``argv`` under the watchdog (``grace``: seconds, TERM to KILL)."""
@@ -50,8 +48,7 @@ class Lifeline(object):
 
     def __init__(self):
         self.read_fd, self._write_fd = os.pipe()  # both close-on-exec
-        with _write_ends_lock:
-            _write_ends.add(self._write_fd)
+        _fork_closed.keep(self._write_fd)
 
     def close_read(self):
         """The driver's copy of the read end, once every host holds its own."""
@@ -62,25 +59,5 @@ class Lifeline(object):
     def close(self):
         """Cut the line: every watchdog still running stops its host's process group."""
         self.close_read()
-        with _write_ends_lock:
-            fd, self._write_fd = self._write_fd, None
-            if fd is not None:
-                _write_ends.discard(fd)
-                os.close(fd)
+        _fork_closed.release(self, "_write_fd")
 
-
-def _drop_in_child():
-    # A forked child must not keep the hosts alive after the driver died: close its copies. The
-    # child has one thread, but the lock may have been held at the fork: replace it, do not take it.
-    global _write_ends_lock
-    _write_ends_lock = threading.Lock()
-    for fd in list(_write_ends):
-        try:
-            os.close(fd)
-        except OSError:
-            pass
-    _write_ends.clear()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_drop_in_child)

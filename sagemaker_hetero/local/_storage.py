@@ -14,6 +14,7 @@ import tempfile
 import threading
 
 from sagemaker_hetero.exceptions import ConfigError, Problem
+from sagemaker_hetero.local import _fork_closed
 
 __all__ = [
     "LOCAL_BUCKET",
@@ -190,37 +191,11 @@ class JobLock(object):
         os.ftruncate(fd, 0)
         os.write(fd, ("%d %s\n" % (os.getpid(), self.name)).encode("utf-8"))
         self._fd = fd
-        with _held_lock:
-            _held.add(fd)
+        _fork_closed.keep(fd)  # a forked child (multiprocessing in the driver) must not keep the folder locked
         return self
 
     def release(self):
-        with _held_lock:
-            fd, self._fd = self._fd, None
-            if fd is not None:
-                _held.discard(fd)
-                os.close(fd)
-
-
-_held = set()  # the descriptors of every JobLock this process holds
-_held_lock = threading.Lock()
-
-
-def _drop_locks_in_child():
-    # A forked child (multiprocessing in the driver) must not keep a job's folder locked after the
-    # job ended: close its copies; the parent's lock stays. Replace the lock, it may be held.
-    global _held_lock
-    _held_lock = threading.Lock()
-    for fd in list(_held):
-        try:
-            os.close(fd)
-        except OSError:
-            pass
-    _held.clear()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_drop_locks_in_child)
+        _fork_closed.release(self, "_fd")
 
 
 def remove_later(paths, root):
