@@ -24,7 +24,7 @@ from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.inputs import ShuffleConfig, TrainingInput
 from sagemaker_hetero.instance_group import InstanceGroup
 
-__all__ = ["settings", "build", "arguments", "sdk_distribution"]
+__all__ = ["settings", "build", "arguments", "sdk_distribution", "Problems"]
 
 
 def settings(framework, arguments, inputs=None, job_name=None, experiment_config=None):
@@ -62,7 +62,9 @@ def _falsy(value):
         return False
 
 
-class _Problems(object):
+class Problems(object):
+    """The problems found while building (the job's here, the tuning job's in ``_tuning``)."""
+
     def __init__(self):
         self.items = []
 
@@ -73,7 +75,7 @@ class _Problems(object):
 def build(settings):
     """``(job, problems)``: the :class:`Job` of ``settings`` and what could not be interpreted."""
     s = settings
-    out = _Problems()
+    out = Problems()
     # Where the SDK v2 tests an argument for truth, an empty one ("", 0, False, []) is not given.
     falsy = [name for name in _FALSY_IS_NOT_GIVEN if _falsy(getattr(s, name))]
     if s.framework is None and "image_uri" in falsy:

@@ -23,7 +23,6 @@ from sagemaker_hetero import _build, _plan, _service, _wire, utils
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
                                             WarmStartConfig, WarmStartTypes)
-from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.parameter import CategoricalParameter, ContinuousParameter, IntegerParameter, ParameterRange
 
 __all__ = ["TUNING_OPERATION", "TuningSettings", "Range", "Tuning", "build", "render", "parameter_ranges", "moves",
@@ -146,21 +145,13 @@ _RANGE_FIELDS = (("Name", "name", None), ("MinValue", "min_value", "min_value"),
                  ("ScalingType", "scaling_type", "scaling_type"), ("Values", "values", "values"))
 
 
-class _Problems(object):
-    def __init__(self):
-        self.items = []
-
-    def add(self, path, message, value=Problem._MISSING):
-        self.items.append(Problem(path, message, value))
-
-
 # -- the tuner's arguments as the model ------------------------------------------------------------
 
 
 def build(settings):
     """``(tuning, problems)``: the :class:`Tuning` of ``settings`` and what could not be interpreted."""
     s = settings
-    out = _Problems()
+    out = _build.Problems()
     if not isinstance(s.include_cls_metadata, bool):
         out.add("include_cls_metadata", "must be True or False", s.include_cls_metadata)
     tuning = Tuning(

@@ -11,7 +11,7 @@ import numbers
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _hyperparameters as H
-from sagemaker_hetero import _plan, _service, _validate, _wire
+from sagemaker_hetero import _build, _plan, _service, _validate, _wire
 from sagemaker_hetero._tuning import (LOGARITHMIC, REVERSE_LOGARITHMIC, TRAINING_SHAPE, CLASS_NAME_KEY, KINDS,
                                       MODULE_KEY, TUNING_OPERATION, value_at, shape_members, as_text, build, estimator_arg,
                                       moves, render)
@@ -19,14 +19,6 @@ from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.parameter import CategoricalParameter, IntegerParameter
 
 __all__ = ["problems", "check", "prepare", "misplaced_problems"]
-
-
-class _Problems(object):
-    def __init__(self):
-        self.items = []
-
-    def add(self, path, message, value=Problem._MISSING):
-        self.items.append(Problem(path, message, value))
 
 
 def _is_int(value):
@@ -40,7 +32,7 @@ def _is_number(value):
 def problems(tuning, job, local=False):
     """Every problem of ours with ``tuning`` over the training ``job`` (``local``: its session runs jobs
     on this machine)."""
-    out = _Problems()
+    out = _build.Problems()
     if local:
         out.add("sagemaker_session", "a LocalSession runs training jobs, not tuning jobs: tune with a Session")
     _check_ranges(tuning, job, out)
