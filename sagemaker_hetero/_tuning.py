@@ -26,7 +26,7 @@ from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyCon
 from sagemaker_hetero.parameter import CategoricalParameter, ContinuousParameter, IntegerParameter, ParameterRange
 
 __all__ = ["TUNING_OPERATION", "TuningSettings", "Range", "Tuning", "build", "render", "parameter_ranges", "moves",
-           "default_max_jobs", "tuning_job_name", "estimator_class_name", "shape_members", "value_at", "as_text",
+           "default_max_jobs", "tuning_job_name", "estimator_class_name", "shape_members", "as_text",
            "KINDS", "LOGARITHMIC", "REVERSE_LOGARITHMIC", "TRAINING_SHAPE",
            "estimator_arg", "tuning_from_description", "arguments", "definition_as_training_request",
            "status_summary", "CLASS_NAME_KEY", "MODULE_KEY"]
@@ -313,15 +313,6 @@ def _both_structures(*shape_names):
     return all(name is not None and _service.shape(name)["type"] == "structure" for name in shape_names)
 
 
-def value_at(request, path):
-    node = request
-    for key in path:
-        if not isinstance(node, dict) or key not in node:
-            return None
-        node = node[key]
-    return node
-
-
 class _Writer(object):
     def __init__(self):
         self.request = {}
@@ -461,7 +452,7 @@ def _render_definition(w, tuning, plan):
         if path[:1] == ("HyperParameters",) and len(path) == 2 and path[1] in static:
             w.origins[base + ("StaticHyperParameters", path[1])] = estimator_arg(arg)
     for source, target in moved:
-        w.put(base + target, _copied(value_at(request, source)), estimator_arg(training.origins.get(source)))
+        w.put(base + target, _copied(_wire.value_at(request, source)), estimator_arg(training.origins.get(source)))
         for path, arg in training.origins.items():
             if path[:len(source)] == source and len(path) > len(source):
                 w.origins[base + target + path[len(source):]] = estimator_arg(arg)
@@ -528,7 +519,7 @@ def definition_as_training_request(desc):
         node = request
         for key in source[:-1]:
             node = node.setdefault(key, {})
-        node[source[-1]] = _copied(value_at(definition, target))
+        node[source[-1]] = _copied(_wire.value_at(definition, target))
     return request
 
 
@@ -546,12 +537,12 @@ def tuning_from_description(desc, as_json):
     values are JSON-encoded, as for a framework estimator). Tags are not part of a description."""
     values = {}
     for path, attr, _, _ in FIELDS:
-        value = value_at(desc, path)
+        value = _wire.value_at(desc, path)
         if value is not None:
             values[attr] = _copied(value)
     ranges = []
     for kind in KINDS:
-        for body in value_at(desc, _RANGES + (kind + "ParameterRanges",)) or ():
+        for body in _wire.value_at(desc, _RANGES + (kind + "ParameterRanges",)) or ():
             name = body.get("Name")
             if kind == CategoricalParameter.kind:
                 texts = body.get("Values") or []

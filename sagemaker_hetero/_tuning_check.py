@@ -13,7 +13,7 @@ from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _hyperparameters as H
 from sagemaker_hetero import _build, _plan, _service, _validate, _wire
 from sagemaker_hetero._tuning import (LOGARITHMIC, REVERSE_LOGARITHMIC, TRAINING_SHAPE, CLASS_NAME_KEY, KINDS,
-                                      MODULE_KEY, TUNING_OPERATION, value_at, shape_members, as_text, build, estimator_arg,
+                                      MODULE_KEY, TUNING_OPERATION, shape_members, as_text, build, estimator_arg,
                                       moves, render)
 from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.parameter import CategoricalParameter, IntegerParameter
@@ -164,5 +164,5 @@ def misplaced_problems(plan):
             arg = under[0][1] if under else _wire.user_path(training.origins, path)
         arg = estimator_arg(arg)
         out.append(Problem(arg, "a tuning job's training jobs cannot take it (CreateHyperParameterTuningJob has no "
-                           "%s); leave it out to tune" % ".".join(path), value_at(training.request, path)))
+                           "%s); leave it out to tune" % ".".join(path), _wire.value_at(training.request, path)))
     return out

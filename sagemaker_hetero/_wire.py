@@ -40,6 +40,7 @@ __all__ = [
     "region_of",
     "job_status",
     "status_summary",
+    "value_at",
 ]
 
 #: ``framework=AUTO``: tell the framework from the training image.
@@ -377,7 +378,8 @@ _DLC_IMAGE = re.compile(
 )
 
 
-def _get(desc, path):
+def value_at(desc, path):
+    """The value at ``path`` (a tuple of keys) in a request or description, or None if it is not there."""
     node = desc
     for key in path:
         if not isinstance(node, dict) or key not in node:
@@ -388,7 +390,7 @@ def _get(desc, path):
 
 def _groups_of(desc):
     """``[(name, type, count)]`` of ResourceConfig.InstanceGroups, or None without instance groups."""
-    groups = _get(desc, ("ResourceConfig", "InstanceGroups"))
+    groups = value_at(desc, ("ResourceConfig", "InstanceGroups"))
     if not groups:
         return None
     return [tuple(g.get(key) for key, _, _ in GROUP_FIELDS) for g in groups]
@@ -417,7 +419,7 @@ def image_framework(image):
 
 def training_image(desc):
     """The job's training image URI."""
-    return _get(desc, ("AlgorithmSpecification", "TrainingImage"))
+    return value_at(desc, ("AlgorithmSpecification", "TrainingImage"))
 
 
 def region_of(desc):
@@ -444,8 +446,8 @@ def status_summary(desc):
     status, secondary, message = job_status(desc)
     groups = _groups_of(desc)
     if groups is None:
-        groups = [(D.HOMOGENEOUS_GROUP, _get(desc, ("ResourceConfig", "InstanceType")),
-                   _get(desc, ("ResourceConfig", "InstanceCount")))]
+        groups = [(D.HOMOGENEOUS_GROUP, value_at(desc, ("ResourceConfig", "InstanceType")),
+                   value_at(desc, ("ResourceConfig", "InstanceCount")))]
     return {
         "job_name": desc.get("TrainingJobName"),
         "status": status,
@@ -457,7 +459,7 @@ def status_summary(desc):
         "training_start_time": _iso(desc.get("TrainingStartTime")),
         "training_end_time": _iso(desc.get("TrainingEndTime")),
         "instance_groups": [{"name": n, "type": t, "count": c} for n, t, c in groups],
-        "model_artifacts": _get(desc, ("ModelArtifacts", "S3ModelArtifacts")),
+        "model_artifacts": value_at(desc, ("ModelArtifacts", "S3ModelArtifacts")),
         "arn": desc.get("TrainingJobArn"),
     }
 
@@ -472,7 +474,7 @@ def _read_channel(body, kind=INPUT):
             if key is None:
                 continue
             sub = ("DataSource", source_key, key)
-        value = _get(body, sub)
+        value = value_at(body, sub)
         if value is not None:
             values[attr] = tuple(value) if attr in _LIST_ATTRS else value
     name = body.get("ChannelName")
@@ -577,13 +579,13 @@ def job_from_description(desc, framework=AUTO, region=None, model_channel_name=D
                   heterogeneous=listed is not None, groups=groups)
     defaults = attrs.fields_dict(Job)
     for path, attr, when, _ in FIELDS:
-        value = _get(desc, path)
+        value = value_at(desc, path)
         if when == TRUE:
             value = value if value else defaults[attr].default
         elif value is None:
             value = defaults[attr].default
         values[attr] = dict(value) if isinstance(value, dict) else value
-    values["output_path"] = _get(desc, ("OutputDataConfig", "S3OutputPath"))
+    values["output_path"] = value_at(desc, ("OutputDataConfig", "S3OutputPath"))
     values["role"] = desc.get("RoleArn")
 
     raw = dict(desc.get("HyperParameters") or {})
@@ -623,7 +625,7 @@ def job_from_description(desc, framework=AUTO, region=None, model_channel_name=D
     values["channels"] = tuple(channels)
     values["code"] = code
 
-    if _get(desc, ("AlgorithmSpecification", "MetricDefinitions")):
+    if value_at(desc, ("AlgorithmSpecification", "MetricDefinitions")):
         values["metric_definitions"] = tuple(dict(m) for m in desc["AlgorithmSpecification"]["MetricDefinitions"])
     vpc = desc.get("VpcConfig") or {}
     if vpc.get("Subnets") and vpc.get("SecurityGroupIds"):

@@ -973,10 +973,7 @@ def _is_our_job(described, request, earliest):
         if stamp < earliest:
             return False
     for path in _ECHOED:
-        sent, got = request, described
-        for key in path:
-            sent = sent.get(key) if isinstance(sent, dict) else None
-            got = got.get(key) if isinstance(got, dict) else None
+        sent, got = _wire.value_at(request, path), _wire.value_at(described, path)
         if sent is not None and got != sent and (sent or got):  # an empty dict sent may come back absent
             return False
     return _channels(described) == _channels(request)
