@@ -16,21 +16,12 @@ import tempfile
 import threading
 import time
 
-from moto.server import ThreadedMotoServer
+import _moto
 
 
 def main():
     jobs = int(sys.argv[1]) if len(sys.argv) > 1 else 20
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    os.environ.update(
-        AWS_ENDPOINT_URL="http://%s:%d" % (host, port),
-        AWS_ACCESS_KEY_ID="testing",
-        AWS_SECRET_ACCESS_KEY="testing",
-        AWS_DEFAULT_REGION="us-west-2",
-        AWS_REGION="us-west-2",
-    )
+    server = _moto.start()
     import boto3
 
     from sagemaker_hetero import InstanceGroup, PyTorch, Session, TrainingInput

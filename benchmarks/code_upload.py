@@ -16,16 +16,12 @@ import sys
 import tempfile
 import time
 
-from moto.server import ThreadedMotoServer
+import _moto
 
 
 def main():
     sizes = [int(a) for a in sys.argv[1:]] or [4, 32, 96]
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    os.environ.update(AWS_ENDPOINT_URL="http://%s:%d" % (host, port), AWS_ACCESS_KEY_ID="testing",
-                      AWS_SECRET_ACCESS_KEY="testing", AWS_DEFAULT_REGION="us-west-2", AWS_REGION="us-west-2")
+    server = _moto.start()
     import boto3
     import botocore.exceptions
 

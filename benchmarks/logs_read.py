@@ -22,7 +22,7 @@ import os
 import sys
 import time
 
-from moto.server import ThreadedMotoServer
+import _moto
 
 from sagemaker_hetero._logs import LOG_GROUP
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
@@ -179,16 +179,7 @@ def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     figures = sys.argv[2:] or list(FIGURES)
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    os.environ.update(
-        AWS_ENDPOINT_URL="http://%s:%d" % (host, port),
-        AWS_ACCESS_KEY_ID="testing",
-        AWS_SECRET_ACCESS_KEY="testing",
-        AWS_DEFAULT_REGION="us-west-2",
-        AWS_REGION="us-west-2",
-    )
+    server = _moto.start()
     import boto3
 
     from sagemaker_hetero import Session
