@@ -10,8 +10,10 @@
 With per-host namespaces (``_isolation``) the host sees that folder as ``/opt/ml``, and its
 ``SM_*`` variables, ``SAGEMAKER_BASE_DIR`` and ``PYTHONPATH`` say ``/opt/ml`` as on SageMaker.
 """
+import importlib.util
 import json
 import os
+import py_compile
 import re
 import shlex
 import shutil
@@ -33,7 +35,8 @@ _DROPPED = ("TRAINING_JOB_NAME",)
 class HostPlan(object):
     """What starting one host needs: the host, its base folder, the command, its folder and environment.
 
-    ``prefix``: the command line that runs the rest in the host's namespaces (empty: none).
+    ``prefix``: the command line that runs the rest (the watchdog's grace period, then ``argv``) in the
+    host's namespaces (empty: none; see ``_lifeline.guarded``).
     """
 
     host = attrs.field()
@@ -53,7 +56,9 @@ def write_site(root):
     """The name resolver as ``<root>/.site/sitecustomize.py``; returns the folder.
 
     Shared by the jobs under ``root`` and rewritten only when it changed, so Python's bytecode
-    cache of it stays valid and a host does not compile it again at each start.
+    cache of it stays valid and a host does not compile it again at each start. That cache is
+    written here for this interpreter (the hosts' by default), so hosts started with
+    ``PYTHONDONTWRITEBYTECODE`` (common in images) do not compile it at every start either.
     """
     site = os.path.join(root, SITE_DIR)
     target = os.path.join(site, "sitecustomize.py")
@@ -61,15 +66,21 @@ def write_site(root):
         code = source.read()
     try:
         with open(target, "rb") as current:
-            if current.read() == code:
-                return site
+            same = current.read() == code
     except OSError:
-        pass
-    os.makedirs(site, exist_ok=True)
-    tmp = "%s.%d.part" % (target, os.getpid())
-    with open(tmp, "wb") as handle:
-        handle.write(code)
-    os.replace(tmp, target)
+        same = False
+    if not same:
+        os.makedirs(site, exist_ok=True)
+        tmp = "%s.%d.part" % (target, os.getpid())
+        with open(tmp, "wb") as handle:
+            handle.write(code)
+        os.replace(tmp, target)
+    cached = importlib.util.cache_from_source(target)
+    if not same or not os.path.exists(cached):
+        try:
+            py_compile.compile(target, cfile=cached, doraise=True)
+        except (OSError, py_compile.PyCompileError):
+            pass  # the hosts compile it themselves
     return site
 
 
@@ -170,10 +181,12 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, code, pytho
     """Create ``host``'s base folder and return its :class:`HostPlan`.
 
     ``sources``: ``{channel: local file or folder}``; ``code``: the job's unpacked code (a
-    :class:`~sagemaker_hetero.local._storage.Tree`), given to the host as a tree of hard links (copies across file systems): files the host creates,
-    deletes, renames or replaces in its ``code/`` are its own, but a file it rewrites in place is
+    :class:`~sagemaker_hetero.local._storage.Tree`). In namespaces that can mount overlays the host's
+    ``code`` is an overlay of it, whose writes land in the host's ``code`` folder on disk; otherwise
+    the driver makes ``code`` a tree of hard links (copies across file systems): files the host
+    creates, deletes, renames or replaces there are its own, but a file it rewrites in place is
     shared with the other hosts. ``listings``: ``{channel: (files, base)}`` of the sharded channels;
-    ``isolate``: ``(hosts file, staging folder, map back to the user)`` to run it in namespaces;
+    ``isolate``: an :class:`~sagemaker_hetero.local._isolation.Isolation` to run it in namespaces;
     ``launcher``: the distribution's launcher (:func:`_launchers.launcher_of`), or ``None``.
     """
     base = os.path.join(job_dir, host.name)
@@ -191,13 +204,16 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, code, pytho
         if _cluster.receives(channel, host):
             _place_channel(channel, sources[channel.name], os.path.join(data_dir, channel.name), cluster, host,
                            (listings or {}).get(channel.name))
-    if code is not None:
+    overlay = (code is not None and isolate is not None and isolate.overlay
+               and _isolation.overlay_ok(code.folder, base, isolate.folder))
+    if code is not None and not overlay:
         code.link_into(code_dir)
     env, view = host_environ(
         base_env, request.get("Environment"), request["TrainingJobName"], base, code_dir, site_dir, hosts_spec,
         host.name, python=python,
     )
-    argv = host_command(view.user_entry_point, python, view.to_cmd_args(), code_dir)
+    program_dir = code.folder if code is not None else code_dir  # the code as unpacked: where to look
+    argv = host_command(view.user_entry_point, python, view.to_cmd_args(), program_dir)
     if launcher is not None and launcher[0] == _launchers.MPI:
         _, per_host, mpirun, agent, fifo_dir = launcher
         env[_launchers.MPI_DIR_ENV] = fifo_dir
@@ -208,7 +224,6 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, code, pytho
         argv = _launchers.wrap(launcher, argv, python, view, address, view.num_gpus)
     if isolate is None:
         return HostPlan(host=host, base_dir=base, argv=argv, cwd=code_dir, env=env)
-    hosts_file, stage, map_back = isolate
     env = seen_at(env, base, _isolation.SEEN_BASE)
-    prefix = _isolation.prefix(base, hosts_file, host.name, stage, map_back)
+    prefix = _isolation.host_prefix(isolate, base, host.name, code.folder if overlay else None)
     return HostPlan(host=host, base_dir=base, argv=argv, cwd=code_dir, env=env, prefix=prefix)

@@ -20,6 +20,7 @@ import os
 import posixpath
 import queue
 import selectors
+import shutil
 import signal
 import subprocess
 import sys
@@ -84,7 +85,7 @@ class LocalJob(object):
     """
 
     def __init__(self, session, name, request, job_dir, hosts, storage, artifacts_uri, out, grace_period, keep,
-                 transitions, removable, lock=None, prepare=None):
+                 transitions, removable, lock=None, prepare=None, scratch=()):
         self.sagemaker_session = session
         self.name = name
         self.request = request
@@ -97,6 +98,7 @@ class LocalJob(object):
         self._grace = grace_period
         self._keep = keep
         self._removable = removable
+        self._scratch = list(scratch)  # folders deleted when the job ends, however it ends
         self._folder_lock = lock  # the job folder's lock, released when the job ends
         self._hosts = list(hosts)
         self._prepare = prepare  # host -> its HostPlan (its folder made ready)
@@ -151,7 +153,7 @@ class LocalJob(object):
                 run = _HostRun(self._prepare(host))
                 self._runs.append(run)
                 run.proc = subprocess.Popen(
-                    list(run.plan.prefix) + _lifeline.guarded(run.plan.argv, self._grace),
+                    _lifeline.guarded(run.plan.argv, self._grace, run.plan.prefix),
                     cwd=run.plan.cwd,
                     env=run.plan.env,
                     stdin=self._lifeline.read_fd,  # the host runs its entry point with /dev/null
@@ -312,6 +314,8 @@ class LocalJob(object):
                 self._error = self._make_error("internal", "the local runner failed: %r" % (exc,))
         finally:
             self._lifeline.close()  # a watchdog still running stops what is left of its host
+            for path in self._scratch:  # the code unpacked in memory: freed however the job ended
+                shutil.rmtree(path, ignore_errors=True)
             self._ended_at = _now()
             _RUNNING.discard(self)
             if self._folder_lock is not None:

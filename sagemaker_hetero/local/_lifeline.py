@@ -20,27 +20,32 @@ import os
 
 from sagemaker_hetero.local import _fork_closed
 
-__all__ = ["BOOTSTRAP", "HOST_NAME", "Lifeline", "guarded"]
+__all__ = ["BOOTSTRAP", "WATCHDOG", "HOST_NAME", "Lifeline", "guarded"]
 
 HOST_NAME = "sagemaker-hetero-host"  # $0 of the bootstrap shell
-# Run by /bin/sh -c with $1 = the grace period (seconds), then the entry point's command line.
-# fd 0 is the lifeline's read end; fd 3 carries it to the watchdog only.
-BOOTSTRAP = (
+# Shell lines that leave the watchdog behind, with $w = the grace period (seconds). On entry fd 0 is
+# the lifeline's read end; fd 3 carries it to the watchdog only; on exit stdin is /dev/null. Run by
+# BOOTSTRAP, and by the namespaces' set-up shell (``_isolation.SETUP``) itself.
+WATCHDOG = (
     "exec 3<&0 0</dev/null\n"
     "( { trap '' HUP INT QUIT PIPE ALRM TERM USR1 USR2\n"
     "    while read -r _; do :; done\n"
-    "    kill -s TERM 0; sleep \"$1\"; kill -s KILL 0\n"
+    "    kill -s TERM 0; sleep \"$w\"; kill -s KILL 0\n"
     "  } <&3 3<&- >/dev/null 2>&1 & )\n"
     "exec 3<&-\n"
-    "shift\n"
-    "exec \"$@\"\n"
 )
+# Run by /bin/sh -c with $1 = the grace period, then the entry point's command line.
+BOOTSTRAP = "w=$1\nshift\n" + WATCHDOG + "exec \"$@\"\n"
 _SHELL = "/bin/sh"
 
 
-def guarded(argv, grace):
-    """The command line that runs ``argv`` under the watchdog (``grace``: seconds, TERM to KILL)."""
-    return [_SHELL, "-c", BOOTSTRAP, HOST_NAME, "%.3f" % grace] + list(argv)
+def guarded(argv, grace, shell=None):
+    """The command line that runs ``argv`` under the watchdog (``grace``: seconds, TERM to KILL).
+
+    ``shell``: a command line ending in a shell that takes the grace period, then ``argv``, and runs
+    :data:`WATCHDOG` itself (the namespaces' set-up); by default :data:`BOOTSTRAP`'s.
+    """
+    return list(shell or (_SHELL, "-c", BOOTSTRAP, HOST_NAME)) + ["%.3f" % grace] + list(argv)
 
 
 class Lifeline(object):

@@ -13,7 +13,8 @@ runs (the entry point and the Python processes it starts). With the job's table 
   ``getaddrinfo`` for no host) listens on this host's own address, so hosts can use the same port;
 - a connection to another host leaves from this host's address, so the peer sees who called.
 
-Without the table it does nothing. Standard library only, and small: every host process runs it.
+The module is wrapped as it is first imported (a process that never uses sockets does not import
+them). Without the table it does nothing. Standard library only, and small: every host process runs it.
 It then runs the ``sitecustomize`` it shadows, if the interpreter has one.
 """
 import os
@@ -38,9 +39,11 @@ def format_hosts(table):
     return ",".join("%s=%s" % (name, address) for name, address in table.items())
 
 
-def install(table, current=None):
-    """Wrap the ``socket`` module for the host names in ``table``; ``current`` is this host's name."""
-    import socket
+def install(table, current=None, socket=None):
+    """Wrap the ``socket`` module (or the module given) for the host names in ``table``; ``current``
+    is this host's name."""
+    if socket is None:
+        import socket
 
     own = table.get((current or "").lower())
     shared = len(set(table.values())) < len(table)  # every host on 127.0.0.1: no own address
@@ -149,8 +152,56 @@ def _run_shadowed_sitecustomize():
     spec.loader.exec_module(module)
 
 
+class _WrapOnImport(object):
+    """A finder first on ``sys.meta_path`` that wraps ``socket`` as it is first imported (by the
+    finder that would have found it, then :func:`install`), and leaves: a process that never uses
+    sockets does not pay for importing them (a few milliseconds at each start)."""
+
+    def __init__(self, table, current):
+        self.table, self.current = table, current
+
+    def find_spec(self, name, path=None, target=None):
+        import sys
+
+        if name != "socket" or self not in sys.meta_path:
+            return None
+        sys.meta_path.remove(self)
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = find(name, path, target) if find is not None else None
+            if spec is not None and spec.loader is not None:
+                spec.loader = _Wrapping(spec, self)
+                return spec
+        return None
+
+
+class _Wrapping(object):
+    """The loader of ``socket``'s spec while it loads: the real loader's work, then :func:`install`;
+    the spec keeps the real loader afterwards."""
+
+    def __init__(self, spec, hook):
+        self.real, self.spec, self.hook = spec.loader, spec, hook
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+    def create_module(self, spec):
+        create = getattr(self.real, "create_module", None)
+        return create(spec) if create is not None else None
+
+    def exec_module(self, module):
+        self.spec.loader = module.__loader__ = self.real
+        self.real.exec_module(module)
+        install(self.hook.table, self.hook.current, module)
+
+
 if __name__ == "sitecustomize":
     _table = parse_hosts(os.environ.get(HOSTS_ENV))
     if _table:
-        install(_table, os.environ.get(CURRENT_ENV))
+        import sys
+
+        if "socket" in sys.modules:
+            install(_table, os.environ.get(CURRENT_ENV))
+        else:
+            sys.meta_path.insert(0, _WrapOnImport(_table, os.environ.get(CURRENT_ENV)))
     _run_shadowed_sitecustomize()

@@ -269,18 +269,23 @@ class LocalSession(object):
         ``isolation="namespaces"`` cannot work here."""
         if self.isolation == "none":
             return None, "hosts share this machine's namespaces (isolation='none')"
-        works, why, map_back = _isolation.probe(site)
+        works, why, map_back, overlay = _isolation.probe(site)
         if not works:
             if self.isolation == "namespaces":
                 raise ConfigError([Problem("isolation", "cannot run hosts in their own namespaces here: %s" % why,
                                            "namespaces")])
             return None, _isolation.fallback_note(why)
-        os.makedirs(os.path.join(job_dir, _HOSTS_DIR), exist_ok=True)
-        hosts_file = os.path.join(job_dir, _HOSTS_DIR, "hosts")
+        folder = os.path.join(job_dir, _HOSTS_DIR)
+        os.makedirs(folder, exist_ok=True)
+        hosts_file = os.path.join(folder, "hosts")
         with open(hosts_file, "w") as handle:
             handle.write(_isolation.hosts_file_text(table))
+        # The overlays' own files and the mount tables cost no disk in memory (freed when the job ends).
+        memory = _storage.memory_folder() if overlay else None
+        isolation = _isolation.Isolation(folder, hosts_file, _isolation.stage_dir(site), map_back, overlay,
+                                         _isolation.opt_layout(overlay, memory or folder), memory)
         line = "each host in its own namespaces: /opt/ml is its folder, /etc/hosts names every algo-N, host name algo-N"
-        return (hosts_file, _isolation.stage_dir(site), map_back), line
+        return isolation, line
 
     def _launcher(self, job, job_dir, site, table, isolate, note):
         """The distribution's launcher as ``prepare_host`` takes it (mpi: with mpirun, agent, FIFOs)."""
@@ -326,11 +331,6 @@ class LocalSession(object):
         transitions.append({"Status": "Downloading", "StartTime": transitions[-1]["EndTime"],
                             "StatusMessage": "Linking and downloading the input data"})
         sources = self._inputs(channels, job_dir, archive)
-        code = None
-        if archive is not None:
-            code = os.path.join(job_dir, _CODE_DIR)
-            _storage.extract_archive(archive, code)
-            code = _storage.Tree(code)
         loops = []
         listings = {
             c.name: _hosts.list_channel(sources[c.name], loops.append)
@@ -341,7 +341,33 @@ class LocalSession(object):
         table = {h.name: h.address for h in cluster.hosts}
         spec = _resolver.format_hosts(table)
         isolate, note = self._isolate(job_dir, site, table)
-        launcher = self._launcher(plan.job, job_dir, site, table, isolate, note)
+        memory = isolate.memory if isolate is not None else None
+        try:
+            launcher = self._launcher(plan.job, job_dir, site, table, isolate, note)
+            removable = [os.path.join(job_dir, h.name) for h in cluster.hosts]
+            removable += [os.path.join(job_dir, d) for d in (_CODE_DIR, _DATA_DIR, _UPLOAD_DIR, _HOSTS_DIR)]
+            code = None
+            if archive is not None:
+                # Seen by the hosts through overlays only (never written), the code may be unpacked in memory.
+                in_memory = memory is not None and _storage.fits_in_memory(_storage.unpacked_size(archive))
+                code = _storage.Tree(os.path.join(memory, "code") if in_memory else os.path.join(job_dir, _CODE_DIR))
+                _storage.extract_archive(archive, code.folder)
+            job = self._local_job(plan, cluster, channels, sources, code, listings, site, spec, isolate, launcher,
+                                  transitions, removable, lock, [memory] if memory else [])
+            job._say(_describe_cluster(cluster, network, self.assignment, seed))
+            for path in loops:
+                job._say("skipped %s: a symbolic link to a folder above it (a loop)" % path)
+            job._say(note)
+            self._jobs[name] = job
+            return job.start()
+        except BaseException:
+            if memory is not None:
+                shutil.rmtree(memory, ignore_errors=True)
+            raise
+
+    def _local_job(self, plan, cluster, channels, sources, code, listings, site, spec, isolate, launcher, transitions,
+                   removable, lock, scratch):
+        request, job_dir = plan.request, os.path.join(self.root, plan.job_name)
         base_env = dict(os.environ)
 
         def prepare(host):
@@ -350,19 +376,12 @@ class LocalSession(object):
                 isolate=isolate, launcher=launcher,
             )
 
-        removable = [os.path.join(job_dir, h.name) for h in cluster.hosts]
-        removable += [os.path.join(job_dir, d) for d in (_CODE_DIR, _DATA_DIR, _UPLOAD_DIR, _HOSTS_DIR)]
         output = request["OutputDataConfig"]["S3OutputPath"].rstrip("/")
-        job = _job.LocalJob(
-            self, name, request, job_dir, cluster.hosts, self._storage, posixpath.join(output, name, "output"),
-            self.out or sys.stdout, self.grace_period, self.keep, transitions, removable, lock, prepare,
+        return _job.LocalJob(
+            self, plan.job_name, request, job_dir, cluster.hosts, self._storage,
+            posixpath.join(output, plan.job_name, "output"), self.out or sys.stdout, self.grace_period, self.keep,
+            transitions, removable, lock, prepare, scratch,
         )
-        job._say(_describe_cluster(cluster, network, self.assignment, seed))
-        for path in loops:
-            job._say("skipped %s: a symbolic link to a folder above it (a loop)" % path)
-        job._say(note)
-        self._jobs[name] = job
-        return job.start()
 
 
 def _describe_cluster(cluster, network, assignment, seed):

@@ -132,36 +132,62 @@ def test_the_mode_can_be_forced_from_the_environment(session_factory, write_code
 
 @pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0 or shutil.which("setpriv") is None,
                     reason="checks the unprivileged path by dropping root with setpriv")
-def test_the_namespaces_need_no_privilege(tmp_path):
-    """Run as root, the tests would not notice a setup that needs it: run it as nobody."""
-    from sagemaker_hetero.local import _isolation
+@pytest.mark.parametrize("overlay", [True, False], ids=["overlays", "hard-links"])
+def test_the_namespaces_need_no_privilege(overlay):
+    """Run as root, the tests would not notice a setup that needs it: run it as nobody, with the
+    code overlaid (the host's writes land in its own folder, the job's code is untouched) and without."""
+    from sagemaker_hetero.local import _isolation, _lifeline
 
     if not shutil.which("unshare"):
         pytest.skip("no unshare")
     work = tempfile.mkdtemp(prefix="sagemaker-hetero-unprivileged-")
     try:
         os.chmod(work, 0o777)
-        for folder in ("host/code", "stage"):
+        for folder in ("host/code", "stage", "hosts-dir", "code/pkg"):
             os.makedirs(os.path.join(work, folder))
+        with open(os.path.join(work, "code", "pkg", "shared.py"), "w") as handle:
+            handle.write("job\n")
         hosts = os.path.join(work, "hosts")
         with open(hosts, "w") as handle:
             handle.write(_isolation.hosts_file_text({"algo-1": "127.0.0.1", "algo-2": "127.9.8.2"}))
         for parent, dirs, files in os.walk(work):
             for name in dirs + files:
-                os.chmod(os.path.join(parent, name), 0o777)
+                os.chown(os.path.join(parent, name), 65534, 65534)
+        isolation = _isolation.Isolation(
+            os.path.join(work, "hosts-dir"), hosts, os.path.join(work, "stage"), True, overlay,
+            _isolation.opt_layout(overlay, os.path.join(work, "hosts-dir")))
+        if overlay:
+            prefix = _isolation.host_prefix(isolation, os.path.join(work, "host"), "algo-1", os.path.join(work, "code"))
+        else:
+            prefix = _isolation.host_prefix(isolation, os.path.join(work, "host"), "algo-1")
+        for parent, dirs, files in os.walk(work):
+            for name in dirs + files:
+                os.chown(os.path.join(parent, name), 65534, 65534)
         check = ('test "$(id -u)" = 65534 && test "$(hostname)" = algo-1 && getent hosts algo-2 && '
-                 'touch /opt/ml/model-written')
-        argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + [
-            a for a in _isolation.prefix(os.path.join(work, "host"), hosts, "algo-1", os.path.join(work, "stage"), True)
-        ]
+                 'touch /opt/ml/model-written && test -d /opt/pypi -o ! -d /opt/pypi && touch /opt/ml/code/new')
+        if overlay:
+            check += ' && test "$(cat pkg/shared.py)" = job && echo host > pkg/shared.py'
         # prefix() maps back to the caller's ids (root's here): map to nobody's, as nobody would
-        argv[-2:] = ["65534", "65534"]
-        done = subprocess.run(argv + ["/bin/sh", "-c", check], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              universal_newlines=True)
+        prefix[-2:] = ["65534", "65534"]
+        argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + _lifeline.guarded(
+            ["/bin/sh", "-c", check], 1.0, prefix)
+        lifeline, keep = os.pipe()
+        try:
+            done = subprocess.run(argv, stdin=lifeline, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  universal_newlines=True, start_new_session=True)
+        finally:
+            os.close(lifeline)
+            os.close(keep)
         if done.returncode != 0 and "Operation not permitted" in done.stdout and "unshare" in done.stdout:
             pytest.skip("unprivileged user namespaces are disabled here: %s" % done.stdout.strip())
         assert done.returncode == 0, done.stdout
         assert done.stdout.split() == ["127.9.8.2", "algo-2"]
         assert os.stat(os.path.join(work, "host", "model-written")).st_uid == 65534
+        assert os.stat(os.path.join(work, "host", "code", "new")).st_uid == 65534
+        if overlay:  # the host's change is in its own code folder; the job's code is as it was
+            with open(os.path.join(work, "host", "code", "pkg", "shared.py")) as handle:
+                assert handle.read() == "host\n"
+            with open(os.path.join(work, "code", "pkg", "shared.py")) as handle:
+                assert handle.read() == "job\n"
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -157,3 +157,33 @@ def test_without_a_table_nothing_is_wrapped_and_a_shadowed_sitecustomize_still_r
         extra_path=[str(other)],
     )
     assert out.split() == ["socket", "True"]
+
+
+def test_socket_is_wrapped_when_first_imported_and_then_looks_as_ever(tmp_path):
+    """A host process that never imports socket does not import it for the resolver; one that does
+    gets the wrapped module, whose spec and loader are the standard ones (source, reload, import)."""
+    hosts = {"algo-1": "127.0.0.1", "algo-2": "127.0.0.2"}
+    out = run_child(
+        tmp_path,
+        """
+        import importlib, inspect, json, sys
+        before = "socket" in sys.modules
+        import socket
+        from socket import gethostbyname
+        print(json.dumps({
+            "before": before,
+            "wrapped": socket.getaddrinfo.__module__ != "socket",
+            "resolves": gethostbyname("algo-2"),
+            "loader": type(socket.__spec__.loader).__name__, "same": socket.__loader__ is socket.__spec__.loader,
+            "source": "def getaddrinfo" in inspect.getsource(socket),
+            "finders": [type(f).__name__ for f in sys.meta_path],
+            "again": importlib.import_module("socket") is socket,
+        }))
+        """,
+        hosts,
+        "algo-1",
+    )
+    seen = json.loads(out)
+    assert seen == {"before": False, "wrapped": True, "resolves": "127.0.0.2", "loader": "SourceFileLoader",
+                    "same": True, "source": True, "finders": [f for f in seen["finders"] if f != "_WrapOnImport"],
+                    "again": True}

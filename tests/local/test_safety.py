@@ -190,3 +190,59 @@ def test_an_archive_of_folders_and_files_is_written_directly_with_its_modes(tmp_
     assert os.stat(str(dest / "pkg" / "run.sh")).st_mode & 0o777 == 0o755
     assert os.stat(str(dest / "top.py")).st_mode & 0o022 == 0  # no group/other write, as the data filter
     assert os.stat(str(dest / "pkg" / "a.py")).st_mtime == 1000
+
+
+def _tree(folder):
+    out = {}
+    for parent, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            path = os.path.join(parent, name)
+            st = os.lstat(path)
+            data = open(path, "rb").read() if name in files else None
+            out[os.path.relpath(path, folder)] = (st.st_mode, int(st.st_mtime), data)
+    return out
+
+
+def test_the_own_archive_reader_writes_what_tarfile_writes_and_leaves_anything_else_to_it(tmp_path):
+    """The code archives this package builds are read by a small ustar reader (tarfile's objects per
+    member cost more than writing the file): same files, modes and times as tarfile's extraction;
+    an archive with PAX headers, links, or a damaged header is left to tarfile."""
+    import gzip
+    import shutil
+
+    from sagemaker_hetero import _archive
+    from sagemaker_hetero._model import Code
+
+    source = tmp_path / "src"
+    (source / "pkg" / "deep").mkdir(parents=True)
+    (source / "train.py").write_text("print('hi')\n")
+    (source / "run.sh").write_text("echo\n")
+    os.chmod(str(source / "run.sh"), 0o755)
+    (source / "pkg" / "deep" / "m.py").write_bytes(b"\x00\xff" * 3000)
+    (source / "pkg" / ("n" * 90) / ("m" * 90)).mkdir(parents=True)  # a name that needs ustar's prefix
+    (source / "pkg" / ("n" * 90) / ("m" * 90) / "x.py").write_text("X = 1\n")
+    body, _ = _archive.build_archive(Code(entry_point="train.py", source_dir=str(source)))
+    archive = str(tmp_path / "sourcedir.tar.gz")
+    with open(archive, "wb") as handle:
+        shutil.copyfileobj(body, handle)
+    assert _storage._plain_ustar(archive) is not None
+    _storage.extract_archive(archive, str(tmp_path / "fast"))
+    with tarfile.open(archive) as tar:
+        _storage._extract_plain(archive, tar, str(tmp_path / "slow"), tar.getmembers())
+    fast = _tree(str(tmp_path / "fast"))
+    assert fast == _tree(str(tmp_path / "slow"))
+    assert fast["run.sh"][0] & 0o777 == 0o755 and fast["pkg/deep/m.py"][2] == b"\x00\xff" * 3000
+    assert fast[os.path.join("pkg", "n" * 90, "m" * 90, "x.py")][2] == b"X = 1\n"
+
+    long_name = archive_of(tmp_path, [("p" * 120 + "/" + "q" * 120, "file", b"x")])  # PAX header
+    assert _storage._plain_ustar(long_name) is None
+    _storage.extract_archive(long_name, str(tmp_path / "long"))
+    assert (tmp_path / "long" / ("p" * 120) / ("q" * 120)).read_bytes() == b"x"
+    assert _storage._plain_ustar(archive_of(tmp_path, [("a", "file", b"x"), ("b", "sym", "a")])) is None
+    raw = bytearray(gzip.decompress(open(archive, "rb").read()))
+    raw[0] ^= 1  # the first header's name changes: its checksum no longer holds
+    with open(archive, "wb") as handle:
+        handle.write(gzip.compress(bytes(raw)))
+    assert _storage._plain_ustar(archive) is None
+    with pytest.raises(tarfile.ReadError):
+        _storage.extract_archive(archive, str(tmp_path / "damaged"))
