@@ -191,3 +191,92 @@ def test_the_namespaces_need_no_privilege(overlay):
                 assert handle.read() == "job\n"
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+# Host algo-1 rewrites a code file in place and writes under /opt; algo-2 then reads both.
+PRIVATE = """
+import json, os, time
+mark = os.environ["MARK_DIR"]
+opt_file = os.environ["OPT_FILE"]
+me = os.environ["SM_CURRENT_HOST"]
+if me == "algo-1":
+    with open("shared.txt", "r+") as f:
+        f.write("ONE")
+    try:
+        with open(opt_file, "w") as f:
+            f.write("algo-1")
+        wrote_opt = True
+    except OSError:
+        wrote_opt = False
+    with open(os.path.join(mark, "wrote"), "w") as f:
+        f.write(json.dumps(wrote_opt))
+else:
+    deadline = time.monotonic() + 60
+    while not os.path.exists(os.path.join(mark, "wrote")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+with open(os.path.join(mark, me + ".json"), "w") as f:
+    json.dump({"shared": open("shared.txt").read(), "opt": os.path.exists(opt_file)}, f)
+"""
+
+
+def test_with_overlays_each_hosts_code_and_opt_writes_are_its_own_and_the_memory_is_freed(
+        session_factory, write_code, tmp_path, monkeypatch):
+    from sagemaker_hetero.local import _hosts, _isolation
+
+    session = session_factory(keep=True, isolation="namespaces")
+    needs_namespaces(session)
+    if not _isolation.probe(_hosts.write_site(session.root))[3]:
+        pytest.skip("this kernel does not let this user mount overlays")
+    mark = tmp_path / "marks"
+    mark.mkdir()
+    opt_entries = sorted(e for e in os.listdir("/opt") if os.path.isdir(os.path.join("/opt", e))) \
+        if os.path.isdir("/opt") else []
+    opt_file = os.path.join("/opt", opt_entries[0] if opt_entries else "", "sagemaker-hetero-test-%d" % os.getpid())
+    monkeypatch.setenv("MARK_DIR", str(mark))
+    monkeypatch.setenv("OPT_FILE", opt_file)
+    code = write_code(PRIVATE, **{"shared.txt": "original"})
+    try:
+        estimator = estimator_for(session, code, groups=(("cpu", "ml.c5.xlarge", 2),), job_name="private")
+        estimator.fit()
+        wrote_opt = json.loads((mark / "wrote").read_text())
+        one, two = (json.loads((mark / ("algo-%d.json" % i)).read_text()) for i in (1, 2))
+        assert one["shared"] == "ONEginal" and two["shared"] == "original"  # in place, and still its own
+        assert two["opt"] is False and os.path.exists(opt_file) is False  # /opt writes stay in the host
+        assert one["opt"] is wrote_opt
+        hosts = {h["Host"]: h for h in estimator.latest_training_job.describe()["LocalRun"]["Hosts"]}
+        with open(os.path.join(hosts["algo-1"]["BaseDirectory"], "code", "shared.txt")) as handle:
+            assert handle.read() == "ONEginal"  # the host's code folder holds what it changed
+        assert not os.path.exists(os.path.join(hosts["algo-2"]["BaseDirectory"], "code", "shared.txt"))
+        with open(os.path.join(code, "shared.txt")) as handle:
+            assert handle.read() == "original"
+        memory = "/dev/shm/sagemaker-hetero-%d" % os.getuid()
+        if os.path.isdir(memory):  # the job's folder in memory is gone once it ended
+            assert not [n for n in os.listdir(memory) if n.startswith("%d-" % os.getpid())]
+    finally:
+        if os.path.exists(opt_file):
+            os.unlink(opt_file)
+
+
+def test_memory_folders_of_dead_drivers_are_deleted_and_a_shared_parent_is_not_used(tmp_path):
+    from sagemaker_hetero.local import _storage
+
+    folder = _storage.memory_folder()
+    if folder is None:
+        pytest.skip("no /dev/shm here")
+    try:
+        parent = os.path.dirname(folder)
+        assert os.stat(parent).st_mode & 0o777 == 0o700
+        dead = subprocess.Popen([sys.executable, "-c", "pass"])
+        dead.wait()
+        left = os.path.join(parent, "%d-left" % dead.pid)
+        os.mkdir(left)
+        again = _storage.memory_folder()
+        assert again is not None and not os.path.exists(left)
+        os.rmdir(again)
+        os.chmod(parent, 0o777)  # someone else could have put things there: not used
+        try:
+            assert _storage.memory_folder() is None
+        finally:
+            os.chmod(parent, 0o700)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
