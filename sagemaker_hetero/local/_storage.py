@@ -462,7 +462,7 @@ def extract_archive(archive, dest, data_filter=None):
     if empty:
         plain = _plain_ustar(archive)
         if plain is not None:
-            _write_plain(archive, dest, *plain)
+            _write_plain(archive, dest, plain)
             return
     with tarfile.open(archive, "r:*") as tar:
         members = [m for m in tar.getmembers() if not (m.isdev() or m.isfifo())]
@@ -484,9 +484,8 @@ _PLAIN_TYPES = {b"0": False, b"\0": False, b"5": True}  # regular file, folder
 
 
 def _plain_ustar(archive):
-    """``(members, data)`` of a gzipped POSIX ustar ``archive`` holding files and folders only (the
-    archives ``_archive`` builds), read at once: ``members`` = ``[(name, is_dir, mode, mtime,
-    offset, size)]``, ``data`` the unpacked bytes. None for anything else (over
+    """The members of a gzipped POSIX ustar ``archive`` holding files and folders only (the archives
+    ``_archive`` builds), read at once, as :func:`_write_plain` takes them. None for anything else (over
     :data:`_MEMORY_LIMIT` unpacked, PAX or GNU headers, links, a bad checksum...): ``tarfile`` reads
     those. Parsing the headers here costs a fraction of ``tarfile``'s objects per member."""
     if not fits_in_memory(unpacked_size(archive)):
@@ -504,7 +503,9 @@ def _plain_ustar(archive):
     while pos + 512 <= end:
         block = data[pos:pos + 512]
         if not block.strip(b"\0"):
-            return members, memoryview(data)  # the end-of-archive marker
+            view = memoryview(data)  # the end-of-archive marker
+            return [(name, kind, mode, mtime, lambda out, a=start, b=start + size: out.write(view[a:b]))
+                    for name, kind, mode, mtime, start, size in members]
         kind = _PLAIN_TYPES.get(block[156:157])
         try:
             checksum = int(block[148:156].strip(b" \0"), 8)
@@ -519,6 +520,8 @@ def _plain_ustar(archive):
         if kind is None or block[257:265] != _USTAR_MAGIC or \
                 checksum != sum(block[:148]) + 256 + sum(block[156:]):
             return None
+        if block[156:157] == b"\0" and name.endswith("/"):
+            kind = True  # an old-style folder, as tarfile reads it
         start = pos + 512
         pos = start + (size + 511) // 512 * 512
         if pos > end:
@@ -527,11 +530,12 @@ def _plain_ustar(archive):
     return None
 
 
-def _write_plain(archive, dest, members, data):
-    """Write :func:`_plain_ustar`'s members into the empty ``dest``: with no link among them, a
-    name without ``..`` that is not absolute stays inside, so the names are all there is to check."""
+def _write_plain(archive, dest, members):
+    """Write ``members`` (``(name, is_dir, mode, mtime, copy)``, ``copy(out)`` writing a file's bytes)
+    into the empty ``dest``: with no link among them, a name without ``..`` that is not absolute
+    stays inside, so the names are all there is to check."""
     made = {dest}
-    for name, is_dir, mode, mtime, start, size in members:
+    for name, is_dir, mode, mtime, copy in members:
         parts = [p for p in name.split("/") if p not in ("", ".")]
         if name.startswith("/") or ".." in parts:
             raise _unsafe(archive, name, "would be written outside %s" % dest, _HINT)
@@ -546,35 +550,15 @@ def _write_plain(archive, dest, members, data):
             continue
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), (mode & 0o755) | 0o600)
         with os.fdopen(fd, "wb") as out:
-            out.write(data[start:start + size])
+            copy(out)
         os.utime(path, (mtime, mtime))
 
 
 def _extract_plain(archive, tar, dest, members):
-    """Folders and files only, into an empty ``dest``: with no link on the way, a name without
-    ``..`` that is not absolute stays inside, so the names are all there is to check."""
-    made = {dest}
-    for member in members:
-        parts = [p for p in member.name.split("/") if p not in ("", ".")]
-        if member.name.startswith("/") or ".." in parts:
-            raise _unsafe(archive, member.name, "would be written outside %s" % dest, _HINT)
-        if not parts:
-            continue
-        path = os.path.join(dest, *parts)
-        if member.isdir():
-            if path not in made:
-                os.makedirs(path, exist_ok=True)
-                made.add(path)
-            continue
-        parent = os.path.dirname(path)
-        if parent not in made:
-            os.makedirs(parent, exist_ok=True)
-            made.add(parent)
-        mode = (member.mode & 0o755) | 0o600
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), mode)
-        with os.fdopen(fd, "wb") as out:
-            shutil.copyfileobj(tar.extractfile(member), out)
-        os.utime(path, (member.mtime, member.mtime))
+    """Folders and files only (``tarfile``'s members), into an empty ``dest`` (:func:`_write_plain`)."""
+    _write_plain(archive, dest, (
+        (m.name, m.isdir(), m.mode, m.mtime, lambda out, m=m: shutil.copyfileobj(tar.extractfile(m), out))
+        for m in members))
 
 
 def _extract_checked(archive, tar, dest, members):
