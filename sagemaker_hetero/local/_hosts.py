@@ -4,7 +4,7 @@
 
     <job folder>/<algo-N>/input/config/{resourceconfig,hyperparameters,inputdataconfig}.json
                          /input/data/<channel>     only the channels of the host's group
-                         /code/                    the job's unpacked code, hard-linked (see prepare_host)
+                         /code/                    the job's unpacked code: an overlay, or hard links (prepare_host)
                          /model/  /output/data/  /output/intermediate/  /checkpoints/
 
 With per-host namespaces (``_isolation``) the host sees that folder as ``/opt/ml``, and its
