@@ -132,7 +132,7 @@ def main():
         modes = [("none", (local, prepare, training, upload))]
         from sagemaker_hetero.local import _hosts, _isolation
 
-        works, why, _ = _isolation.probe(_hosts.write_site(root))
+        works, why = _isolation.probe(_hosts.write_site(root))[:2]
         if works:
             modes.append(("namespaces", fits(root, "namespaces", runs)[:4]))
         else:
