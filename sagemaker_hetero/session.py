@@ -851,7 +851,7 @@ class Session(object):
         """Names of the training job log streams starting with ``prefix`` (none if the log group
         does not exist yet)."""
         client = self._client("logs-poll")
-        names, token = [], None
+        names, seen, token = [], set(), None
         while True:
             params = {"logGroupName": LOG_GROUP, "logStreamNamePrefix": prefix}
             if token:
@@ -861,7 +861,10 @@ class Session(object):
             except E.ResourceNotFoundError:
                 return names
             page = [s["logStreamName"] for s in response.get("logStreams") or ()]
-            names.extend(n for n in page if n not in names)
+            for name in page:
+                if name not in seen:
+                    seen.add(name)
+                    names.append(name)
             next_token = response.get("nextToken")
             if not page or not next_token or next_token == token:
                 return names
