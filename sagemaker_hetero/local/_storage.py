@@ -282,8 +282,9 @@ def link_or_copy(source, dest):
         os.symlink(source, dest, target_is_directory=os.path.isdir(source))
         return "link"
     except (OSError, NotImplementedError):
-        if os.path.isdir(source):
-            shutil.copytree(source, dest, symlinks=False)
+        if os.path.isdir(source):  # links followed, as a link would show them; a link loop is not
+            os.makedirs(dest, exist_ok=True)
+            link_files(source, walk_files(source), dest)
         else:
             shutil.copy2(source, dest)
         return "copy"

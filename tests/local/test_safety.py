@@ -246,3 +246,22 @@ def test_the_own_archive_reader_writes_what_tarfile_writes_and_leaves_anything_e
     assert _storage._plain_ustar(archive) is None
     with pytest.raises(tarfile.ReadError):
         _storage.extract_archive(archive, str(tmp_path / "damaged"))
+
+
+def test_where_links_cannot_be_made_a_channel_is_copied_and_a_link_loop_in_it_is_not_followed(tmp_path, monkeypatch):
+    source = tmp_path / "channel"
+    (source / "sub").mkdir(parents=True)
+    (source / "sub" / "part-0").write_text("0")
+    (source / "top").write_text("t")
+    (source / "sub" / "loop").symlink_to("..")
+
+    def refuse(*args, **kwargs):
+        raise OSError(1, "links are not allowed here")
+
+    monkeypatch.setattr(os, "symlink", refuse)
+    assert _storage.link_or_copy(str(source), str(tmp_path / "copy")) == "copy"
+    monkeypatch.undo()
+    copied = sorted(os.path.relpath(os.path.join(p, n), str(tmp_path / "copy"))
+                    for p, _, names in os.walk(str(tmp_path / "copy")) for n in names)
+    assert copied == [os.path.join("sub", "part-0"), "top"]
+    assert not any(os.path.islink(os.path.join(p, n)) for p, _, names in os.walk(str(tmp_path / "copy")) for n in names)
