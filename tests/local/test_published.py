@@ -89,15 +89,31 @@ def write_idx(path, dims, payload):
         handle.write(struct.pack(">BBBB", 0, 0, 8, len(dims)) + struct.pack(">" + "I" * len(dims), *dims) + payload)
 
 
-def tiny_mnist(folder, count=64):
-    """``count`` 28x28 images with labels 0-9, where torchvision's MNIST looks first (so no download)."""
-    raw = os.path.join(folder, "data", "MNIST", "raw")
+def tiny_mnist(folder, dataset_class, count=64):
+    """``count`` 28x28 images with labels 0-9 under ``<folder>/data``, where torchvision's MNIST subclass
+    named ``dataset_class`` looks first (so no download): torchvision names the folder after the class."""
+    raw = os.path.join(folder, "data", dataset_class, "raw")
     os.makedirs(raw)
     images = bytes((i * 7 + j) % 256 for i in range(count) for j in range(28 * 28))
     labels = bytes(i % 10 for i in range(count))
     for split in ("train", "t10k"):
         write_idx(os.path.join(raw, "%s-images-idx3-ubyte" % split), (count, 28, 28), images)
         write_idx(os.path.join(raw, "%s-labels-idx1-ubyte" % split), (count,), labels)
+
+
+def test_tiny_mnist_is_where_train_data_pys_mnist_subclass_reads_it(tmp_path):
+    """torchvision reads ``<root>/<class name>/raw``: the published ``MyMNIST`` does not look in ``MNIST/``."""
+    missing = missing_modules(TORCH_PYTHON, ("torchvision",))
+    if missing:
+        pytest.skip("%s cannot import torchvision (set SAGEMAKER_HETERO_TEST_TORCH_PYTHON)" % TORCH_PYTHON)
+    tiny_mnist(str(tmp_path), "MyMNIST", count=12)
+    script = ("import sys\nfrom torchvision import datasets\nclass MyMNIST(datasets.MNIST):\n    pass\n"
+              "for train in (True, False):\n    d = MyMNIST(root=sys.argv[1], train=train, download=False)\n"
+              "    print(len(d), d[11][1], tuple(d[11][0].size))\n")
+    result = subprocess.run([TORCH_PYTHON, "-c", script, str(tmp_path / "data")], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, universal_newlines=True)
+    assert result.returncode == 0, result.stdout
+    assert result.stdout.splitlines()[-2:] == ["12 1 (28, 28)"] * 2
 
 
 def test_pytorch_grpc_example_trains_the_dnn_group_from_the_data_groups_grpc_server(session_factory, tmp_path):
@@ -111,7 +127,7 @@ def test_pytorch_grpc_example_trains_the_dnn_group_from_the_data_groups_grpc_ser
     session = namespaced_session(session_factory, TORCH_PYTHON)
     source_dir = str(tmp_path / "code")
     shutil.copytree(code, source_dir)
-    tiny_mnist(source_dir)  # train_data.py reads MNIST from ./data, the code folder on SageMaker
+    tiny_mnist(source_dir, "MyMNIST")  # train_data.py's MyMNIST(root='./data'): ./data/MyMNIST/raw in the code folder
     training = tmp_path / "training"
     training.mkdir()
     (training / "unused").write_text("train_dnn.py requires SM_CHANNEL_TRAINING but reads nothing from it")
