@@ -133,9 +133,12 @@ def test_pytorch_grpc_example_trains_the_dnn_group_from_the_data_groups_grpc_ser
     (training / "unused").write_text("train_dnn.py requires SM_CHANNEL_TRAINING but reads nothing from it")
     estimator = PyTorch(
         framework_version="1.11.0", py_version="py38", role=ROLE, entry_point="launcher.py", source_dir=source_dir,
-        volume_size=10, max_run=4800, disable_profiler=True, debugger_hook_config=False,
+        # max_run: start_job.py's 4800 s, cut so that a host left waiting for data fails the test in minutes
+        volume_size=10, max_run=600, disable_profiler=True, debugger_hook_config=False,
         instance_groups=[InstanceGroup("data_group", "ml.c5.9xlarge", 1), InstanceGroup("dnn_group", "ml.p3.2xlarge", 1)],
-        # start_job.py's hyperparameters, shrunk to a few small batches on one CPU worker each
+        # start_job.py's hyperparameters, shrunk to a few small batches on one CPU worker each; with two or more
+        # dnn workers the published code can stall (one gRPC stream per worker, batches taken in turn: when the
+        # data group is ahead, one stream takes more than its turn and the last steps wait for the other)
         hyperparameters={"batch-size": 8, "num-data-workers": 1, "grpc-workers": 1, "num-dnn-workers": 1,
                          "pin-memory": True, "iterations": 10},
         sagemaker_session=session)
