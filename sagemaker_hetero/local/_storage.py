@@ -231,7 +231,8 @@ def remove_later(paths, root):
             shutil.rmtree(path, ignore_errors=True)
     if bin_ is not None:
         thread = threading.Thread(target=_empty_trash, args=(trash, bin_), name="sagemaker-hetero-trash")
-        thread.start()  # not a daemon: exit waits until the folders are gone
+        thread.daemon = False  # exit waits until the folders are gone (a job ends in its daemon supervisor thread)
+        thread.start()
 
 
 def _empty_trash(trash, bin_):

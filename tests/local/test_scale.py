@@ -1,10 +1,12 @@
 """A local run unpacks its code once, starts each host as soon as it is ready and lists a channel once."""
 import os
+import subprocess
+import sys
 import time
 
 from sagemaker_hetero.inputs import TrainingInput
 from sagemaker_hetero.local import _hosts
-from tests.local._helpers import estimator_for
+from tests.local._helpers import ROOT, estimator_for
 
 EDITOR = """
 import os, time
@@ -100,3 +102,33 @@ def test_a_completed_jobs_host_folders_are_gone_when_fit_returns_and_deleted_soo
             thread.join(60.0)
     trash = os.path.join(session.root, ".trash")
     assert [n for n in os.listdir(trash) if n.startswith("%d-" % os.getpid())] == []
+
+
+DRIVER = """
+import io, os, sys
+sys.path.insert(0, %(root)r)
+from sagemaker_hetero.local import LocalSession
+from tests.local._helpers import estimator_for
+session = LocalSession(root=%(jobs)r, out=io.StringIO(), isolation="none")
+estimator_for(session, %(code)r, groups=None).fit()
+print(os.getpid(), flush=True)
+"""
+MANY_FILES = """
+import os
+os.mkdir("many")
+for i in range(3000):
+    open(os.path.join("many", str(i)), "w").close()
+"""
+
+
+def test_a_driver_that_exits_right_after_fit_leaves_no_host_folders_in_the_trash(write_code, tmp_path):
+    # The job ends in the runner's daemon supervisor thread: the deleting thread it starts must not be a daemon too,
+    # or the interpreter's exit cuts the deletion short and the folders stay until some later run.
+    jobs = str(tmp_path / "jobs")
+    script = tmp_path / "driver.py"
+    script.write_text(DRIVER % {"root": ROOT, "jobs": jobs, "code": write_code(MANY_FILES)})
+    done = subprocess.run([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True, cwd=ROOT)
+    assert done.returncode == 0, done.stdout
+    pid = done.stdout.split()[-1]
+    assert [n for n in os.listdir(os.path.join(jobs, ".trash")) if n.startswith(pid + "-")] == []
