@@ -280,3 +280,23 @@ def test_memory_folders_of_dead_drivers_are_deleted_and_a_shared_parent_is_not_u
             os.chmod(parent, 0o700)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_root_whose_path_has_spaces_and_commas_still_runs_in_namespaces(session_factory, write_code, tmp_path):
+    """An fstab field escapes them; an overlay's options cannot name such a path, so the code is
+    hard-linked there instead."""
+    session = session_factory(root=str(tmp_path / "odd root, here" / "jobs"), keep=True, isolation="namespaces")
+    needs_namespaces(session)
+    code = write_code("""
+        import os, socket
+        with open("/opt/ml/input/config/resourceconfig.json") as f:
+            print("seen", os.getcwd(), socket.gethostname(), '"current_host": "%s"' % socket.gethostname() in f.read())
+        open("mine.txt", "w").write("x")
+    """)
+    estimator = estimator_for(session, code, groups=(("cpu", "ml.c5.xlarge", 2),), job_name="odd")
+    estimator.fit()
+    out = session.out.getvalue()
+    for name in ("algo-1", "algo-2"):
+        assert "[cpu/%s] seen /opt/ml/code %s True" % (name, name) in out
+    base = estimator.latest_training_job.describe()["LocalRun"]["Hosts"][0]["BaseDirectory"]
+    assert sorted(os.listdir(os.path.join(base, "code"))) == ["mine.txt", "train.py"]
