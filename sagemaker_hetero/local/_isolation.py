@@ -37,7 +37,7 @@ import threading
 
 import attrs
 
-from sagemaker_hetero.local import _lifeline
+from sagemaker_hetero.local import _lifeline, _storage
 
 __all__ = ["MODES", "MODE_ENV", "SEEN_BASE", "STAGE_DIR", "SETUP", "Isolation", "mode_from", "probe",
            "hosts_file_text", "mounts", "write_fstab", "host_prefix", "prefix", "overlay_ok", "opt_layout",
@@ -273,7 +273,7 @@ def _try(site_dir, map_back, overlay):
             return "an overlay wrote through to its lower folder"
         return None
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        _storage.remove_tree(work)
 
 
 def _same_text(path, text):

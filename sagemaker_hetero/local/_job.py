@@ -20,7 +20,6 @@ import os
 import posixpath
 import queue
 import selectors
-import shutil
 import signal
 import subprocess
 import sys
@@ -315,7 +314,7 @@ class LocalJob(object):
         finally:
             self._lifeline.close()  # a watchdog still running stops what is left of its host
             for path in self._scratch:  # the code unpacked in memory: freed however the job ended
-                shutil.rmtree(path, ignore_errors=True)
+                _storage.remove_tree(path)
             self._ended_at = _now()
             _RUNNING.discard(self)
             if self._folder_lock is not None:

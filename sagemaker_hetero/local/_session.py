@@ -362,7 +362,7 @@ class LocalSession(object):
             return job.start()
         except BaseException:
             if memory is not None:
-                shutil.rmtree(memory, ignore_errors=True)
+                _storage.remove_tree(memory)
             raise
 
     def _local_job(self, plan, cluster, channels, sources, code, listings, site, spec, isolate, launcher, transitions,

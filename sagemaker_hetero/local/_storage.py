@@ -9,6 +9,7 @@ import fcntl
 import os
 import posixpath
 import shutil
+import stat
 import struct
 import sys
 import tarfile
@@ -34,6 +35,7 @@ __all__ = [
     "unpacked_size",
     "JobLock",
     "remove_later",
+    "remove_tree",
     "TRASH_DIR",
 ]
 
@@ -228,15 +230,36 @@ def remove_later(paths, root):
                 raise OSError("no trash folder")
             os.rename(path, os.path.join(bin_, "%d" % index))
         except OSError:
-            shutil.rmtree(path, ignore_errors=True)
+            remove_tree(path)
     if bin_ is not None:
         thread = threading.Thread(target=_empty_trash, args=(trash, bin_), name="sagemaker-hetero-trash")
         thread.daemon = False  # exit waits until the folders are gone (a job ends in its daemon supervisor thread)
         thread.start()
 
 
+def remove_tree(path):
+    """Delete the folder ``path`` and all it holds, as far as the user may; never raises.
+
+    A folder without the owner's permissions (overlayfs leaves its ``work/work`` as mode 000) is
+    given them first: ``shutil.rmtree`` alone cannot open it, and without root the tree stayed.
+    """
+    try:
+        for parent, dirs, _ in os.walk(path):  # top-down: a folder is opened up before it is entered
+            for name in dirs:
+                folder = os.path.join(parent, name)
+                try:
+                    mode = os.lstat(folder).st_mode
+                    if stat.S_ISDIR(mode) and mode & 0o700 != 0o700:
+                        os.chmod(folder, mode | 0o700)
+                except OSError:
+                    pass
+    except OSError:
+        pass
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def _empty_trash(trash, bin_):
-    shutil.rmtree(bin_, ignore_errors=True)
+    remove_tree(bin_)
     try:
         names = os.listdir(trash)
     except OSError:
@@ -244,7 +267,7 @@ def _empty_trash(trash, bin_):
     for name in names:  # what a process that died left behind
         pid = name.split("-", 1)[0]
         if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            shutil.rmtree(os.path.join(trash, name), ignore_errors=True)
+            remove_tree(os.path.join(trash, name))
 
 
 def _alive(pid):
@@ -392,7 +415,7 @@ def memory_folder():
     for name in os.listdir(own):
         pid = name.split("-", 1)[0]
         if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            shutil.rmtree(os.path.join(own, name), ignore_errors=True)
+            remove_tree(os.path.join(own, name))
     try:
         return tempfile.mkdtemp(prefix="%d-" % os.getpid(), dir=own)
     except OSError:

@@ -1,6 +1,7 @@
 """A local run's folders stay its own: one run per job folder, link loops, archives that try to escape."""
 import io
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -265,3 +266,48 @@ def test_where_links_cannot_be_made_a_channel_is_copied_and_a_link_loop_in_it_is
                     for p, _, names in os.walk(str(tmp_path / "copy")) for n in names)
     assert copied == [os.path.join("sub", "part-0"), "top"]
     assert not any(os.path.islink(os.path.join(p, n)) for p, _, names in os.walk(str(tmp_path / "copy")) for n in names)
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="drops root to check what a user can delete")
+def test_a_folder_overlayfs_left_without_permissions_is_deleted_by_its_owner():
+    """overlayfs leaves its work/work folder as mode 000: shutil.rmtree alone cannot delete it
+    without root, and a job's folders stayed. Checked as nobody (root ignores the permissions)."""
+    import pathlib
+    import tempfile
+
+    top = tempfile.mkdtemp(prefix="sagemaker-hetero-remove-")  # /tmp: reachable by nobody
+    try:
+        _check_removal_as_nobody(pathlib.Path(top))
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
+def _check_removal_as_nobody(tmp_path):
+    tree = tmp_path / "job"
+    (tree / "code-work" / "work" / "inner").mkdir(parents=True)
+    (tree / "code-work" / "work" / "inner" / "f").write_text("x")
+    (tree / "host" / "code").mkdir(parents=True)
+    os.chmod(str(tmp_path), 0o777)
+    for parent, dirs, files in os.walk(str(tree)):
+        for name in dirs + files:
+            os.chown(os.path.join(parent, name), 65534, 65534)
+    os.chown(str(tree), 65534, 65534)
+    os.chmod(str(tree / "code-work" / "work" / "inner"), 0)
+    os.chmod(str(tree / "code-work" / "work"), 0)
+
+    def as_nobody(remove):
+        pid = os.fork()
+        if pid == 0:  # the child only makes system calls, then leaves without cleaning up
+            try:
+                os.setgid(65534)
+                os.setuid(65534)
+                remove(str(tree))
+                os._exit(0)
+            except BaseException:
+                os._exit(3)
+        return os.waitpid(pid, 0)[1]
+
+    assert as_nobody(lambda path: shutil.rmtree(path, ignore_errors=True)) == 0
+    assert (tree / "code-work").exists()  # what happened before
+    assert as_nobody(_storage.remove_tree) == 0
+    assert not tree.exists()
