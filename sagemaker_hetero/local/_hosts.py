@@ -148,7 +148,7 @@ def seen_at(env, base_dir, seen_base):
     pattern = re.compile(re.escape(base_dir) + r'(?=$|/|"|%s)' % re.escape(os.pathsep))
     out = dict(env)
     for key, value in env.items():
-        if key.startswith("SM_") or key in ("SAGEMAKER_BASE_DIR", "PYTHONPATH"):
+        if (key.startswith("SM_") or key in ("SAGEMAKER_BASE_DIR", "PYTHONPATH")) and base_dir in value:
             out[key] = pattern.sub(seen_base, value)
     return out
 
