@@ -114,19 +114,28 @@ _USTAR = struct.Struct("100s8s8s8s12s12s8sc100s8s32s32s8s8s155s12x")
 _FLUSH = 1 << 20  # the tar stream goes to zlib in pieces of about this size
 
 
-def write_archive(entries):
-    """``(file object positioned at 0, size)``: the gzipped tar of scanned ``entries``."""
+def write_archive(entries, each=None):
+    """``(file object positioned at 0, size)``: the gzipped tar of scanned ``entries``.
+
+    ``each(name, is_dir, mode, data)``, if given, sees every entry as it goes in, with the mode the
+    archive gives it and the bytes it holds (a local run unpacks the code from these, without
+    reading the archive back)."""
     spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_LIMIT)
     with gzip.GzipFile(filename="", mode="wb", fileobj=spool, mtime=0, compresslevel=CODE_ARCHIVE_LEVEL) as gz:
         pending, held = [], 0
         for arcname, path, st in entries:
             pending.append(_header(arcname, st))
             held += 512
-            if not stat.S_ISDIR(st.st_mode):
+            if stat.S_ISDIR(st.st_mode):
+                if each is not None:
+                    each(arcname, True, _mode(st), None)
+            else:
                 with open(path, "rb") as f:
                     data = f.read(st.st_size)
                 if len(data) != st.st_size:
                     raise OSError("%s changed size while the code archive was built" % path)
+                if each is not None:
+                    each(arcname, False, _mode(st), data)
                 pending.append(data)
                 pending.append(b"\0" * (-len(data) % 512))
                 held += len(data)
@@ -141,9 +150,10 @@ def write_archive(entries):
     return spool, size
 
 
-def build_archive(code, ignore=CODE_IGNORE):
-    """``(file object positioned at 0, size)``: the gzipped tar of a job's :class:`~._model.Code`."""
-    return write_archive(scan(code, ignore))
+def build_archive(code, ignore=CODE_IGNORE, each=None):
+    """``(file object positioned at 0, size)``: the gzipped tar of a job's :class:`~._model.Code`
+    (``each``: see :func:`write_archive`)."""
+    return write_archive(scan(code, ignore), each)
 
 
 def digest(body):

@@ -231,25 +231,36 @@ class LocalSession(object):
         with open(os.path.join(job_dir, JOB_MARKER), "w") as handle:
             handle.write(name + "\n")
 
-    def _code_archive(self, plan, job_dir):
+    def _code_archive(self, plan, job_dir, memory):
+        """``(path of the job's code archive, its unpacked code or None)``.
+
+        An archive built here from local code is unpacked as it is built, from the same bytes
+        (``_archive.write_archive``'s ``each``): into ``memory`` (a folder in memory, or None) when
+        it fits there, else into the job's folder. An archive that exists already (in S3, or
+        given) is not unpacked here (None)."""
         code = plan.code
         local = self._storage.local_path(code.s3_uri)
         if not code.upload:
             if local is not None:
-                return local
+                return local, None
             dest = os.path.join(job_dir, "source", D.CODE_ARCHIVE)
             self._storage.fetch_object(code.s3_uri, dest)
-            return dest
+            return dest, None
         dest = local if local is not None else os.path.join(job_dir, "source", D.CODE_ARCHIVE)
         os.makedirs(os.path.dirname(dest), exist_ok=True)
-        body, _ = _archive.build_archive(plan.job.code)
+        entries = _archive.scan(plan.job.code)
+        size = sum(st.st_size for _, _, st in entries)
+        in_memory = memory is not None and _storage.fits_in_memory(size)
+        folder = os.path.join(memory, "code") if in_memory else os.path.join(job_dir, _CODE_DIR)
+        os.makedirs(folder)
+        body, _ = _archive.write_archive(entries, _storage.PlainWriter(dest, folder))
         try:
             with open(dest + ".part", "wb") as handle:
                 shutil.copyfileobj(body, handle)
         finally:
             body.close()
         os.replace(dest + ".part", dest)
-        return dest
+        return dest, _storage.Tree(folder)
 
     def _inputs(self, channels, job_dir, archive):
         sources = {}
@@ -326,29 +337,28 @@ class LocalSession(object):
         cluster = _cluster.assign_hosts(plan.job, self.assignment, seed)
         network = self._pick_network()
         cluster = cluster.with_addresses(_cluster.host_addresses(len(cluster.hosts), network))
-        archive = self._code_archive(plan, job_dir)
-        transitions[-1]["EndTime"] = _job._now()
-        transitions.append({"Status": "Downloading", "StartTime": transitions[-1]["EndTime"],
-                            "StatusMessage": "Linking and downloading the input data"})
-        sources = self._inputs(channels, job_dir, archive)
-        loops = []
-        listings = {
-            c.name: _hosts.list_channel(sources[c.name], loops.append)
-            for c in channels
-            if c.kind != CODE and c.distribution == "ShardedByS3Key"
-        }
         site = _hosts.write_site(self.root)
         table = {h.name: h.address for h in cluster.hosts}
         spec = _resolver.format_hosts(table)
         isolate, note = self._isolate(job_dir, site, table)
+        # Seen by the hosts through overlays only (never written), the code may be unpacked in memory.
         memory = isolate.memory if isolate is not None else None
         try:
+            archive, code = self._code_archive(plan, job_dir, memory) if plan.code is not None else (None, None)
+            transitions[-1]["EndTime"] = _job._now()
+            transitions.append({"Status": "Downloading", "StartTime": transitions[-1]["EndTime"],
+                                "StatusMessage": "Linking and downloading the input data"})
+            sources = self._inputs(channels, job_dir, archive)
+            loops = []
+            listings = {
+                c.name: _hosts.list_channel(sources[c.name], loops.append)
+                for c in channels
+                if c.kind != CODE and c.distribution == "ShardedByS3Key"
+            }
             launcher = self._launcher(plan.job, job_dir, site, table, isolate, note)
             removable = [os.path.join(job_dir, h.name) for h in cluster.hosts]
             removable += [os.path.join(job_dir, d) for d in (_CODE_DIR, _DATA_DIR, _UPLOAD_DIR, _HOSTS_DIR)]
-            code = None
-            if archive is not None:
-                # Seen by the hosts through overlays only (never written), the code may be unpacked in memory.
+            if archive is not None and code is None:
                 in_memory = memory is not None and _storage.fits_in_memory(_storage.unpacked_size(archive))
                 code = _storage.Tree(os.path.join(memory, "code") if in_memory else os.path.join(job_dir, _CODE_DIR))
                 _storage.extract_archive(archive, code.folder)

@@ -28,6 +28,7 @@ __all__ = [
     "link_or_copy",
     "link_files",
     "extract_archive",
+    "PlainWriter",
     "walk_files",
     "Tree",
     "memory_folder",
@@ -555,28 +556,44 @@ def _plain_ustar(archive):
     return None
 
 
-def _write_plain(archive, dest, members):
-    """Write ``members`` (``(name, is_dir, mode, mtime, copy)``, ``copy(out)`` writing a file's bytes)
-    into the empty ``dest``: with no link among them, a name without ``..`` that is not absolute
-    stays inside, so the names are all there is to check."""
-    made = {dest}
-    for name, is_dir, mode, mtime, copy in members:
+class PlainWriter(object):
+    """Writes folders and files of an archive into the empty folder ``dest``, as its members come
+    (:meth:`add`, or called as ``_archive.write_archive``'s ``each``). With no link among them, a
+    name without ``..`` that is not absolute stays inside, so the names are all there is to check;
+    ``archive`` names the archive in the error."""
+
+    def __init__(self, archive, dest):
+        self.archive, self.dest = archive, dest
+        self._made = {dest}
+
+    def __call__(self, name, is_dir, mode, data):
+        self.add(name, is_dir, mode, 0, None if data is None else (lambda out: out.write(data)))
+
+    def add(self, name, is_dir, mode, mtime, copy):
+        """One member: ``copy(out)`` writes a file's bytes; ``mtime`` is set on files."""
         parts = [p for p in name.split("/") if p not in ("", ".")]
         if name.startswith("/") or ".." in parts:
-            raise _unsafe(archive, name, "would be written outside %s" % dest, _HINT)
+            raise _unsafe(self.archive, name, "would be written outside %s" % self.dest, _HINT)
         if not parts:
-            continue
-        path = os.path.join(dest, *parts)
+            return
+        path = os.path.join(self.dest, *parts)
         folder = path if is_dir else os.path.dirname(path)
-        if folder not in made:
+        if folder not in self._made:
             os.makedirs(folder, exist_ok=True)
-            made.add(folder)
+            self._made.add(folder)
         if is_dir:
-            continue
+            return
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), (mode & 0o755) | 0o600)
         with os.fdopen(fd, "wb") as out:
             copy(out)
         os.utime(path, (mtime, mtime))
+
+
+def _write_plain(archive, dest, members):
+    """Write ``members`` (``(name, is_dir, mode, mtime, copy)``) with a :class:`PlainWriter`."""
+    writer = PlainWriter(archive, dest)
+    for member in members:
+        writer.add(*member)
 
 
 def _extract_plain(archive, tar, dest, members):

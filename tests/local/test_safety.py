@@ -206,8 +206,9 @@ def _tree(folder):
 
 def test_the_own_archive_reader_writes_what_tarfile_writes_and_leaves_anything_else_to_it(tmp_path):
     """The code archives this package builds are read by a small ustar reader (tarfile's objects per
-    member cost more than writing the file): same files, modes and times as tarfile's extraction;
-    an archive with PAX headers, links, or a damaged header is left to tarfile."""
+    member cost more than writing the file), or unpacked as they are built (a local run): same files,
+    modes and times as tarfile's extraction; an archive with PAX headers, links, or a damaged header
+    is left to tarfile."""
     import gzip
     import shutil
 
@@ -222,8 +223,10 @@ def test_the_own_archive_reader_writes_what_tarfile_writes_and_leaves_anything_e
     (source / "pkg" / "deep" / "m.py").write_bytes(b"\x00\xff" * 3000)
     (source / "pkg" / ("n" * 90) / ("m" * 90)).mkdir(parents=True)  # a name that needs ustar's prefix
     (source / "pkg" / ("n" * 90) / ("m" * 90) / "x.py").write_text("X = 1\n")
-    body, _ = _archive.build_archive(Code(entry_point="train.py", source_dir=str(source)))
     archive = str(tmp_path / "sourcedir.tar.gz")
+    (tmp_path / "as-built").mkdir()
+    body, _ = _archive.build_archive(Code(entry_point="train.py", source_dir=str(source)),
+                                     each=_storage.PlainWriter(archive, str(tmp_path / "as-built")))
     with open(archive, "wb") as handle:
         shutil.copyfileobj(body, handle)
     assert _storage._plain_ustar(archive) is not None
@@ -232,6 +235,7 @@ def test_the_own_archive_reader_writes_what_tarfile_writes_and_leaves_anything_e
         _storage._extract_plain(archive, tar, str(tmp_path / "slow"), tar.getmembers())
     fast = _tree(str(tmp_path / "fast"))
     assert fast == _tree(str(tmp_path / "slow"))
+    assert fast == _tree(str(tmp_path / "as-built"))  # a local run's code, unpacked as the archive is built
     assert fast["run.sh"][0] & 0o777 == 0o755 and fast["pkg/deep/m.py"][2] == b"\x00\xff" * 3000
     assert fast[os.path.join("pkg", "n" * 90, "m" * 90, "x.py")][2] == b"X = 1\n"
 
