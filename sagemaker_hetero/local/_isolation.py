@@ -87,8 +87,8 @@ SETUP = (
 class Isolation(object):
     """What starting hosts in namespaces needs (from :func:`probe`, per job).
 
-    ``folder``: the job's folder (on disk) of the code overlays' work folders (one per host);
-    ``memory``: a folder in memory for the hosts' mount tables and ``/opt`` overlays (None: ``folder``);
+    ``folder``: the job's folder (on disk) of the overlays' own folders (per host);
+    ``memory``: a folder in memory for the hosts' mount tables and the unpacked code (None: ``folder``);
     ``hosts_file``: the job's ``/etc/hosts``; ``stage``: a folder ``/opt`` is bound onto meanwhile;
     ``map_back``: whether ``unshare --map-user`` exists; ``overlay``: whether overlays may be mounted;
     ``opt``: how ``/opt`` gets its ``ml`` folder, ``"exists"``, ``"overlay"`` or ``"tmpfs"``.
@@ -162,8 +162,8 @@ def mounts(isolation, base_dir, host_name, code_dir=None):
     job's unpacked code, whose writes land in the host's ``code`` folder; None: no overlay), the
     hosts file. The overlays' own folders are made here."""
     entries = []
-    if isolation.opt == "overlay":
-        own = os.path.join(isolation.memory or isolation.folder, host_name)
+    if isolation.opt == "overlay":  # its writes on disk: a host may install gigabytes under /opt
+        own = os.path.join(isolation.folder, host_name)
         upper, work = os.path.join(own, "opt"), os.path.join(own, "opt-work")
         os.makedirs(os.path.join(upper, "ml"))
         os.mkdir(work)

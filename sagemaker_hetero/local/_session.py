@@ -291,10 +291,10 @@ class LocalSession(object):
         hosts_file = os.path.join(folder, "hosts")
         with open(hosts_file, "w") as handle:
             handle.write(_isolation.hosts_file_text(table))
-        # The overlays' own files and the mount tables cost no disk in memory (freed when the job ends).
+        # The mount tables and the unpacked code cost no disk in memory (freed when the job ends).
         memory = _storage.memory_folder() if overlay else None
         isolation = _isolation.Isolation(folder, hosts_file, _isolation.stage_dir(site), map_back, overlay,
-                                         _isolation.opt_layout(overlay, memory or folder), memory)
+                                         _isolation.opt_layout(overlay, folder), memory)
         line = "each host in its own namespaces: /opt/ml is its folder, /etc/hosts names every algo-N, host name algo-N"
         return isolation, line
 
