@@ -326,7 +326,7 @@ class LocalSession(object):
             raise
 
     def _start(self, plan, channels, lock):
-        request, name = plan.request, plan.job_name
+        name = plan.job_name
         started = _job._now()
         transitions = [{"Status": "Starting", "StartTime": started, "StatusMessage": "Preparing the host folders"}]
         job_dir = os.path.join(self.root, name)
