@@ -22,20 +22,11 @@ import _moto
 def main():
     jobs = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     server = _moto.start()
-    import boto3
 
     from sagemaker_hetero import InstanceGroup, PyTorch, Session, TrainingInput
 
-    boto3.client("s3").create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
-    work = tempfile.mkdtemp()
-    with open(os.path.join(work, "train.py"), "w") as f:
-        f.write("print('hello')\n")
-
-    boto_session = boto3.Session()
-    calls = []
-    boto_session.events.register(
-        "before-send", lambda event_name=None, **kw: calls.append(event_name.split(".", 1)[1])
-    )
+    work = _moto.bucket_and_code()
+    boto_session, calls = _moto.counting_session()
     session = Session(boto_session=boto_session)
     est = PyTorch(
         entry_point=os.path.join(work, "train.py"),

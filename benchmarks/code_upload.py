@@ -13,7 +13,6 @@ usage: python benchmarks/code_upload.py [MiB ...]      (default: 4 32 96)
 import collections
 import os
 import sys
-import tempfile
 import time
 
 import _moto
@@ -22,15 +21,12 @@ import _moto
 def main():
     sizes = [int(a) for a in sys.argv[1:]] or [4, 32, 96]
     server = _moto.start()
-    import boto3
     import botocore.exceptions
 
     from sagemaker_hetero import InstanceGroup, PyTorch, Session
     from sagemaker_hetero import exceptions as E
 
-    boto_session = boto3.Session()
-    calls = []
-    boto_session.events.register("before-send", lambda event_name=None, **kw: calls.append(event_name.split(".")[-1]))
+    boto_session, calls = _moto.counting_session()
     # A create that fails once per job name, as a service limit would (moto creates anything).
     refused = set()
 
@@ -46,9 +42,7 @@ def main():
     session.multipart_chunksize = 8 * 1024 * 1024
     print("%6s  %-9s %7s  %s" % ("MiB", "submit", "seconds", "calls"))
     for mib in sizes:
-        work = tempfile.mkdtemp()
-        with open(os.path.join(work, "train.py"), "w") as f:
-            f.write("print('hello')\n")
+        work = _moto.code_folder()
         with open(os.path.join(work, "weights.bin"), "wb") as f:
             f.write(os.urandom(mib * 1024 * 1024))
         est = PyTorch(entry_point="train.py", source_dir=work, framework_version="1.10.0", py_version="py38",
@@ -73,7 +67,8 @@ def main():
                 if exc.code != "ResourceLimitExceeded":
                     raise
             elapsed = time.perf_counter() - start
-            counted = collections.Counter(c for c in calls if c not in ("HeadBucket", "CreateBucket", "GetCallerIdentity"))
+            operations = (c.rsplit(".", 1)[-1] for c in calls)
+            counted = collections.Counter(o for o in operations if o not in ("HeadBucket", "CreateBucket", "GetCallerIdentity"))
             print("%6d  %-9s %7.2f  %s" % (mib, round_, elapsed, dict(counted)))
     server.stop()
 

@@ -9,7 +9,6 @@ usage: python benchmarks/tuning_and_pipelines.py [repeats]
 import os
 import statistics
 import sys
-import tempfile
 import time
 
 import _moto
@@ -27,19 +26,13 @@ def median_ms(function, repeats):
 def main():
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 50
     server = _moto.start()
-    import boto3
 
     from sagemaker_hetero import InstanceGroup, PyTorch, Session, TrainingInput
     from sagemaker_hetero.tuner import ContinuousParameter, HyperparameterTuner, IntegerParameter
     from sagemaker_hetero.workflow import ParameterInteger, Pipeline, TrainingStep
 
-    boto3.client("s3").create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
-    work = tempfile.mkdtemp()
-    with open(os.path.join(work, "train.py"), "w") as f:
-        f.write("print('hello')\n")
-    boto_session = boto3.Session()
-    calls = []
-    boto_session.events.register("before-send", lambda event_name=None, **kw: calls.append(event_name.split(".", 1)[1]))
+    work = _moto.bucket_and_code()
+    boto_session, calls = _moto.counting_session()
     session = Session(boto_session=boto_session)
     count = ParameterInteger("GpuCount", default_value=1)
 
