@@ -9,23 +9,11 @@ import boto3
 import pytest
 
 from sagemaker_hetero import InstanceGroup, PyTorch, TrainingInput
-from sagemaker_hetero.cli import main
 from sagemaker_hetero.tuner import CategoricalParameter, ContinuousParameter, HyperparameterTuner, IntegerParameter
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from tests.test_cli import ROLE, ROOT, region, run  # noqa: F401 (region: the same autouse fixture)
+
 EXAMPLE = os.path.join(ROOT, "examples", "tune_spec.yaml")
-ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
-
-
-@pytest.fixture(autouse=True)
-def region(monkeypatch):
-    monkeypatch.setenv("AWS_REGION", "us-west-2")
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def spec(**tuning):
