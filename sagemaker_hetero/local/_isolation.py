@@ -149,7 +149,7 @@ def _mounts_under(folder):
     """Whether anything is mounted below ``folder`` (an overlay of it would hide it)."""
     try:
         with open("/proc/self/mountinfo") as handle:
-            points = [line.split()[4] for line in handle if len(line.split()) > 4]
+            points = [fields[4] for fields in (line.split() for line in handle) if len(fields) > 4]
     except OSError:
         return True
     below = folder.rstrip("/") + "/"
@@ -167,16 +167,20 @@ def mounts(isolation, base_dir, host_name, code_dir=None):
         upper, work = os.path.join(own, "opt"), os.path.join(own, "opt-work")
         os.makedirs(os.path.join(upper, "ml"))
         os.mkdir(work)
-        entries.append(("overlay", _OPT, "overlay", "lowerdir=%s,upperdir=%s,workdir=%s" % (_OPT, upper, work)))
+        entries.append(_overlay(_OPT, _OPT, upper, work))
     entries.append((base_dir, SEEN_BASE, "none", "bind"))
     if code_dir is not None:
         work = os.path.join(isolation.folder, host_name + ".code-work")  # beside its upper: one file system
         os.mkdir(work)
         upper = os.path.join(base_dir, "code")
-        entries.append(("overlay", SEEN_BASE + "/code", "overlay",
-                        "lowerdir=%s,upperdir=%s,workdir=%s" % (code_dir, upper, work)))
+        entries.append(_overlay(SEEN_BASE + "/code", code_dir, upper, work))
     entries.append((isolation.hosts_file, "/etc/hosts", "none", "bind"))
     return entries
+
+
+def _overlay(target, lower, upper, work):
+    """The mount table entry of an overlay on ``target``."""
+    return ("overlay", target, "overlay", "lowerdir=%s,upperdir=%s,workdir=%s" % (lower, upper, work))
 
 
 def host_prefix(isolation, base_dir, host_name, code_dir=None):
