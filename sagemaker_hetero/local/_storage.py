@@ -398,7 +398,7 @@ def memory_folder():
     costs microseconds. The folder is ``/dev/shm/sagemaker-hetero-<uid>/<pid>-*``, private to the
     user; folders there of processes that died are deleted first. The caller deletes its own.
     """
-    if not fits_in_memory(0) or not os.path.isdir(_MEMORY_DIR):
+    if not sys.platform.startswith("linux") or not os.path.isdir(_MEMORY_DIR):
         return None
     own = os.path.join(_MEMORY_DIR, "sagemaker-hetero-%d" % os.getuid())
     try:
@@ -514,7 +514,8 @@ def _plain_ustar(archive):
     ``_archive`` builds), read at once, as :func:`_write_plain` takes them. None for anything else (over
     :data:`_MEMORY_LIMIT` unpacked, PAX or GNU headers, links, a bad checksum...): ``tarfile`` reads
     those. Parsing the headers here costs a fraction of ``tarfile``'s objects per member."""
-    if not fits_in_memory(unpacked_size(archive)):
+    size = unpacked_size(archive)
+    if size is None or size > _MEMORY_LIMIT:  # held in this process while it is written
         return None
     try:
         with open(archive, "rb") as handle:
