@@ -249,9 +249,7 @@ class LocalSession(object):
         dest = local if local is not None else os.path.join(job_dir, "source", D.CODE_ARCHIVE)
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         entries = _archive.scan(plan.job.code)
-        size = sum(st.st_size for _, _, st in entries)
-        in_memory = memory is not None and _storage.fits_in_memory(size)
-        folder = os.path.join(memory, "code") if in_memory else os.path.join(job_dir, _CODE_DIR)
+        folder = _code_folder(job_dir, memory, sum(st.st_size for _, _, st in entries))
         os.makedirs(folder)
         body, _ = _archive.write_archive(entries, _storage.PlainWriter(dest, folder))
         try:
@@ -359,8 +357,7 @@ class LocalSession(object):
             removable = [os.path.join(job_dir, h.name) for h in cluster.hosts]
             removable += [os.path.join(job_dir, d) for d in (_CODE_DIR, _DATA_DIR, _UPLOAD_DIR, _HOSTS_DIR)]
             if archive is not None and code is None:
-                in_memory = memory is not None and _storage.fits_in_memory(_storage.unpacked_size(archive))
-                code = _storage.Tree(os.path.join(memory, "code") if in_memory else os.path.join(job_dir, _CODE_DIR))
+                code = _storage.Tree(_code_folder(job_dir, memory, _storage.unpacked_size(archive)))
                 _storage.extract_archive(archive, code.folder)
             job = self._local_job(plan, cluster, channels, sources, code, listings, site, spec, isolate, launcher,
                                   transitions, removable, lock, [memory] if memory else [])
@@ -392,6 +389,14 @@ class LocalSession(object):
             posixpath.join(output, plan.job_name, "output"), self.out or sys.stdout, self.grace_period, self.keep,
             transitions, removable, lock, prepare, scratch,
         )
+
+
+def _code_folder(job_dir, memory, size):
+    """Where the job's code of ``size`` bytes unpacked (None: unknown) goes: into ``memory`` (a folder
+    in memory, or None) when it fits there, else into the job's folder."""
+    if memory is not None and _storage.fits_in_memory(size):
+        return os.path.join(memory, "code")
+    return os.path.join(job_dir, _CODE_DIR)
 
 
 def _describe_cluster(cluster, network, assignment, seed):
