@@ -18,6 +18,7 @@ them). Without the table it does nothing. Standard library only, and small: ever
 It then runs the ``sitecustomize`` it shadows, if the interpreter has one.
 """
 import os
+import sys
 
 HOSTS_ENV = "SAGEMAKER_HETERO_LOCAL_HOSTS"
 CURRENT_ENV = "SAGEMAKER_HETERO_LOCAL_HOST"
@@ -138,7 +139,6 @@ def install(table, current=None, socket=None):
 
 def _run_shadowed_sitecustomize():
     """Run the ``sitecustomize`` module this file hides from the interpreter, if there is one."""
-    import sys
     from importlib.machinery import PathFinder
 
     here = os.path.dirname(os.path.abspath(__file__))
@@ -160,9 +160,7 @@ class _WrapOnImport(object):
     def __init__(self, table, current):
         self.table, self.current = table, current
 
-    def find_spec(self, name, path=None, target=None):
-        import sys
-
+    def find_spec(self, name, path=None, target=None):  # asked for every import: the test comes first
         if name != "socket" or self not in sys.meta_path:
             return None
         sys.meta_path.remove(self)
@@ -198,8 +196,6 @@ class _Wrapping(object):
 if __name__ == "sitecustomize":
     _table = parse_hosts(os.environ.get(HOSTS_ENV))
     if _table:
-        import sys
-
         if "socket" in sys.modules:
             install(_table, os.environ.get(CURRENT_ENV))
         else:
