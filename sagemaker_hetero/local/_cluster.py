@@ -8,7 +8,6 @@ import random
 
 import attrs
 
-from sagemaker_hetero import _defaults as D
 
 __all__ = [
     "ASSIGNMENTS",
