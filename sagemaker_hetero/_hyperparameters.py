@@ -7,6 +7,7 @@ refuse a user key that would clash with one); values only known when the request
 import json
 
 from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._model import enabled as _enabled
 
 __all__ = ["Ref", "JOB_NAME", "REGION", "CODE_URI", "MODEL_DIR", "encode", "sdk_entries", "distribution_hyperparameters"]
 
@@ -36,10 +37,6 @@ def encode(value, as_json=True):
         return json.dumps(value) if as_json else str(value)
     except Exception as exc:  # noqa: BLE001 - whatever a user's object raises, it cannot be sent
         raise ValueError("%s: %s" % (type(exc).__name__, exc))
-
-
-def _enabled(section):
-    return isinstance(section, dict) and section.get("enabled", False) is True
 
 
 def sdk_entries(job):

@@ -20,8 +20,8 @@ import attrs
 
 from sagemaker_hetero import _defaults as D
 
-__all__ = ["Group", "Channel", "Distribution", "Code", "Job", "group_name", "NOT_GIVEN", "STRATEGIES", "AS_GIVEN",
-           "ARGUMENT"]
+__all__ = ["Group", "Channel", "Distribution", "Code", "Job", "group_name", "enabled", "NOT_GIVEN", "STRATEGIES",
+           "AS_GIVEN", "ARGUMENT"]
 
 NOT_GIVEN = object()
 
@@ -82,7 +82,13 @@ def group_name(ref):
     return ref if name is NOT_GIVEN else name
 
 
-def _enabled(section):
+def enabled(section):
+    """Whether a strategy's section (``distribution["mpi"]``, ``["smdistributed"]["dataparallel"]``,
+    ...) enables it: the one rule, read by the request's hyperparameters (``_hyperparameters``), the
+    checks and the local launcher alike. As the SDK v2 reads ``section.get("enabled", False)``: a
+    section without ``"enabled": True`` (``{}``, ``{"processes_per_host": 2}``) enables nothing.
+    ``enabled`` is True or False: the checks refuse any other value (the SDK v2 would send it as it
+    is, and the toolkit would take ``"false"`` for enabled)."""
     return isinstance(section, dict) and section.get("enabled", False) is True
 
 
@@ -168,29 +174,30 @@ class Distribution(object):
     named = attrs.field(default=None)
 
     def enabled(self, key):
-        return _enabled(self.options.get(key))
+        """Whether strategy ``key`` is enabled (:func:`enabled` of its section)."""
+        return enabled(self.options.get(key))
 
     @property
     def smddp(self):
         sm = self.options.get("smdistributed")
-        return _enabled(sm.get("dataparallel") if isinstance(sm, dict) else None) or self.enabled("pytorchddp")
+        return enabled(sm.get("dataparallel") if isinstance(sm, dict) else None) or self.enabled("pytorchddp")
 
     @property
     def smmp(self):
         sm = self.options.get("smdistributed")
-        return _enabled(sm.get("modelparallel") if isinstance(sm, dict) else None)
+        return enabled(sm.get("modelparallel") if isinstance(sm, dict) else None)
 
     @property
     def strategy(self):
         """``"torch_distributed"``, ``"mpi (8 processes per host)"``, ... or ``None`` when none is enabled."""
         labels = []
         mpi = self.options.get("mpi")
-        if _enabled(mpi):
+        if enabled(mpi):
             per_host = mpi.get("processes_per_host")
             labels.append("mpi (%s processes per host)" % per_host if per_host else "mpi")
         sm = self.options.get("smdistributed")
         if isinstance(sm, dict):
-            labels.extend("smdistributed %s" % part for part in ("dataparallel", "modelparallel") if _enabled(sm.get(part)))
+            labels.extend("smdistributed %s" % part for part in ("dataparallel", "modelparallel") if enabled(sm.get(part)))
         for key in ("pytorchddp", "torch_distributed", "pytorchxla", "parameter_server", "multi_worker_mirrored_strategy"):
             if self.enabled(key):
                 labels.append(key)

@@ -209,6 +209,7 @@ def _check_distribution(job, out):
         for key in sm:
             if key not in ("dataparallel", "modelparallel"):
                 out.add("distribution.smdistributed.%s" % (key,), "must be dataparallel or modelparallel", key)
+    _check_enabled_flags(options, out)
     if job.framework == "tensorflow":
         for key in _PYTORCH_ONLY:
             if key in options:
@@ -240,6 +241,20 @@ def _check_distribution(job, out):
                 out.add("distribution", "%s must be JSON-serialisable (%s)" % (key, exc), value)
     _check_distribution_group(job, dist, out)
     _check_p5(job, dist, out)
+
+
+def _check_enabled_flags(options, out):
+    """Each strategy section's ``enabled``, when given, is True or False (the job model's one rule,
+    ``_model.enabled``, reads nothing else as enabled)."""
+    sections = [(key, value) for key, value in options.items() if key != "smdistributed"]
+    sm = options.get("smdistributed")
+    if isinstance(sm, dict):
+        sections += [("smdistributed.%s" % part, sm.get(part)) for part in ("dataparallel", "modelparallel")]
+    for key, section in sections:
+        if isinstance(section, dict) and "enabled" in section and not isinstance(section["enabled"], bool):
+            out.add("distribution.%s.enabled" % (key,), "must be True or False: the SDK v2 sends any other value as it "
+                    "is, and the training toolkit reads one such as 'false' or 1 as enabled",
+                    section["enabled"])
 
 
 def _check_distribution_group(job, dist, out):

