@@ -21,11 +21,13 @@ __all__ = [
     "USER_OVERRIDE",
     "TRAINING_JOB_DEFAULTS",
     "TAGS",
+    "KINDS",
     "DEBUG_HOOK",
     "DEFAULT_BUCKET",
     "DEFAULT_BUCKET_PREFIX",
     "load",
     "check",
+    "kind_problems",
     "value",
     "merge",
     "default_paths",
@@ -55,6 +57,50 @@ TAGS = _JOB + ("Tags",)
 DEBUG_HOOK = ("SageMaker", "PythonSDK", "Modules", "Estimator", "DebugHookConfig")
 DEFAULT_BUCKET = ("SageMaker", "PythonSDK", "Modules", "Session", "DefaultS3Bucket")
 DEFAULT_BUCKET_PREFIX = ("SageMaker", "PythonSDK", "Modules", "Session", "DefaultS3ObjectKeyPrefix")
+
+_NOUN = "configuration file"
+
+
+def _string(value):
+    return isinstance(value, str)
+
+
+def _boolean(value):
+    return isinstance(value, bool)
+
+
+def _strings(value):
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _string_map(value):
+    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+
+
+def _tags(value):
+    return isinstance(value, list) and all(
+        isinstance(t, dict) and sorted(t) == ["Key", "Value"] and _strings(list(t.values())) for t in value)
+
+
+_STRING, _BOOLEAN, _STRINGS = (_string, "a string"), (_boolean, "true or false"), (_strings, "a list of strings")
+#: ``(path, (test, what it must be))``: every value the package reads from a configuration, with the
+#: type the SDK v2's schema (``sagemaker.config.config_schema``) gives it. The SDK v2 refuses a file
+#: where one has another type, so it is refused here too, rather than ignored or used as it is.
+KINDS = (
+    (_JOB + ("RoleArn",), _STRING),
+    (_JOB + ("OutputDataConfig", "KmsKeyId"), _STRING),
+    (_JOB + ("ResourceConfig", "VolumeKmsKeyId"), _STRING),
+    (_JOB + ("VpcConfig", "Subnets"), _STRINGS),
+    (_JOB + ("VpcConfig", "SecurityGroupIds"), _STRINGS),
+    (_JOB + ("EnableInterContainerTrafficEncryption",), _BOOLEAN),
+    (_JOB + ("EnableNetworkIsolation",), _BOOLEAN),
+    (_JOB + ("Environment",), (_string_map, "a mapping of variable names to strings (quote numbers)")),
+    (_JOB + ("ProfilerConfig", "DisableProfiler"), _BOOLEAN),
+    (TAGS, (_tags, "a list of {Key: ..., Value: ...} mappings of strings")),
+    (DEBUG_HOOK, _BOOLEAN),
+    (DEFAULT_BUCKET, _STRING),
+    (DEFAULT_BUCKET_PREFIX, _STRING),
+)
 
 _cache = {}
 
@@ -97,40 +143,67 @@ def value(config, path):
     return node
 
 
-def _parse(text, where):
-    # Within the spec files' limits: a small hostile file (a YAML alias bomb, deep nesting) is refused
-    # at once, naming the file, instead of taking minutes and gigabytes.
+def _parse(raw, where, name):
+    """The configuration in ``raw`` (the first bytes of the file ``name``, as ``_spec_text.read_bounded``
+    reads them), refused naming ``where`` when it is beyond the spec files' limits (a large file
+    before it is scanned; a small hostile one, an alias bomb or deep nesting, at once), not UTF-8,
+    not YAML, or not what the SDK v2's schema allows for a key the package reads."""
     try:
-        data = _spec_text.loads(text, where, "yaml", noun="configuration file")
+        text = _spec_text.text_of(raw, name, noun=_NOUN)
+        data = _spec_text.loads(text, where, "yaml", noun=_NOUN)
     except ConfigError as exc:
         raise ConfigError([p.renamed(where if p.path == _spec_text.SPEC else "%s %s" % (where, p.path))
                            for p in exc.problems])
     if data is None:
         return {}
-    return check(data, where)
+    return check(data, where, name)
 
 
-def check(config, where="sagemaker_config"):
+def check(config, where="sagemaker_config", name=None):
     """``config`` if it is a configuration the SDK v2 takes (a mapping of ``SchemaVersion: '1.0'``,
-    ``SageMaker: ...``); raises :class:`ConfigError` naming ``where`` otherwise."""
+    ``SageMaker: ...``) whose every key the package reads (:data:`KINDS`) has the type the SDK v2's
+    schema gives it; raises :class:`ConfigError` naming ``where`` (and the file ``name``) otherwise,
+    every problem at once (the SDK v2 refuses such a file too; ignoring the value would be silent)."""
     if not isinstance(config, dict):
         raise ConfigError([Problem(where, "must be a mapping (SchemaVersion, SageMaker: ...)", type(config).__name__)])
     if config and config.get("SchemaVersion") != SCHEMA_VERSION:
         raise ConfigError([Problem(where, "must hold SchemaVersion: '%s', the one the SDK v2 reads" % SCHEMA_VERSION,
                                    config.get("SchemaVersion"))])
+    problems = kind_problems(config, where, name)
+    if problems:
+        raise ConfigError(problems)
     return config
+
+
+def kind_problems(config, where, name=None):
+    """Problems with the types of the values :data:`KINDS` lists, and of a mapping on the way to one,
+    each named ``<where> <dotted key path>`` (the file ``name`` in the message when ``where`` is not it)."""
+    problems, seen = [], set()
+    in_file = " (in %s)" % name if name is not None and name != where else ""
+    for path, (is_kind, kind) in KINDS:
+        node = config
+        for depth in range(len(path)):
+            node, here = node.get(path[depth]), path[: depth + 1]
+            if node is None or here in seen:
+                break
+            last = depth == len(path) - 1
+            if not (is_kind(node) if last else isinstance(node, dict)):
+                seen.add(here)
+                problems.append(Problem("%s %s" % (where, ".".join(here)), "must be %s, as the SDK v2's schema has "
+                                        "it%s" % (kind if last else "a mapping", in_file), node))
+                break
+    return problems
 
 
 def _read_local(path, where, required):
     target = os.path.join(path, _FILE) if os.path.isdir(path) else path
     try:
-        with open(target, "rb") as handle:
-            text = handle.read()
+        raw = _spec_text.read_bounded(target)
     except OSError as exc:
         if not required:
             return {}
         raise ConfigError([Problem(where, "the SageMaker defaults configuration cannot be read: %s" % exc, path)])
-    return _parse(text, where)
+    return _parse(raw, where, target)
 
 
 def _read_s3(uri, where, read_s3):
@@ -142,7 +215,7 @@ def _read_s3(uri, where, read_s3):
     except Exception as exc:  # noqa: BLE001 - any failure to read is the configuration's problem
         raise ConfigError([Problem(where, "the SageMaker defaults configuration cannot be read from S3: %s" % exc,
                                    uri)])
-    return _parse(text, where)
+    return _parse(text, where, uri)
 
 
 def _read_s3_with_boto3(uri):
@@ -156,7 +229,8 @@ def _read_s3_with_boto3(uri):
     s3 = boto3.client("s3")
     for candidate in (key, key.rstrip("/") + "/" + _FILE):
         try:
-            return _aws_errors.call(s3, "GetObject", Bucket=bucket, Key=candidate)["Body"].read()
+            body = _aws_errors.call(s3, "GetObject", Bucket=bucket, Key=candidate)["Body"]
+            return body.read(_spec_text.MAX_SPEC_BYTES + 1)  # enough to tell one over the limit
         except ResourceNotFoundError:
             continue
     raise ValueError("no %s at %s" % (_FILE, uri))
@@ -164,8 +238,10 @@ def _read_s3_with_boto3(uri):
 
 def load(environ=None, read_s3=None):
     """The merged configuration (a dict; empty when there is none). ``read_s3(uri) -> bytes`` reads
-    an ``s3://`` location (default: boto3). Raises :class:`ConfigError` for a location named by a
-    variable that cannot be read, or a file that is not a YAML mapping."""
+    an ``s3://`` location (default: boto3; ``MAX_SPEC_BYTES + 1`` bytes are enough). Raises
+    :class:`ConfigError` for a location named by a variable that cannot be read, or a file that is
+    larger than ``MAX_SPEC_BYTES``, not UTF-8, not a YAML mapping, or holds a value of the wrong type
+    (:func:`check`)."""
     env = os.environ if environ is None else environ
     admin, user = default_paths(env)
     merged = {}

@@ -1,4 +1,5 @@
-"""A spec or configuration file's text as data, within limits: JSON or YAML, at most
+"""A spec or configuration file's text as data, within limits: at most ``MAX_SPEC_BYTES`` of UTF-8
+read (:func:`read_bounded`, :func:`text_of`: nothing past the limit is read), JSON or YAML, at most
 ``MAX_SPEC_DEPTH`` levels deep and ``MAX_SPEC_VALUES`` values / ``MAX_SPEC_CHARS`` characters with every
 YAML alias expanded, measured before anything is built, so a small hostile file (an alias bomb, deep
 nesting) is refused at once instead of taking minutes and gigabytes. Used for the CLI's specs
@@ -8,7 +9,8 @@ import json
 
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
-__all__ = ["loads", "MAX_SPEC_BYTES", "MAX_SPEC_DEPTH", "MAX_SPEC_VALUES", "MAX_SPEC_CHARS", "SPEC"]
+__all__ = ["loads", "read_bounded", "text_of", "MAX_SPEC_BYTES", "MAX_SPEC_DEPTH", "MAX_SPEC_VALUES", "MAX_SPEC_CHARS",
+           "SPEC"]
 
 #: The largest spec file read, in bytes (1 MiB; a real spec is a few kilobytes).
 MAX_SPEC_BYTES = 1 << 20
@@ -25,6 +27,24 @@ MAX_SPEC_CHARS = MAX_SPEC_BYTES
 SPEC = "SPEC"
 
 
+def read_bounded(path):
+    """The first ``MAX_SPEC_BYTES + 1`` bytes of the file at ``path`` (enough for :func:`text_of` to
+    tell a file over the limit, without reading the rest); raises ``OSError``."""
+    with open(path, "rb") as handle:
+        return handle.read(MAX_SPEC_BYTES + 1)
+
+
+def text_of(raw, name, noun="spec"):
+    """The text of a file whose first bytes (read as :func:`read_bounded` reads them) are ``raw``;
+    ``name`` is shown in problems. Raises :class:`ConfigError` (path :data:`SPEC`): longer than
+    ``MAX_SPEC_BYTES``, or not UTF-8 (a byte-order mark is dropped)."""
+    if len(raw) > MAX_SPEC_BYTES:
+        raise ConfigError([Problem(SPEC, "is larger than {:,} bytes, the most a {} may be".format(MAX_SPEC_BYTES, noun),
+                                   name)])
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError([Problem(SPEC, "is not UTF-8 text (%s); save the %s as UTF-8" % (exc, noun), name)])
 
 
 def loads(text, name, kind=None, noun="spec"):

@@ -48,24 +48,18 @@ PROG = "sagemaker-hetero"
 def _read_spec(path):
     """``(data, base folder)`` of a YAML or JSON spec file (``-``: standard input), at most
     ``MAX_SPEC_BYTES`` long."""
-    from sagemaker_hetero import _spec
+    from sagemaker_hetero import _spec, _spec_text
 
-    limit = _spec.MAX_SPEC_BYTES
     if path == "-":
-        text, base = sys.stdin.read(limit + 1), os.getcwd()
-        size = len(text.encode("utf-8", "replace"))
+        text, base = sys.stdin.read(_spec.MAX_SPEC_BYTES + 1), os.getcwd()
+        text = _spec_text.text_of(text.encode("utf-8", "replace"), path)
     else:
         try:
-            with open(path, "rb") as f:
-                raw = f.read(limit + 1)
-            text = raw.decode("utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
+            raw = _spec_text.read_bounded(path)
+        except OSError as exc:
             raise E.ConfigError([E.Problem(_spec.SPEC, "cannot be read: %s" % exc, path)])
-        size = len(raw)
+        text = _spec_text.text_of(raw, path)
         base = os.path.dirname(os.path.abspath(path))
-    if size > limit:
-        raise E.ConfigError([E.Problem(_spec.SPEC, "is larger than {:,} bytes, the most a spec may be".format(limit),
-                                       path)])
     ext = os.path.splitext(path)[1].lower()
     kind = "json" if ext == ".json" else "yaml" if ext in (".yaml", ".yml") else None
     return _spec.loads(text, path, kind), base

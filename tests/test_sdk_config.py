@@ -160,3 +160,65 @@ def test_a_yaml_alias_bomb_in_the_configuration_is_refused_before_it_is_expanded
     paths = [problem.path for problem in info.value.problems]
     assert paths and all(path.startswith("SAGEMAKER_USER_CONFIG_OVERRIDE") for path in paths)
     assert "once its YAML aliases are expanded; a configuration file may hold at most" in str(info.value)
+
+
+def _refusal(tmp_path, monkeypatch, content, name="config.yaml"):
+    """The ConfigError an estimator raises with ``content`` (bytes) as the user's configuration."""
+    path = tmp_path / name
+    path.write_bytes(content)
+    monkeypatch.setenv(_sdk_config.USER_OVERRIDE, str(path))
+    with pytest.raises(ConfigError) as info:
+        generic(role=ROLE)
+    return info.value, str(path)
+
+
+def test_a_configuration_that_is_not_utf8_is_refused_naming_the_file(tmp_path, monkeypatch):
+    error, path = _refusal(tmp_path, monkeypatch, b"SchemaVersion: '1.0'\nSageMaker:\n  TrainingJob:\n    RoleArn: caf\xe9\n")
+    [problem] = error.problems
+    assert (problem.path, problem.value) == (_sdk_config.USER_OVERRIDE, path)
+    assert problem.message.startswith("is not UTF-8 text")
+
+
+def test_a_configuration_over_the_size_limit_is_refused_before_it_is_parsed(tmp_path, monkeypatch):
+    # A valid file (the rest is one YAML comment) one byte over the limit: refused by its size alone.
+    head = b"SchemaVersion: '1.0'\n#"
+    error, path = _refusal(tmp_path, monkeypatch, head + b"x" * (_sdk_config._spec_text.MAX_SPEC_BYTES + 1 - len(head)))
+    [problem] = error.problems
+    assert (problem.path, problem.value) == (_sdk_config.USER_OVERRIDE, path)
+    assert problem.message == "is larger than 1,048,576 bytes, the most a configuration file may be"
+
+
+@pytest.mark.parametrize("text, key, value", [
+    ("  TrainingJob:\n    Tags: {team: ml}\n", "TrainingJob.Tags", {"team": "ml"}),
+    ("  TrainingJob:\n    Tags: team=ml\n", "TrainingJob.Tags", "team=ml"),
+    ("  TrainingJob:\n    Tags: [team]\n", "TrainingJob.Tags", ["team"]),
+    ("  TrainingJob:\n    Tags: [{Key: team}]\n", "TrainingJob.Tags", [{"Key": "team"}]),
+    ("  TrainingJob:\n    RoleArn: [a]\n", "TrainingJob.RoleArn", ["a"]),
+    ("  TrainingJob:\n    EnableNetworkIsolation: 'yes'\n", "TrainingJob.EnableNetworkIsolation", "yes"),
+    ("  TrainingJob:\n    Environment: {N: 1}\n", "TrainingJob.Environment", {"N": 1}),
+    ("  TrainingJob:\n    VpcConfig: {Subnets: subnet-1}\n", "TrainingJob.VpcConfig.Subnets", "subnet-1"),
+    ("  TrainingJob:\n    VpcConfig: [subnet-1]\n", "TrainingJob.VpcConfig", ["subnet-1"]),
+    ("  TrainingJob: [RoleArn]\n", "TrainingJob", ["RoleArn"]),
+    ("  PythonSDK: {Modules: {Estimator: {DebugHookConfig: {}}}}\n", "PythonSDK.Modules.Estimator.DebugHookConfig", {}),
+    ("  PythonSDK: {Modules: {Session: {DefaultS3Bucket: 7}}}\n", "PythonSDK.Modules.Session.DefaultS3Bucket", 7),
+])
+def test_a_value_of_the_wrong_type_is_refused_naming_the_file_and_key(tmp_path, monkeypatch, text, key, value):
+    # The SDK v2 refuses each of these files (its schema); ignoring the value would go unnoticed.
+    error, path = _refusal(tmp_path, monkeypatch, ("SchemaVersion: '1.0'\nSageMaker:\n" + text).encode())
+    [problem] = error.problems
+    assert (problem.path, problem.value) == ("%s SageMaker.%s" % (_sdk_config.USER_OVERRIDE, key), value)
+    assert problem.message.endswith("as the SDK v2's schema has it (in %s)" % path)
+
+
+def test_every_value_read_from_the_configuration_has_a_type_checked():
+    read = [path for _, path in _sdk_config.TRAINING_JOB_DEFAULTS]
+    read += [_sdk_config.TAGS, _sdk_config.DEBUG_HOOK, _sdk_config.DEFAULT_BUCKET, _sdk_config.DEFAULT_BUCKET_PREFIX]
+    assert sorted(read) == sorted(path for path, _ in _sdk_config.KINDS)
+
+
+def test_a_given_configuration_is_checked_the_same_way(aws):
+    from sagemaker_hetero.session import Session
+
+    with pytest.raises(ConfigError) as info:
+        Session(sagemaker_config={"SchemaVersion": "1.0", "SageMaker": {"TrainingJob": {"Tags": {"team": "ml"}}}})
+    assert [p.path for p in info.value.problems] == ["sagemaker_config SageMaker.TrainingJob.Tags"]
