@@ -369,6 +369,18 @@ def test_local_runs_the_spec_on_this_machine(capsys, spec_dir):
     assert run(capsys, "local", failing, "--root", str(spec_dir / "jobs"))[0] == 1
 
 
+def test_local_refuses_what_no_host_process_can_take_before_anything_runs(capsys, spec_dir):
+    (spec_dir / "train.py").write_text("print('ran')\n")
+    spec = small_spec(job_name="cli-local-nul", hyperparameters={"a=b": 1}, environment={"E": "x\u0000"})
+    del spec["distribution"]
+    path = write_spec(spec_dir, spec)
+    assert run(capsys, "validate", path)[0] == 0  # AWS takes both
+    code, out, err = run(capsys, "local", path, "--root", str(spec_dir / "jobs"))
+    assert code == 2 and "2 problems" in err
+    assert "hyperparameters['a=b']: holds '='" in err and "environment['E']: holds a NUL character" in err
+    assert not (spec_dir / "jobs" / "cli-local-nul").exists()
+
+
 def test_a_spec_whose_tag_key_is_a_list_is_a_problem_not_a_crash(capsys, spec_dir):
     code, _, err = run(capsys, "validate", write_spec(spec_dir, small_spec(tags=[{"Key": ["x"], "Value": "v"}])))
     assert code == 2

@@ -19,7 +19,7 @@ from sagemaker_hetero import _archive, _context, _plan, _sdk_config, utils
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import CODE
 from sagemaker_hetero.exceptions import ConfigError, Problem
-from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _resolver, _storage
+from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _passable, _resolver, _storage
 
 __all__ = ["LocalSession", "DEFAULT_REGION", "LOCAL_ACCOUNT", "DEFAULT_GRACE_PERIOD", "default_root"]
 
@@ -151,8 +151,9 @@ class LocalSession(object):
 
     def check(self, job):
         """``(job, problems)``: the job as a local run reads it (local paths as absolute ``file://``
-        URIs) and what a local run cannot do. The estimator calls this in the same round as every
-        other check, for a dry run too."""
+        URIs) and what a local run cannot do, values its hosts' processes cannot be given among them
+        (``_passable``). The estimator calls this in the same round as every other check, for a dry
+        run too, so a dry run refuses what the run would."""
         job = localize(job)
         problems = []
         if job.code is None:
@@ -188,7 +189,7 @@ class LocalSession(object):
             local = self._storage.local_path(job.code.source_dir)
             if local is not None and not os.path.isfile(local):
                 problems.append(Problem("source_dir", "is not a file on this machine (%s)" % local, job.code.source_dir))
-        return job, problems
+        return job, problems + _passable.problems(job, self._storage.local_path, self.root)
 
     def execute(self, job, now):
         """A checked job -> a started :class:`~sagemaker_hetero.local.LocalJob`. A default name's
