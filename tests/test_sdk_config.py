@@ -222,3 +222,13 @@ def test_a_given_configuration_is_checked_the_same_way(aws):
     with pytest.raises(ConfigError) as info:
         Session(sagemaker_config={"SchemaVersion": "1.0", "SageMaker": {"TrainingJob": {"Tags": {"team": "ml"}}}})
     assert [p.path for p in info.value.problems] == ["sagemaker_config SageMaker.TrainingJob.Tags"]
+
+
+def test_an_s3_configuration_over_the_size_limit_is_refused_by_its_size():
+    big = b"SchemaVersion: '1.0'\n#" + b"x" * _sdk_config._spec_text.MAX_SPEC_BYTES
+    env = {_sdk_config.ADMIN_OVERRIDE: "s3://org/cfg.yaml", "XDG_CONFIG_HOME": "/nonexistent"}
+    with pytest.raises(ConfigError) as info:
+        _sdk_config.load(env, read_s3={"s3://org/cfg.yaml": big}.__getitem__)
+    [problem] = info.value.problems
+    assert (problem.path, problem.value) == (_sdk_config.ADMIN_OVERRIDE, "s3://org/cfg.yaml")
+    assert problem.message.startswith("is larger than 1,048,576 bytes")
