@@ -7,7 +7,6 @@ import os
 import pytest
 
 from sagemaker_hetero.exceptions import ConfigError
-from sagemaker_hetero.instance_group import InstanceGroup
 from sagemaker_hetero.local import _passable
 
 from ._helpers import estimator_for
