@@ -198,7 +198,7 @@ def kind_problems(config, where, name=None):
 def _read_local(path, where, required):
     target = os.path.join(path, _FILE) if os.path.isdir(path) else path
     try:
-        raw = _spec_text.read_bounded(target)
+        raw = _spec_text.read_bounded(target, regular_only=True)
     except OSError as exc:
         if not required:
             return {}

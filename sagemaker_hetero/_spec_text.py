@@ -5,7 +5,10 @@ YAML alias expanded, measured before anything is built, so a small hostile file 
 nesting) is refused at once instead of taking minutes and gigabytes. Used for the CLI's specs
 (``_spec``) and the SageMaker defaults configuration (``_sdk_config``).
 """
+import errno
 import json
+import os
+import stat
 
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
@@ -27,11 +30,25 @@ MAX_SPEC_CHARS = MAX_SPEC_BYTES
 SPEC = "SPEC"
 
 
-def read_bounded(path):
+def read_bounded(path, regular_only=False):
     """The first ``MAX_SPEC_BYTES + 1`` bytes of the file at ``path`` (enough for :func:`text_of` to
-    tell a file over the limit, without reading the rest); raises ``OSError``."""
-    with open(path, "rb") as handle:
-        return handle.read(MAX_SPEC_BYTES + 1)
+    tell a file over the limit, without reading the rest); raises ``OSError``. ``regular_only``: a
+    FIFO, device or folder there is refused at once (opened without blocking), for files found by
+    their place rather than named by the user (a spec may well come through a pipe)."""
+    fd = os.open(path, os.O_RDONLY | (os.O_NONBLOCK if regular_only else 0))
+    try:
+        if regular_only and not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        chunks, left = [], MAX_SPEC_BYTES + 1
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def text_of(raw, name, noun="spec"):

@@ -3,6 +3,7 @@
 The SDK v2's behaviour for a whole job is recorded in tests/conformance/extra/config_defaults; these
 tests pin the rules one by one: where the files are, which wins, what is applied, what is refused.
 """
+import os
 import re
 
 import pytest
@@ -186,6 +187,17 @@ def test_a_configuration_over_the_size_limit_is_refused_before_it_is_parsed(tmp_
     [problem] = error.problems
     assert (problem.path, problem.value) == (_sdk_config.USER_OVERRIDE, path)
     assert problem.message == "is larger than 1,048,576 bytes, the most a configuration file may be"
+
+
+def test_a_configuration_that_is_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path, monkeypatch):
+    # Opened without blocking and refused as not a regular file: reading it would wait forever.
+    path = tmp_path / "config.yaml"
+    os.mkfifo(str(path))
+    monkeypatch.setenv(_sdk_config.USER_OVERRIDE, str(path))
+    with pytest.raises(ConfigError) as info:
+        generic(role=ROLE)
+    [problem] = info.value.problems
+    assert problem.path == _sdk_config.USER_OVERRIDE and "not a regular file" in problem.message
 
 
 @pytest.mark.parametrize("text, key, value", [
