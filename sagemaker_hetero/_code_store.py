@@ -127,7 +127,8 @@ def _parts(value):
 
 
 def _same_value(computed, stored):
-    """A composite value's ``-N`` is optional in what S3 answers (GetObjectAttributes leaves it out)."""
+    """Whether ``stored`` is ``computed``; a composite value's ``-N`` may be left out of an answer
+    (moto leaves it out; the digest is of every part's digest all the same)."""
     return stored in (computed, computed.rpartition("-")[0])
 
 
