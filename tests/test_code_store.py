@@ -11,6 +11,7 @@ import boto3
 import botocore.config
 from sagemaker_hetero import Session
 from sagemaker_hetero._archive import s3_checksum
+from tests._aws import needs_moto_head_checksums
 from tests.test_session import DEFAULT_BUCKET, INPUTS, code, code_object, code_uri, data_bucket  # noqa: F401
 from tests.test_submission_faults import PART, big_code, estimator, in_parts, jobs  # noqa: F401
 
@@ -28,6 +29,7 @@ def code_key(log):
     return code_uri(log).split("/", 3)[3]
 
 
+@needs_moto_head_checksums
 def test_the_archive_goes_up_with_its_sha256_checksum_and_is_reused_by_it(fault_proxy, code, data_bucket):
     estimator().fit(INPUTS, wait=False, job_name="one")
     archive, key = code_object(fault_proxy), code_key(fault_proxy)
@@ -42,6 +44,7 @@ def test_the_archive_goes_up_with_its_sha256_checksum_and_is_reused_by_it(fault_
     assert code_key(fault_proxy) == key and jobs() == ["one", "two"]
 
 
+@needs_moto_head_checksums
 def test_this_archive_stored_without_a_checksum_is_put_again_with_one(fault_proxy, code, data_bucket):
     estimator().fit(INPUTS, wait=False, job_name="one")
     archive, key = code_object(fault_proxy), code_key(fault_proxy)
@@ -58,6 +61,7 @@ def test_this_archive_stored_without_a_checksum_is_put_again_with_one(fault_prox
     assert jobs() == ["one", "two"]
 
 
+@needs_moto_head_checksums
 def test_a_large_archive_goes_up_with_part_checksums_and_is_reused_whatever_the_part_size(
         fault_proxy, big_code, data_bucket):
     in_parts().fit(INPUTS, wait=False, job_name="big")

@@ -20,7 +20,7 @@ import pytest
 from sagemaker_hetero import PyTorch, Session
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._archive import archive_members
-from tests._aws import needs_moto_conditional_writes
+from tests._aws import needs_moto_conditional_writes, needs_moto_head_checksums
 from tests.test_session import (DEFAULT_BUCKET, INPUTS, code, code_object, code_uri, data_bucket,  # noqa: F401
                                 estimator, s3_object)
 
@@ -201,6 +201,7 @@ def test_an_existing_jobs_code_is_kept_and_the_conflict_names_the_job(fault_prox
     assert s3_object(DEFAULT_BUCKET, kept_uri.split("/", 3)[3]) == before
 
 
+@needs_moto_head_checksums
 def test_the_same_code_from_another_session_is_found_not_sent(fault_proxy, code, data_bucket):
     estimator().fit(INPUTS, wait=False, job_name="one")
     fault_proxy.clear_requests()
@@ -223,7 +224,9 @@ def other_bytes_at_the_code_key(code_key_of, **put):
     return key, junk
 
 
-@pytest.mark.parametrize("checksum", [{}, {"ChecksumAlgorithm": "SHA256"}], ids=["no-checksum", "its-checksum"])
+@pytest.mark.parametrize("checksum", [
+    pytest.param({}, id="no-checksum"),
+    pytest.param({"ChecksumAlgorithm": "SHA256"}, id="its-checksum", marks=needs_moto_head_checksums)])
 def test_other_bytes_at_the_code_key_are_never_run_nor_overwritten(fault_proxy, code, data_bucket, checksum):
     est = estimator()
     key, junk = other_bytes_at_the_code_key(est, **checksum)
@@ -313,6 +316,7 @@ def test_a_failed_part_is_translated_and_the_upload_aborted(fault_proxy, big_cod
     assert boto3.client("s3").list_multipart_uploads(Bucket=DEFAULT_BUCKET).get("Uploads", []) == []
 
 
+@needs_moto_head_checksums
 def test_the_same_large_archive_is_not_sent_twice(fault_proxy, big_code, data_bucket):
     refuse_create(fault_proxy)
     with pytest.raises(E.AWSError):
