@@ -5,6 +5,7 @@ header's time zeroed. Symbolic links are followed (the archive holds what they p
 matching ``CODE_IGNORE`` (``.git``, ``.venv``, ``__pycache__``, ``.ipynb_checkpoints``) stay out.
 The archive is stored under its SHA-256 (``_plan.code_plan``), so the same bytes go up once.
 """
+import base64
 import fnmatch
 import gzip
 import hashlib
@@ -18,7 +19,7 @@ import tempfile
 from sagemaker_hetero._defaults import CODE_ARCHIVE_LEVEL, CODE_IGNORE
 
 __all__ = ["build_archive", "scan", "write_archive", "signature", "digest", "archive_name", "archive_members",
-           "s3_etag"]
+           "s3_etag", "s3_checksum", "checksum_of"]
 
 _SPOOL_LIMIT = 64 * 1024 * 1024
 
@@ -173,18 +174,36 @@ def s3_etag(body, part_size=None):
     the parts' MD5s, ``-`` and the number of parts. Reads ``body`` from the start and rewinds it.
     (An object encrypted with SSE-KMS gets another ETag: it then never looks like the same bytes.)
     """
+    return _of_parts(body, part_size, hashlib.md5, lambda h: h.hexdigest())
+
+
+def s3_checksum(body, part_size=None):
+    """The SHA-256 checksum S3 keeps for the bytes of ``body`` (a file object) stored with
+    ``ChecksumAlgorithm="SHA256"``, as HeadObject answers it: put whole (``part_size`` None), their
+    SHA-256 in base64; put in parts of ``part_size`` bytes, the SHA-256 of the parts' raw SHA-256
+    digests in base64, ``-`` and the number of parts. Reads ``body`` from the start and rewinds it."""
+    return _of_parts(body, part_size, hashlib.sha256, lambda h: base64.b64encode(h.digest()).decode("ascii"))
+
+
+def checksum_of(data):
+    """The SHA-256 of ``data`` (bytes) in base64, as S3 writes checksums."""
+    return base64.b64encode(hashlib.sha256(data).digest()).decode("ascii")
+
+
+def _of_parts(body, part_size, new, text):
+    """``text`` of the ``new`` hash of ``body`` (whole), or of its parts' digests, ``-`` and their number."""
     body.seek(0)
     if part_size is None:
-        digest = hashlib.md5()
+        whole = new()
         for chunk in iter(lambda: body.read(1 << 20), b""):
-            digest.update(chunk)
+            whole.update(chunk)
         body.seek(0)
-        return digest.hexdigest()
+        return text(whole)
     digests = []
     for chunk in iter(lambda: body.read(part_size), b""):
-        digests.append(hashlib.md5(chunk).digest())
+        digests.append(new(chunk).digest())
     body.seek(0)
-    return "%s-%d" % (hashlib.md5(b"".join(digests)).hexdigest(), len(digests))
+    return "%s-%d" % (text(new(b"".join(digests))), len(digests))
 
 
 def archive_members(data):

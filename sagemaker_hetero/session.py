@@ -26,8 +26,10 @@ import boto3
 import boto3.exceptions
 import botocore.config
 
-from sagemaker_hetero import _apps, _archive, _aws_errors, _boto, _context, _plan, _sdk_config, _wire, utils
+from sagemaker_hetero import (_apps, _archive, _aws_errors, _boto, _code_store, _context, _plan, _sdk_config, _wire,
+                              utils)
 from sagemaker_hetero import exceptions as E
+from sagemaker_hetero._code_store import MULTIPART_CHUNKSIZE, MULTIPART_THRESHOLD
 from sagemaker_hetero._context import default_bucket_name
 from sagemaker_hetero._defaults import CODE_IGNORE
 from sagemaker_hetero._job import TrainingJob
@@ -50,12 +52,6 @@ CLOCK_SKEW_SECONDS = 300
 # With AWS's clock (the Date header, whole seconds): how much earlier than our first attempt's
 # arrival a job we created may say it was created.
 _DATE_SLACK_SECONDS = 2
-#: A code archive larger than this goes up in parts (S3 multipart upload), else in one PutObject.
-MULTIPART_THRESHOLD = 256 * 1024 * 1024
-#: The size of each part (S3: at least 5 MiB, at most 10,000 parts; larger archives get larger parts).
-MULTIPART_CHUNKSIZE = 16 * 1024 * 1024
-_MIN_PART = 5 * 1024 * 1024
-_MAX_PARTS = 10000
 # What a CreateTrainingJob attempt came to (botocore's needs-retry event, per thread): AWS answered
 # it; it never left (no connection); or it may have reached SageMaker and no answer says what became
 # of it (the connection dropped or timed out while waiting, or a 5xx).
@@ -428,101 +424,14 @@ class Session(object):
             self._stored_code.add((bucket, key))
 
     def _upload_code(self, plan, body, size):
-        """Put the code archive at its key, never over an object that is there already.
-
-        The key is the archive's content address: an object there already is these bytes (an earlier
-        job's, another session's), checked by its ETag (the MD5 S3 gives these bytes) or the
-        ``sha256`` metadata this package stores with it, and nothing is sent. An object there with
-        other bytes is left as it is and the submission stops. An archive over ``multipart_threshold``
-        bytes goes up in parts, looked for first so that no part is sent for an archive that is there.
-        """
+        """Put the code archive at its key (its content address), never over an object that is there
+        already, unless S3's checksums show that object is these bytes (``_code_store.store``)."""
         bucket, key = _wire.parse_s3_uri(plan.code.s3_uri)
         expected = self._expected_bucket_owner(bucket)
         target = (bucket, key, {"ExpectedBucketOwner": expected} if expected else {})
-        part = None if size <= self.multipart_threshold else _part_size(size, self.multipart_chunksize)
+        part = _code_store.part_size(size, self.multipart_threshold, self.multipart_chunksize)
         digest = plan.code_digest or _archive.digest(body)
-        head = self._archive_head(target) if part is not None else None
-        if head is None:
-            try:
-                self._send_archive(target, body, part, {"IfNoneMatch": "*"}, digest)
-                return
-            except E.AWSError as exc:
-                if exc.code != "PreconditionFailed":
-                    raise
-            head = self._archive_head(target)
-        if head is None:  # there (PutObject said so), but this identity may not read it (HeadObject)
-            LOGGER.info("s3://%s/%s exists and cannot be read; as its key is the archive's SHA-256, it is taken to "
-                        "be this code.", bucket, key)
-            return
-        etag = head.get("ETag", "").strip('"')
-        if etag == _archive.s3_etag(body, part) or (head.get("Metadata") or {}).get("sha256") == digest:
-            return
-        raise E.AWSError(
-            "s3://%s/%s holds other bytes than the code archive whose SHA-256 names it (ETag %s)" % (bucket, key, etag),
-            code="PreconditionFailed", operation="PutObject", job_name=plan.job_name,
-            hint="It is never overwritten: delete it (it is not this package's upload), or set code_location to "
-                 "another prefix.")
-
-    def _archive_head(self, target):
-        """HeadObject of the object at ``target``, or None if there is none or it cannot be read
-        (HeadObject answers 403 for a missing key to an identity without s3:ListBucket)."""
-        bucket, key, owner = target
-        try:
-            return _aws_errors.call(self._client("s3"), "HeadObject", Bucket=bucket, Key=key, **owner)
-        except (E.ResourceNotFoundError, E.AccessDeniedError):
-            return None
-
-    def _send_archive(self, target, body, part, condition, digest):
-        """One PutObject (``part`` None) or a multipart upload of ``body``, with ``condition``
-        (``IfNoneMatch``) on the request that makes the object appear, and the SHA-256 ``digest`` as the
-        object's ``sha256`` metadata."""
-        bucket, key, owner = target
-        s3 = self._client("s3")
-        body.seek(0)
-        meta = {"Metadata": {"sha256": digest}}
-        try:
-            if part is None:
-                params = dict(owner, Bucket=bucket, Key=key, Body=body, **dict(meta, **condition))
-                _aws_errors.call(s3, "PutObject", **params)
-            else:
-                self._put_in_parts(s3, target, body, part, condition, meta)
-        except E.AWSError as exc:
-            if exc.code == "NoSuchBucket":
-                raise exc.hinted("The code bucket %r does not exist; create it or change output_path/code_location."
-                                 % bucket)
-            raise
-
-    def _put_in_parts(self, s3, target, body, part, condition, meta):
-        """A multipart upload, each call through the translator; aborted if anything fails, so no parts
-        are left to pay for. ``condition`` goes on CompleteMultipartUpload (S3 honours If-None-Match and
-        If-Match there)."""
-        bucket, key, owner = target
-        # What boto3's own transfer does: CRC32 checksums on the parts, unless the client was told
-        # to add checksums only where required (for S3-compatible stores that refuse them).
-        checksum = {}
-        if getattr(s3.meta.config, "request_checksum_calculation", None) != "when_required":
-            checksum = {"ChecksumAlgorithm": "CRC32"}
-        upload = _aws_errors.call(s3, "CreateMultipartUpload", Bucket=bucket, Key=key,
-                                  **dict(owner, **dict(checksum, **meta)))
-        ids = dict(owner, Bucket=bucket, Key=key, UploadId=upload["UploadId"])
-        try:
-            parts = []
-            for number in range(1, _MAX_PARTS + 1):
-                chunk = body.read(part)
-                if not chunk:
-                    break
-                answer = _aws_errors.call(s3, "UploadPart", PartNumber=number, Body=chunk, **dict(ids, **checksum))
-                entry = {"PartNumber": number, "ETag": answer["ETag"]}
-                entry.update((k, v) for k, v in answer.items() if k.startswith("Checksum") and k != "ChecksumType")
-                parts.append(entry)
-            _aws_errors.call(s3, "CompleteMultipartUpload", MultipartUpload={"Parts": parts}, **dict(ids, **condition))
-        except BaseException:
-            try:
-                _aws_errors.call(s3, "AbortMultipartUpload", **ids)
-            except E.AWSError as exc:
-                LOGGER.warning("Could not abort the multipart upload %s of s3://%s/%s (%s); a bucket lifecycle rule "
-                               "(AbortIncompleteMultipartUpload) removes such parts.", ids["UploadId"], bucket, key, exc)
-            raise
+        _code_store.store(self._client("s3"), target, body, size, part, digest, job_name=plan.job_name)
 
     def _create_training_job(self, request, clock=time.monotonic, wall_clock=time.time):
         """CreateTrainingJob, its outcome made certain.
@@ -885,12 +794,6 @@ def _is_name_taken(exc):
     return exc.code in ("ResourceInUse", "ValidationException", "ResourceInUseException") and (
         "already exist" in text or "in use" in text or "must be unique" in text
     )
-
-
-def _part_size(size, chunksize):
-    """The part size for a multipart upload of ``size`` bytes: ``chunksize``, at least S3's minimum,
-    and large enough for S3's 10,000 parts."""
-    return max(chunksize, _MIN_PART, -(-size // _MAX_PARTS))
 
 
 def _track_create_attempts(client):

@@ -74,6 +74,12 @@ SDK's tests must not assume more than this):
     ``If-Match`` (real S3 honours both).  A multipart object's ETag is the
     MD5 of its parts' MD5 digests, ``-`` and the number of parts, as on S3.
     Parts other than the last must be at least 5 MiB (``EntityTooSmall``).
+    Checksums: PutObject and UploadPart with ``ChecksumAlgorithm="SHA256"``
+    keep the checksum, and HeadObject with ``ChecksumMode="ENABLED"``
+    answers it (a multipart object's composite one without a ``-N``);
+    HeadObject with ``PartNumber=1`` answers the first part's size.  Unlike
+    S3, moto keeps a ``ChecksumSHA256`` the request gives without checking
+    it against the bytes.
 (g) Every answer carries a ``Date`` header from the server's clock (the
     proxy relays it; answers the proxy makes up itself have none).
 (h) Tuning jobs (verified by ``tests/test_aws_infra_tuning.py``):
@@ -99,6 +105,8 @@ On Python 3.8 pip installs moto 5.0.x (its last releases for 3.8), which
 differs in (f): PutObject ignores ``If-Match`` and CompleteMultipartUpload
 ignores ``If-None-Match``.  Tests that need those answers are marked with
 :data:`needs_moto_conditional_writes` (skipped there, with that reason).
+Before 5.1.2 HeadObject answers no checksum: tests that need it are marked
+with :data:`needs_moto_head_checksums`.
 """
 
 import http.client
@@ -126,6 +134,7 @@ __all__ = [
     "RecordedRequest",
     "describe_request",
     "needs_moto_conditional_writes",
+    "needs_moto_head_checksums",
     "network_guard",
 ]
 
@@ -137,13 +146,18 @@ def _moto_release():
     # type: () -> Tuple[int, ...]
     from importlib.metadata import version  # Python 3.8+; does not import moto
 
-    return tuple(int(part) for part in version("moto").split(".")[:2] if part.isdigit())
+    return tuple(int(part) for part in version("moto").split(".")[:3] if part.isdigit())
 
 
 needs_moto_conditional_writes = pytest.mark.skipif(
     _moto_release() < (5, 1),
     reason="moto 5.0.x (the last releases for Python 3.8) ignores If-Match on PutObject and "
     "If-None-Match on CompleteMultipartUpload; checked with a newer moto",
+)
+needs_moto_head_checksums = pytest.mark.skipif(
+    _moto_release() < (5, 1, 2),
+    reason="moto before 5.1.2 (5.0.x is the last for Python 3.8) answers no checksum to HeadObject with "
+    "ChecksumMode=ENABLED; checked with a newer moto",
 )
 
 # --------------------------------------------------------------------------

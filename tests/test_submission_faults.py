@@ -20,7 +20,7 @@ import pytest
 from sagemaker_hetero import PyTorch, Session
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._archive import archive_members
-from tests._aws import needs_moto_conditional_writes
+from tests._aws import needs_moto_conditional_writes, needs_moto_head_checksums
 from tests.test_session import (DEFAULT_BUCKET, INPUTS, code, code_object, code_uri, data_bucket,  # noqa: F401
                                 estimator, s3_object)
 
@@ -201,6 +201,7 @@ def test_an_existing_jobs_code_is_kept_and_the_conflict_names_the_job(fault_prox
     assert s3_object(DEFAULT_BUCKET, kept_uri.split("/", 3)[3]) == before
 
 
+@needs_moto_head_checksums
 def test_the_same_code_from_another_session_is_found_not_sent(fault_proxy, code, data_bucket):
     estimator().fit(INPUTS, wait=False, job_name="one")
     fault_proxy.clear_requests()
@@ -210,34 +211,45 @@ def test_the_same_code_from_another_session_is_found_not_sent(fault_proxy, code,
     assert jobs() == ["one", "two"]
 
 
-def other_bytes_at_the_code_key(code_key_of):
-    """Put other bytes where ``code_key_of``'s code would go; return its key and those bytes."""
+def other_bytes_at_the_code_key(code_key_of, **put):
+    """Plant other bytes where ``code_key_of``'s code would go, with the code's SHA-256 as their
+    ``sha256`` metadata (what this package once trusted), and ``put`` (more PutObject parameters);
+    return its key and those bytes."""
     uri = json.loads(code_key_of.fit(INPUTS, dry_run=True, job_name="dry")["HyperParameters"]
                      ["sagemaker_submit_directory"])
     key, junk = uri.split("/", 3)[3], b"not the archive"
     boto3.client("s3").create_bucket(Bucket=DEFAULT_BUCKET, CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
-    boto3.client("s3").put_object(Bucket=DEFAULT_BUCKET, Key=key, Body=junk)
+    boto3.client("s3").put_object(Bucket=DEFAULT_BUCKET, Key=key, Body=junk, Metadata={"sha256": key.split("/")[-2]},
+                                  **put)
     return key, junk
 
 
-def test_other_bytes_at_the_code_key_are_never_overwritten(fault_proxy, code, data_bucket):
+@pytest.mark.parametrize("checksum", [
+    pytest.param({}, id="no-checksum"),
+    pytest.param({"ChecksumAlgorithm": "SHA256"}, id="its-checksum", marks=needs_moto_head_checksums)])
+def test_other_bytes_at_the_code_key_are_never_run_nor_overwritten(fault_proxy, code, data_bucket, checksum):
     est = estimator()
-    key, junk = other_bytes_at_the_code_key(est)
+    key, junk = other_bytes_at_the_code_key(est, **checksum)
     fault_proxy.clear_requests()
     with pytest.raises(E.AWSError) as info:
         est.fit(INPUTS, wait=False, job_name="junked")
-    assert "other bytes" in str(info.value) and "never overwritten" in str(info.value)
+    text = str(info.value)
+    assert "s3://%s/%s holds other bytes" % (DEFAULT_BUCKET, key) in text and "never overwritten" in text
+    assert ("no SHA-256 checksum" in text) == (not checksum) and "delete it" in text
     assert s3_object(DEFAULT_BUCKET, key) == junk
     assert "CreateTrainingJob" not in fault_proxy.operations() and jobs() == []
 
 
-def test_an_archive_at_the_code_key_that_cannot_be_read_is_taken_as_this_code(fault_proxy, code, data_bucket):
+def test_an_archive_at_the_code_key_that_cannot_be_read_is_not_run(fault_proxy, code, data_bucket):
     estimator().fit(INPUTS, wait=False, job_name="one")
     stored = code_object(fault_proxy)
     fault_proxy.add_fault(operation="HeadObject", kind="status", status=403, body=b"", times=None)
-    estimator().fit(INPUTS, wait=False, job_name="two")  # PutObject: 412, HeadObject: 403
+    with pytest.raises(E.AccessDeniedError) as info:
+        estimator().fit(INPUTS, wait=False, job_name="two")  # PutObject: 412, HeadObject: 403
+    assert code_uri(fault_proxy).split("/", 3)[3] in str(info.value)
+    assert "cannot be compared" in str(info.value) and "s3:GetObject" in str(info.value)
     assert code_object(fault_proxy) == stored
-    assert jobs() == ["one", "two"]
+    assert jobs() == ["one"]
 
 
 @pytest.fixture
@@ -272,8 +284,9 @@ def test_a_large_archive_with_other_bytes_at_its_key_sends_no_part(fault_proxy, 
     fault_proxy.clear_requests()
     with pytest.raises(E.AWSError) as info:
         est.fit(INPUTS, wait=False, job_name="big")
-    assert "never overwritten" in str(info.value)
+    assert "holds other bytes" in str(info.value) and "never overwritten" in str(info.value)
     assert "UploadPart" not in fault_proxy.operations()  # seen first: no part sent
+    assert "CreateTrainingJob" not in fault_proxy.operations()
     assert s3_object(DEFAULT_BUCKET, key) == junk
 
 
@@ -303,12 +316,13 @@ def test_a_failed_part_is_translated_and_the_upload_aborted(fault_proxy, big_cod
     assert boto3.client("s3").list_multipart_uploads(Bucket=DEFAULT_BUCKET).get("Uploads", []) == []
 
 
+@needs_moto_head_checksums
 def test_the_same_large_archive_is_not_sent_twice(fault_proxy, big_code, data_bucket):
     refuse_create(fault_proxy)
     with pytest.raises(E.AWSError):
         in_parts().fit(INPUTS, wait=False, job_name="again")
     fault_proxy.clear_requests()
-    in_parts().fit(INPUTS, wait=False, job_name="again")  # same bytes: the ETag of the same parts
+    in_parts().fit(INPUTS, wait=False, job_name="again")  # same bytes: S3's checksum of the same parts
     assert "UploadPart" not in fault_proxy.operations()
     assert jobs() == ["again"]
 
