@@ -28,7 +28,7 @@ import time
 import weakref
 
 from sagemaker_hetero.exceptions import LocalJobError
-from sagemaker_hetero.local import _artifacts, _lifeline, _signals, _storage
+from sagemaker_hetero.local import _artifacts, _lifeline, _private, _signals
 
 __all__ = ["LocalJob", "LAST_LINES"]
 
@@ -97,7 +97,7 @@ class LocalJob(object):
         self._grace = grace_period
         self._keep = keep
         self._removable = removable
-        self._scratch = list(scratch)  # folders deleted when the job ends, however it ends
+        self._scratch = list(scratch)  # _private.OwnedFolder's removed when the job ends, however it ends
         self._folder_lock = lock  # the job folder's lock, released when the job ends
         self._hosts = list(hosts)
         self._prepare = prepare  # host -> its HostPlan (its folder made ready)
@@ -271,6 +271,11 @@ class LocalJob(object):
         for run in runs:
             run.exited.wait(5.0)
 
+    def _free_scratch(self):
+        """Remove the job's folders in memory (the code unpacked there): at its end, or at exit."""
+        for folder in self._scratch:
+            folder.remove()
+
     def _kill_now(self):
         """SIGKILL to every host still running (interpreter exit, a second Ctrl-C)."""
         for run in self._runs:
@@ -313,8 +318,7 @@ class LocalJob(object):
                 self._error = self._make_error("internal", "the local runner failed: %r" % (exc,))
         finally:
             self._lifeline.close()  # a watchdog still running stops what is left of its host
-            for path in self._scratch:  # the code unpacked in memory: freed however the job ended
-                _storage.remove_tree(path)
+            self._free_scratch()
             self._ended_at = _now()
             _RUNNING.discard(self)
             if self._folder_lock is not None:
@@ -364,7 +368,7 @@ class LocalJob(object):
             self._transitions.append({"Status": secondary, "StartTime": _now(), "StatusMessage": ""})
             self._status, self._secondary = status, secondary
         if status == "Completed" and not self._keep:
-            _storage.remove_later(self._removable, os.path.dirname(self.job_dir))
+            _private.remove_later(self._removable, os.path.dirname(self.job_dir))
 
     def _drain_output(self):
         """Wait briefly for the last output; a pipe a stray process still holds is not waited for."""
