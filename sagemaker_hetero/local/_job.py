@@ -379,26 +379,33 @@ class LocalJob(object):
         self._write("", flush=True)
 
     def _collect(self):
-        """Pack every host's ``model/`` and ``output/data/`` to ``<output path>/<job>/output/``."""
+        """Pack every host's ``model/`` and ``output/data/`` to ``<output path>/<job>/output/`` (no link
+        followed: see ``_artifacts``)."""
         runs = sorted(self._runs, key=lambda r: int(r.host.name.rsplit("-", 1)[1]))
-        for source, archive in (("model", "model.tar.gz"), (os.path.join("output", "data"), "output.tar.gz")):
-            folders = [(r.host.name, os.path.join(r.plan.base_dir, source)) for r in runs]
-            entries, moved = _artifacts.combine(folders, self._skip_loop)
+        root = self._storage.root
+        for source, archive in (("model", "model.tar.gz"), ("output/data", "output.tar.gz")):
+            folders = [(r.host.name, r.plan.base_dir) for r in runs]
+            entries, moved = _artifacts.combine(folders, source, self._skip)
             for host, rel in moved:
                 self._say("%s/%s differs from an earlier host's copy: stored as %s/%s in %s"
                           % (source, rel, host, rel, archive))
+            links = [name for name, entry in entries if entry.kind == "link"]
+            if links:
+                self._say("%s: %d symbolic link(s) stored as links, their targets not read (as SageMaker packs "
+                          "them): %s" % (archive, len(links), ", ".join(links[:3]) + (", ..." if links[3:] else "")))
             uri = posixpath.join(self._artifacts_uri, archive)
             local = self._storage.local_path(uri)
-            if local is not None:
-                _artifacts.pack(entries, local)
-            else:
-                tmp = _artifacts.pack(entries, os.path.join(self.job_dir, ".upload", archive))
+            try:
+                tmp = _artifacts.pack(entries, local or os.path.join(self.job_dir, ".upload", archive), within=root)
+            except _private.NotPrivate as exc:  # a link a host put on the way
+                raise RuntimeError("cannot write %s: %s" % (archive, exc))
+            if local is None:
                 self._storage.put(tmp, uri)
             if archive == "model.tar.gz":
                 self._model_uri = self._storage.file_uri_of(uri)
 
-    def _skip_loop(self, path):
-        self._say("skipped %s: a symbolic link to a folder above it (a loop)" % path)
+    def _skip(self, path, why):
+        self._say("skipped %s: %s" % (path, why))
 
     def _make_error(self, reason, text, culprit=None):
         lines = ["Local training job %s: %s." % (self.name, text)]
