@@ -550,8 +550,13 @@ def _stop_all_for_signal(signum):
 
 
 def _stop_all_at_exit():
-    for job in list(_RUNNING):
+    """At exit, a job still running (``fit(wait=False)``, never waited for) is killed, and its folder in
+    memory freed here: its supervisor, a daemon thread, may not get to it before the interpreter ends."""
+    jobs = list(_RUNNING)
+    for job in jobs:
         job._kill_now()
+    for job in jobs:
+        job._free_scratch()
 
 
 atexit.register(_stop_all_at_exit)

@@ -258,3 +258,36 @@ def test_folders_of_a_running_driver_in_another_pid_namespace_are_not_deleted(tm
     assert not any(os.path.exists(p) for p in held)  # its owner gone, its lock free: deleted
     again.remove()
     assert os.listdir(str(memory / ("sagemaker-hetero-%d" % os.getuid()))) == []
+
+
+EXITS = """
+import io, os, sys
+sys.path.insert(0, %(repo)r)
+from sagemaker_hetero.local import LocalSession, _private
+from tests.local._helpers import estimator_for
+_private.MEMORY_DIR = %(memory)r
+session = LocalSession(root=%(root)r, isolation="namespaces", out=io.StringIO())
+estimator = estimator_for(session, %(code)r, groups=None)
+estimator.fit(wait=False)
+print(" ".join(f.path for f in estimator.latest_training_job._scratch), flush=True)
+"""
+
+
+def test_a_job_left_running_at_exit_frees_its_folder_in_memory(tmp_path, write_code):
+    """fit(wait=False), then the program ends normally: the job is killed, its code in memory freed."""
+    memory = tmp_path / "shm"
+    memory.mkdir()
+    probe = session(root=str(tmp_path / "jobs"), isolation="namespaces")
+    works, why, _, overlay = probe._probe()
+    if not (works and overlay):
+        pytest.skip("the code goes in memory only with overlays in namespaces: %s" % (why or "no overlays here"))
+    script = tmp_path / "exits.py"
+    script.write_text(textwrap.dedent(EXITS % {
+        "repo": ROOT, "memory": str(memory), "root": str(tmp_path / "jobs"),
+        "code": write_code("import time\ntime.sleep(120)\n")}))
+    done = subprocess.run([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    folders = done.stdout.split()
+    assert len(folders) == 1 and folders[0].startswith(str(memory))
+    assert not os.path.exists(folders[0])
