@@ -42,6 +42,11 @@ def default_root():
     return os.path.join(tempfile.gettempdir(), "sagemaker-hetero-local-%s" % ("user" if uid is None else uid))
 
 
+def _is_default(root):
+    """Whether ``root`` (a LocalSession's argument) names the default root."""
+    return root is None or os.path.abspath(root) == default_root()
+
+
 def _is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -57,6 +62,8 @@ class LocalSession(object):
     - ``python``: the interpreter that runs the entry point (default: this one).
     - ``root``: where job folders live (default :func:`default_root`); a job runs in
       ``<root>/<job name>/``, and the local bucket ``s3://sagemaker-hetero-local/KEY`` is ``<root>/KEY``.
+      It must be a folder of yours that no one else may write (the default one: that no one else may
+      enter); it is made 0700 when missing (see ``_private``).
     - ``keep``: keep the host folders after a job completes (they are always kept when it fails
       or is stopped; the artifacts are always kept).
     - ``assignment``: ``"ordered"`` or ``"shuffled"`` (``algo-N`` names drawn at random for the
@@ -93,7 +100,7 @@ class LocalSession(object):
         if root is not None and (not isinstance(root, str) or not root):
             problems.append(Problem("root", "must be a folder path", root))
         else:
-            problems.extend(_private.root_problems(os.path.abspath(root or default_root()), root is None))
+            problems.extend(_private.root_problems(os.path.abspath(root or default_root()), _is_default(root)))
         if out is not None and not hasattr(out, "write"):
             problems.append(Problem("out", "must be a writable text stream", out))
         if problems:
@@ -107,7 +114,7 @@ class LocalSession(object):
         )
         self.python = python
         self.root = os.path.abspath(root or default_root())
-        self._default_root = root is None  # checked more strictly: it sits in a folder every user may write
+        self._default_root = _is_default(root)  # checked more strictly: it sits in a folder every user may write
         self.keep = bool(keep)
         self.assignment = assignment
         self.seed = seed

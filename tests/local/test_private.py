@@ -69,6 +69,8 @@ def test_the_default_root_is_made_yours_alone_and_one_open_to_others_or_a_link_i
         session()
     message = the_root_problem(info)
     assert str(root) in message and "open to other users (mode 0755)" in message and "chmod 700" in message
+    with pytest.raises(ConfigError):  # named, it is still the default one
+        session(root=str(root))
     os.chmod(str(root), 0o700)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir(mode=0o700)
