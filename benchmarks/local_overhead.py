@@ -130,9 +130,9 @@ def main():
         print("runs: %d (median, min in seconds); hosts per job: %d; python %s" % (runs, hosts, sys.version.split()[0]))
         print("same 3 commands run directly:          %.3f  %.3f" % (median(baseline), min(baseline)))
         modes = [("none", (local, prepare, training, upload))]
-        from sagemaker_hetero.local import _hosts, _isolation
+        from sagemaker_hetero.local import LocalSession
 
-        works, why = _isolation.probe(_hosts.write_site(root))[:2]
+        works, why = LocalSession(root=root)._probe()[:2]
         if works:
             modes.append(("namespaces", fits(root, "namespaces", runs)[:4]))
         else:

@@ -17,10 +17,12 @@ import py_compile
 import re
 import shlex
 import shutil
+import sys
+import tempfile
 
 import attrs
 
-from sagemaker_hetero.local import _cluster, _isolation, _launchers, _resolver, _storage
+from sagemaker_hetero.local import _cluster, _isolation, _launchers, _private, _resolver, _storage
 from sagemaker_hetero.training.environment import Environment
 
 __all__ = ["HostPlan", "prepare_host", "host_environ", "host_command", "python_path_dir", "write_site", "SITE_DIR"]
@@ -52,36 +54,59 @@ def _write_json(path, value):
         json.dump(value, handle)
 
 
-def write_site(root):
-    """The name resolver as ``<root>/.site/sitecustomize.py``; returns the folder.
+def write_site(folder):
+    """The name resolver as ``<folder>/.site/sitecustomize.py``, with its bytecode; returns ``<folder>/.site``.
 
-    Shared by the jobs under ``root`` and rewritten only when it changed, so Python's bytecode
-    cache of it stays valid and a host does not compile it again at each start. That cache is
-    written here for this interpreter (the hosts' by default), so hosts started with
-    ``PYTHONDONTWRITEBYTECODE`` (common in images) do not compile it at every start either.
+    That folder goes first on each host's ``PYTHONPATH``, so it holds only what is written here: it
+    must not exist yet (a job writes it into its own new folder), it is made mode 0700 and its files
+    are written without following links (``_private``). The bytecode, for this interpreter (the
+    hosts' by default), is compiled once per process and marked valid whatever the source's time
+    (PEP 552's unchecked hash: the source is written with it), so a host does not compile it again,
+    even with ``PYTHONDONTWRITEBYTECODE`` (common in images).
     """
-    site = os.path.join(root, SITE_DIR)
-    target = os.path.join(site, "sitecustomize.py")
     with open(_resolver.__file__, "rb") as source:
         code = source.read()
+    parent = _private.open_dir(folder)
     try:
-        with open(target, "rb") as current:
-            same = current.read() == code
-    except OSError:
-        same = False
-    if not same:
-        os.makedirs(site, exist_ok=True)
-        tmp = "%s.%d.part" % (target, os.getpid())
-        with open(tmp, "wb") as handle:
-            handle.write(code)
-        os.replace(tmp, target)
-    cached = importlib.util.cache_from_source(target)
-    if not same or not os.path.exists(cached):
+        site = _private.new_folder(parent, SITE_DIR)
+    finally:
+        os.close(parent)
+    try:
+        _private.write_new(site, "sitecustomize.py", code)
+        compiled = _bytecode(code)
+        if compiled is not None:
+            cached = importlib.util.cache_from_source("sitecustomize.py")  # __pycache__/sitecustomize.<tag>.pyc
+            os.mkdir(os.path.dirname(cached), 0o700, dir_fd=site)
+            _private.write_new(site, cached, compiled)
+    finally:
+        os.close(site)
+    return os.path.join(folder, SITE_DIR)
+
+
+_compiled = {}  # the resolver's source -> its bytecode for this interpreter (None: cannot be compiled)
+
+
+def _bytecode(code):
+    """The bytecode of the resolver's source ``code`` (bytes) with an unchecked hash, or None."""
+    if sys.implementation.cache_tag is None:
+        return None
+    if code not in _compiled:
+        scratch = tempfile.mkdtemp(prefix="sagemaker-hetero-site-")
         try:
-            py_compile.compile(target, cfile=cached, doraise=True)
+            source = os.path.join(scratch, "sitecustomize.py")
+            with open(source, "wb") as handle:
+                handle.write(code)
+            target = os.path.join(scratch, "sitecustomize.pyc")
+            py_compile.compile(source, cfile=target, doraise=True,
+                               invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+            with open(target, "rb") as handle:
+                _compiled.clear()
+                _compiled[code] = handle.read()
         except (OSError, py_compile.PyCompileError):
-            pass  # the hosts compile it themselves
-    return site
+            _compiled[code] = None  # the hosts compile it themselves
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return _compiled[code]
 
 
 def list_channel(path, on_loop=None):

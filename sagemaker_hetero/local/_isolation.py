@@ -37,7 +37,7 @@ import threading
 
 import attrs
 
-from sagemaker_hetero.local import _lifeline, _storage
+from sagemaker_hetero.local import _lifeline, _private
 
 __all__ = ["MODES", "MODE_ENV", "SEEN_BASE", "STAGE_DIR", "SETUP", "Isolation", "mode_from", "probe",
            "hosts_file_text", "mounts", "write_fstab", "host_prefix", "prefix", "overlay_ok", "opt_layout",
@@ -46,7 +46,7 @@ __all__ = ["MODES", "MODE_ENV", "SEEN_BASE", "STAGE_DIR", "SETUP", "Isolation", 
 MODES = ("auto", "namespaces", "none")
 MODE_ENV = "SAGEMAKER_HETERO_LOCAL_ISOLATION"
 SEEN_BASE = "/opt/ml"
-STAGE_DIR = "opt-mount"  # under <root>/.site: an empty folder the original /opt is bound onto meanwhile
+STAGE_DIR = "opt-mount"  # in the job's .etc folder: an empty folder the original /opt is bound onto meanwhile
 _OPT = "/opt"
 _NAME = "sagemaker-hetero-namespaces"  # $0 of the setup shell
 _PROBE_SECONDS = 20.0
@@ -103,7 +103,7 @@ class Isolation(object):
     memory = attrs.field(default=None)
 
 
-_probed = {}  # site folder -> probe()'s answer
+_probed = {}  # root -> probe()'s answer
 _probe_lock = threading.Lock()
 
 
@@ -201,22 +201,24 @@ def prefix(isolation, fstab, host_name):
             SETUP, _NAME, fstab, host_name, stage] + ids
 
 
-def stage_dir(site_dir):
-    path = os.path.join(site_dir, STAGE_DIR)
+def stage_dir(folder):
+    """``<folder>/opt-mount`` (made if missing): where ``/opt`` is bound while a host's tmpfs ``/opt`` is made."""
+    path = os.path.join(folder, STAGE_DIR)
     os.makedirs(path, exist_ok=True)
     return path
 
 
-def probe(site_dir):
+def probe(root):
     """``(works, why_not, map_back, overlay)``: whether hosts can run in namespaces here, and whether
-    they can mount overlays there (checked once per ``site_dir``)."""
+    they can mount overlays on the file system of ``root`` (an existing folder: the root of local
+    jobs), checked once per root by starting a host in a new folder of it."""
     with _probe_lock:
-        if site_dir not in _probed:
-            _probed[site_dir] = _probe(site_dir)
-        return _probed[site_dir]
+        if root not in _probed:
+            _probed[root] = _probe(root)
+        return _probed[root]
 
 
-def _probe(site_dir):
+def _probe(root):
     if not sys.platform.startswith("linux"):
         return False, "namespaces are Linux only (this is %s)" % sys.platform, False, False
     if shutil.which("unshare") is None:
@@ -229,15 +231,15 @@ def _probe(site_dir):
     map_back = "--map-user" in usage
     why = None
     for overlay in (True, False):  # with overlays if the kernel lets this user mount them
-        why = _try(site_dir, map_back, overlay)
+        why = _try(root, map_back, overlay)
         if why is None:
             return True, None, map_back, overlay
     return False, why, False, False
 
 
-def _try(site_dir, map_back, overlay):
+def _try(root, map_back, overlay):
     """Start one host as a job would (with overlays or not): None if it works, else why not."""
-    work = tempfile.mkdtemp(prefix="probe-", dir=site_dir)
+    work = tempfile.mkdtemp(prefix=".probe-", dir=root)
     try:
         base, lower, own = (os.path.join(work, d) for d in ("host", "lower", "own"))
         for folder in (os.path.join(base, "code"), lower, own):
@@ -247,7 +249,7 @@ def _try(site_dir, map_back, overlay):
         hosts = os.path.join(work, "hosts")
         with open(hosts, "w") as handle:
             handle.write(hosts_file_text({"algo-1": "127.0.0.1"}))
-        isolation = Isolation(own, hosts, stage_dir(site_dir), map_back, overlay, opt_layout(overlay, own))
+        isolation = Isolation(own, hosts, stage_dir(work), map_back, overlay, opt_layout(overlay, own))
         fstab = os.path.join(own, "algo-1.fstab")
         write_fstab(fstab, mounts(isolation, base, "algo-1", lower if overlay else None))
         check = 'test "$(hostname)" = algo-1 && test -d /opt/ml/code && grep -q algo-1 /etc/hosts && test -d /usr'
@@ -277,7 +279,7 @@ def _try(site_dir, map_back, overlay):
             return "an overlay wrote through to its lower folder"
         return None
     finally:
-        _storage.remove_tree(work)
+        _private.remove_tree(work)
 
 
 def _same_text(path, text):

@@ -28,7 +28,7 @@ import time
 import weakref
 
 from sagemaker_hetero.exceptions import LocalJobError
-from sagemaker_hetero.local import _artifacts, _lifeline, _signals, _storage
+from sagemaker_hetero.local import _artifacts, _lifeline, _private, _signals
 
 __all__ = ["LocalJob", "LAST_LINES"]
 
@@ -97,7 +97,7 @@ class LocalJob(object):
         self._grace = grace_period
         self._keep = keep
         self._removable = removable
-        self._scratch = list(scratch)  # folders deleted when the job ends, however it ends
+        self._scratch = list(scratch)  # _private.OwnedFolder's removed when the job ends, however it ends
         self._folder_lock = lock  # the job folder's lock, released when the job ends
         self._hosts = list(hosts)
         self._prepare = prepare  # host -> its HostPlan (its folder made ready)
@@ -271,6 +271,11 @@ class LocalJob(object):
         for run in runs:
             run.exited.wait(5.0)
 
+    def _free_scratch(self):
+        """Remove the job's folders in memory (the code unpacked there): at its end, or at exit."""
+        for folder in self._scratch:
+            folder.remove()
+
     def _kill_now(self):
         """SIGKILL to every host still running (interpreter exit, a second Ctrl-C)."""
         for run in self._runs:
@@ -313,8 +318,7 @@ class LocalJob(object):
                 self._error = self._make_error("internal", "the local runner failed: %r" % (exc,))
         finally:
             self._lifeline.close()  # a watchdog still running stops what is left of its host
-            for path in self._scratch:  # the code unpacked in memory: freed however the job ended
-                _storage.remove_tree(path)
+            self._free_scratch()
             self._ended_at = _now()
             _RUNNING.discard(self)
             if self._folder_lock is not None:
@@ -364,7 +368,7 @@ class LocalJob(object):
             self._transitions.append({"Status": secondary, "StartTime": _now(), "StatusMessage": ""})
             self._status, self._secondary = status, secondary
         if status == "Completed" and not self._keep:
-            _storage.remove_later(self._removable, os.path.dirname(self.job_dir))
+            _private.remove_later(self._removable, os.path.dirname(self.job_dir))
 
     def _drain_output(self):
         """Wait briefly for the last output; a pipe a stray process still holds is not waited for."""
@@ -375,26 +379,33 @@ class LocalJob(object):
         self._write("", flush=True)
 
     def _collect(self):
-        """Pack every host's ``model/`` and ``output/data/`` to ``<output path>/<job>/output/``."""
+        """Pack every host's ``model/`` and ``output/data/`` to ``<output path>/<job>/output/`` (no link
+        followed: see ``_artifacts``)."""
         runs = sorted(self._runs, key=lambda r: int(r.host.name.rsplit("-", 1)[1]))
-        for source, archive in (("model", "model.tar.gz"), (os.path.join("output", "data"), "output.tar.gz")):
-            folders = [(r.host.name, os.path.join(r.plan.base_dir, source)) for r in runs]
-            entries, moved = _artifacts.combine(folders, self._skip_loop)
+        root = self._storage.root
+        for source, archive in (("model", "model.tar.gz"), ("output/data", "output.tar.gz")):
+            folders = [(r.host.name, r.plan.base_dir) for r in runs]
+            entries, moved = _artifacts.combine(folders, source, self._skip)
             for host, rel in moved:
                 self._say("%s/%s differs from an earlier host's copy: stored as %s/%s in %s"
                           % (source, rel, host, rel, archive))
+            links = [name for name, entry in entries if entry.kind == "link"]
+            if links:
+                self._say("%s: %d symbolic link(s) stored as links, their targets not read (as SageMaker packs "
+                          "them): %s" % (archive, len(links), ", ".join(links[:3]) + (", ..." if links[3:] else "")))
             uri = posixpath.join(self._artifacts_uri, archive)
             local = self._storage.local_path(uri)
-            if local is not None:
-                _artifacts.pack(entries, local)
-            else:
-                tmp = _artifacts.pack(entries, os.path.join(self.job_dir, ".upload", archive))
+            try:
+                tmp = _artifacts.pack(entries, local or os.path.join(self.job_dir, ".upload", archive), within=root)
+            except _private.NotPrivate as exc:  # a link a host put on the way
+                raise RuntimeError("cannot write %s: %s" % (archive, exc))
+            if local is None:
                 self._storage.put(tmp, uri)
             if archive == "model.tar.gz":
                 self._model_uri = self._storage.file_uri_of(uri)
 
-    def _skip_loop(self, path):
-        self._say("skipped %s: a symbolic link to a folder above it (a loop)" % path)
+    def _skip(self, path, why):
+        self._say("skipped %s: %s" % (path, why))
 
     def _make_error(self, reason, text, culprit=None):
         lines = ["Local training job %s: %s." % (self.name, text)]
@@ -539,8 +550,13 @@ def _stop_all_for_signal(signum):
 
 
 def _stop_all_at_exit():
-    for job in list(_RUNNING):
+    """At exit, a job still running (``fit(wait=False)``, never waited for) is killed, and its folder in
+    memory freed here: its supervisor, a daemon thread, may not get to it before the interpreter ends."""
+    jobs = list(_RUNNING)
+    for job in jobs:
         job._kill_now()
+    for job in jobs:
+        job._free_scratch()
 
 
 atexit.register(_stop_all_at_exit)

@@ -9,6 +9,7 @@ import posixpath
 import random
 import shutil
 import socket
+import stat
 import sys
 import tempfile
 import threading
@@ -19,7 +20,7 @@ from sagemaker_hetero import _archive, _context, _plan, _sdk_config, utils
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import CODE
 from sagemaker_hetero.exceptions import ConfigError, Problem
-from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _passable, _resolver, _storage
+from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _passable, _private, _resolver, _storage
 
 __all__ = ["LocalSession", "DEFAULT_REGION", "LOCAL_ACCOUNT", "DEFAULT_GRACE_PERIOD", "default_root"]
 
@@ -41,6 +42,11 @@ def default_root():
     return os.path.join(tempfile.gettempdir(), "sagemaker-hetero-local-%s" % ("user" if uid is None else uid))
 
 
+def _is_default(root):
+    """Whether ``root`` (a LocalSession's argument) names the default root."""
+    return root is None or os.path.abspath(root) == default_root()
+
+
 def _is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -56,6 +62,8 @@ class LocalSession(object):
     - ``python``: the interpreter that runs the entry point (default: this one).
     - ``root``: where job folders live (default :func:`default_root`); a job runs in
       ``<root>/<job name>/``, and the local bucket ``s3://sagemaker-hetero-local/KEY`` is ``<root>/KEY``.
+      It must be a folder of yours that no one else may write (the default one: that no one else may
+      enter); it is made 0700 when missing (see ``_private``).
     - ``keep``: keep the host folders after a job completes (they are always kept when it fails
       or is stopped; the artifacts are always kept).
     - ``assignment``: ``"ordered"`` or ``"shuffled"`` (``algo-N`` names drawn at random for the
@@ -91,6 +99,8 @@ class LocalSession(object):
             problems.append(Problem("python", "must be an executable Python interpreter", python))
         if root is not None and (not isinstance(root, str) or not root):
             problems.append(Problem("root", "must be a folder path", root))
+        else:
+            problems.extend(_private.root_problems(os.path.abspath(root or default_root()), _is_default(root)))
         if out is not None and not hasattr(out, "write"):
             problems.append(Problem("out", "must be a writable text stream", out))
         if problems:
@@ -104,6 +114,7 @@ class LocalSession(object):
         )
         self.python = python
         self.root = os.path.abspath(root or default_root())
+        self._default_root = _is_default(root)  # checked more strictly: it sits in a folder every user may write
         self.keep = bool(keep)
         self.assignment = assignment
         self.seed = seed
@@ -220,17 +231,28 @@ class LocalSession(object):
         return (a, b)
 
     def _fresh_job_dir(self, job_dir, name):
+        """Make the job's folder anew (mode 0700, its marker in it), relative to the root and never
+        through a link; an earlier run's folder (it holds the marker, a file) goes to the trash."""
         job = self._jobs.get(name)
         if job is not None and not job._done.is_set():
             raise ConfigError([Problem("job_name", "a local job of this name is still running", name)])
-        if os.path.lexists(job_dir):
-            if not os.path.isfile(os.path.join(job_dir, JOB_MARKER)):
+        root = _private.open_dir(self.root)
+        try:
+            if _is_job_folder(root, name) is False:
                 message = "%s exists and is not a local job's folder; choose another job_name or root" % job_dir
                 raise ConfigError([Problem("job_name", message, name)])
-            _storage.remove_later([job_dir], self.root)
-        os.makedirs(job_dir)
-        with open(os.path.join(job_dir, JOB_MARKER), "w") as handle:
-            handle.write(name + "\n")
+            _private.remove_later([job_dir], self.root)
+            folder = _private.new_folder(root, name)
+        except _private.NotPrivate as exc:
+            raise ConfigError([Problem("root", "%s %s" % (job_dir, exc.strerror), self.root)])
+        except FileExistsError:
+            raise ConfigError([Problem("job_name", "%s could not be replaced; remove it" % job_dir, name)])
+        finally:
+            os.close(root)
+        try:
+            _private.write_new(folder, JOB_MARKER, (name + "\n").encode("utf-8"))
+        finally:
+            os.close(folder)
 
     def _code_archive(self, plan, job_dir, memory):
         """``(path of the job's code archive, its unpacked code or None)``.
@@ -274,28 +296,33 @@ class LocalSession(object):
             sources[channel.name] = local
         return sources
 
-    def _isolate(self, job_dir, site, table):
-        """``(isolate argument of prepare_host or None, the line saying so)``; raises where
-        ``isolation="namespaces"`` cannot work here."""
+    def _probe(self):
+        """``_isolation.probe`` of this session's root (made ready first): ``(works, why_not, map_back, overlay)``."""
+        _private.ready_root(self.root, self._default_root)
+        return _isolation.probe(self.root)
+
+    def _isolate(self, job_dir, table):
+        """``(isolate argument of prepare_host or None, the line saying so, the job's folder in memory
+        or None)``; raises where ``isolation="namespaces"`` cannot work here."""
         if self.isolation == "none":
-            return None, "hosts share this machine's namespaces (isolation='none')"
-        works, why, map_back, overlay = _isolation.probe(site)
+            return None, "hosts share this machine's namespaces (isolation='none')", None
+        works, why, map_back, overlay = self._probe()
         if not works:
             if self.isolation == "namespaces":
                 raise ConfigError([Problem("isolation", "cannot run hosts in their own namespaces here: %s" % why,
                                            "namespaces")])
-            return None, _isolation.fallback_note(why)
+            return None, _isolation.fallback_note(why), None
         folder = os.path.join(job_dir, _HOSTS_DIR)
         os.makedirs(folder, exist_ok=True)
         hosts_file = os.path.join(folder, "hosts")
         with open(hosts_file, "w") as handle:
             handle.write(_isolation.hosts_file_text(table))
         # The mount tables and the unpacked code cost no disk in memory (freed when the job ends).
-        memory = _storage.memory_folder() if overlay else None
-        isolation = _isolation.Isolation(folder, hosts_file, _isolation.stage_dir(site), map_back, overlay,
-                                         _isolation.opt_layout(overlay, folder), memory)
+        memory = _private.memory_folder() if overlay else None
+        isolation = _isolation.Isolation(folder, hosts_file, _isolation.stage_dir(folder), map_back, overlay,
+                                         _isolation.opt_layout(overlay, folder), memory and memory.path)
         line = "each host in its own namespaces: /opt/ml is its folder, /etc/hosts names every algo-N, host name algo-N"
-        return isolation, line
+        return isolation, line, memory
 
     def _launcher(self, job, job_dir, site, table, isolate, note):
         """The distribution's launcher as ``prepare_host`` takes it (mpi: with mpirun, agent, FIFOs)."""
@@ -317,7 +344,8 @@ class LocalSession(object):
     def _launch(self, plan, channels):
         """Lock the job's folder (another run of the same name and root is refused), then start it."""
         name = plan.job_name
-        lock = _storage.JobLock(os.path.join(self.root, _LOCK_DIR, name + ".lock"), name).acquire()
+        _private.ready_root(self.root, self._default_root)
+        lock = _private.JobLock(os.path.join(self.root, _LOCK_DIR, name + ".lock"), name).acquire()
         try:
             return self._start(plan, channels, lock)
         except BaseException:
@@ -336,10 +364,10 @@ class LocalSession(object):
         cluster = _cluster.assign_hosts(plan.job, self.assignment, seed)
         network = self._pick_network()
         cluster = cluster.with_addresses(_cluster.host_addresses(len(cluster.hosts), network))
-        site = _hosts.write_site(self.root)
+        site = _hosts.write_site(job_dir)
         table = {h.name: h.address for h in cluster.hosts}
         spec = _resolver.format_hosts(table)
-        isolate, note = self._isolate(job_dir, site, table)
+        isolate, note, owned = self._isolate(job_dir, table)
         # Seen by the hosts through overlays only (never written), the code may be unpacked in memory.
         memory = isolate.memory if isolate is not None else None
         try:
@@ -356,12 +384,13 @@ class LocalSession(object):
             }
             launcher = self._launcher(plan.job, job_dir, site, table, isolate, note)
             removable = [os.path.join(job_dir, h.name) for h in cluster.hosts]
-            removable += [os.path.join(job_dir, d) for d in (_CODE_DIR, _DATA_DIR, _UPLOAD_DIR, _HOSTS_DIR)]
+            removable += [os.path.join(job_dir, d) for d in (_CODE_DIR, _DATA_DIR, _UPLOAD_DIR, _HOSTS_DIR,
+                                                             _hosts.SITE_DIR)]
             if archive is not None and code is None:
                 code = _storage.Tree(_code_folder(job_dir, memory, _storage.unpacked_size(archive)))
                 _storage.extract_archive(archive, code.folder)
             job = self._local_job(plan, cluster, channels, sources, code, listings, site, spec, isolate, launcher,
-                                  transitions, removable, lock, [memory] if memory else [])
+                                  transitions, removable, lock, [owned] if owned else [])
             job._say(_describe_cluster(cluster, network, self.assignment, seed))
             for path in loops:
                 job._say("skipped %s: a symbolic link to a folder above it (a loop)" % path)
@@ -369,8 +398,8 @@ class LocalSession(object):
             self._jobs[name] = job
             return job.start()
         except BaseException:
-            if memory is not None:
-                _storage.remove_tree(memory)
+            if owned is not None:
+                owned.remove()
             raise
 
     def _local_job(self, plan, cluster, channels, sources, code, listings, site, spec, isolate, launcher, transitions,
@@ -390,6 +419,27 @@ class LocalSession(object):
             posixpath.join(output, plan.job_name, "output"), self.out or sys.stdout, self.grace_period, self.keep,
             transitions, removable, lock, prepare, scratch,
         )
+
+
+def _is_job_folder(root, name):
+    """Whether ``name`` in the folder ``root`` (a descriptor) is a local job's folder (a folder, not a
+    link, holding the marker file), or None when there is no such entry."""
+    try:
+        info = os.stat(name, dir_fd=root, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISDIR(info.st_mode):
+        return False
+    try:
+        folder = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=root)
+    except OSError:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(JOB_MARKER, dir_fd=folder, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+    finally:
+        os.close(folder)
 
 
 def _code_folder(job_dir, memory, size):

@@ -5,20 +5,16 @@ is the file ``<root>/KEY``. Any other ``s3://`` URI is read or written with boto
 first use only, with the session's boto3 configuration (so ``AWS_ENDPOINT_URL`` and profiles apply).
 """
 import copy
-import fcntl
 import os
 import posixpath
 import shutil
-import stat
 import struct
 import sys
 import tarfile
-import tempfile
-import threading
 import zlib
 
 from sagemaker_hetero.exceptions import ConfigError, Problem
-from sagemaker_hetero.local import _fork_closed
+from sagemaker_hetero.local import _private
 
 __all__ = [
     "LOCAL_BUCKET",
@@ -31,18 +27,12 @@ __all__ = [
     "PlainWriter",
     "walk_files",
     "Tree",
-    "memory_folder",
     "fits_in_memory",
     "unpacked_size",
-    "JobLock",
-    "remove_later",
-    "remove_tree",
-    "TRASH_DIR",
 ]
 
 LOCAL_BUCKET = "sagemaker-hetero-local"
-TRASH_DIR = ".trash"  # <root>/.trash/<pid>-*/: folders being deleted in the background
-_MEMORY_DIR = "/dev/shm"  # a tmpfs on Linux: code unpacked there costs no disk (memory_folder)
+_MEMORY_DIR = _private.MEMORY_DIR  # a tmpfs on Linux: code unpacked there costs no disk (memory_folder)
 _MEMORY_LIMIT = 64 << 20  # the largest unpacked code put in memory (bytes), and at most 1/10 of its free space
 _CHUNK = 1 << 20
 
@@ -175,112 +165,6 @@ class Storage(object):
             self._call("PutObject", Bucket=bucket, Key=key, Body=body)
 
 
-class JobLock(object):
-    """An exclusive ``flock`` on the file ``path`` while a job runs; the OS drops it if the driver dies.
-
-    The file holds ``<pid> <job name>`` of the holder. :meth:`acquire` raises ``ConfigError``
-    naming the running job and its process when another run (any process) holds it.
-    """
-
-    def __init__(self, path, name):
-        self.path = path
-        self.name = name
-        self._fd = None
-
-    def acquire(self):
-        os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            holder = os.read(fd, 200).decode("utf-8", "replace").split()
-            os.close(fd)
-            pid = holder[0] if holder else "unknown"
-            message = ("local job %s is running in process %s with this root (lock %s held); wait for it to end or "
-                       "stop it, or choose another job_name or root" % (self.name, pid, self.path))
-            raise ConfigError([Problem("job_name", message, self.name)])
-        os.ftruncate(fd, 0)
-        os.write(fd, ("%d %s\n" % (os.getpid(), self.name)).encode("utf-8"))
-        self._fd = fd
-        _fork_closed.keep(fd)  # a forked child (multiprocessing in the driver) must not keep the folder locked
-        return self
-
-    def release(self):
-        _fork_closed.release(self, "_fd")
-
-
-def remove_later(paths, root):
-    """Remove ``paths`` (folders or files under ``root``) now as far as anyone can see, and for good soon.
-
-    Each is renamed into ``<root>/.trash/<pid>-*/`` (one cheap rename) and deleted there by a
-    background thread, which the interpreter waits for at exit; trash left by processes that died
-    is deleted with it. Where a rename fails (another file system) the path is deleted at once.
-    """
-    paths = [p for p in paths if os.path.lexists(p)]
-    if not paths:
-        return
-    trash = os.path.join(root, TRASH_DIR)
-    try:
-        os.makedirs(trash, exist_ok=True)
-        bin_ = tempfile.mkdtemp(prefix="%d-" % os.getpid(), dir=trash)
-    except OSError:
-        bin_ = None
-    for index, path in enumerate(paths):
-        try:
-            if bin_ is None:
-                raise OSError("no trash folder")
-            os.rename(path, os.path.join(bin_, "%d" % index))
-        except OSError:
-            remove_tree(path)
-    if bin_ is not None:
-        thread = threading.Thread(target=_empty_trash, args=(trash, bin_), name="sagemaker-hetero-trash")
-        thread.daemon = False  # exit waits until the folders are gone (a job ends in its daemon supervisor thread)
-        thread.start()
-
-
-def remove_tree(path):
-    """Delete the folder ``path`` and all it holds, as far as the user may; never raises.
-
-    A folder without the owner's permissions (overlayfs leaves its ``work/work`` as mode 000) is
-    given them first: ``shutil.rmtree`` alone cannot open it, and without root the tree stayed.
-    """
-    try:
-        for parent, dirs, _ in os.walk(path):  # top-down: a folder is opened up before it is entered
-            for name in dirs:
-                folder = os.path.join(parent, name)
-                try:
-                    mode = os.lstat(folder).st_mode
-                    if stat.S_ISDIR(mode) and mode & 0o700 != 0o700:
-                        os.chmod(folder, mode | 0o700)
-                except OSError:
-                    pass
-    except OSError:
-        pass
-    shutil.rmtree(path, ignore_errors=True)
-
-
-def _empty_trash(trash, bin_):
-    remove_tree(bin_)
-    try:
-        names = os.listdir(trash)
-    except OSError:
-        return
-    for name in names:  # what a process that died left behind
-        pid = name.split("-", 1)[0]
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            remove_tree(os.path.join(trash, name))
-
-
-def _alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
 def link_files(base, files, dest):
     """A symbolic link ``dest/REL`` -> ``base/REL`` for each file ``REL`` of ``files`` (copies where
     links cannot be made); each folder is made once."""
@@ -389,38 +273,6 @@ def fits_in_memory(size):
     except OSError:
         return False
     return size * 10 <= space.f_bavail * space.f_frsize
-
-
-def memory_folder():
-    """A new empty folder in memory (``/dev/shm``, Linux's tmpfs), or None where there is none.
-
-    Each file or folder made on disk costs an inode (0.1-0.5 ms each on a busy ext4); in memory it
-    costs microseconds. The folder is ``/dev/shm/sagemaker-hetero-<uid>/<pid>-*``, private to the
-    user; folders there of processes that died are deleted first. The caller deletes its own.
-    """
-    if not sys.platform.startswith("linux") or not os.path.isdir(_MEMORY_DIR):
-        return None
-    own = os.path.join(_MEMORY_DIR, "sagemaker-hetero-%d" % os.getuid())
-    try:
-        os.mkdir(own, 0o700)
-    except FileExistsError:
-        pass
-    except OSError:
-        return None
-    try:
-        info = os.lstat(own)
-    except OSError:
-        return None
-    if not os.path.isdir(own) or os.path.islink(own) or info.st_uid != os.getuid() or info.st_mode & 0o077:
-        return None  # not ours alone (/dev/shm is everybody's): stay on disk
-    for name in os.listdir(own):
-        pid = name.split("-", 1)[0]
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            remove_tree(os.path.join(own, name))
-    try:
-        return tempfile.mkdtemp(prefix="%d-" % os.getpid(), dir=own)
-    except OSError:
-        return None
 
 
 def walk_files(folder, on_loop=None):

@@ -136,6 +136,4 @@ def assert_all_gone(pids, marker, timeout=20):
 
 def namespaces_work(session):
     """Whether ``session``'s hosts can run in their own namespaces on this machine."""
-    from sagemaker_hetero.local import _hosts, _isolation
-
-    return _isolation.probe(_hosts.write_site(session.root))[0]
+    return session._probe()[0]

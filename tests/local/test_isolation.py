@@ -55,9 +55,7 @@ with open("/opt/ml/model/%s.json" % config["current_host"], "w") as f:
 
 def needs_namespaces(session):
     if not namespaces_work(session):
-        from sagemaker_hetero.local import _hosts, _isolation
-
-        pytest.skip("hosts cannot run in namespaces here: %s" % _isolation.probe(_hosts.write_site(session.root))[1])
+        pytest.skip("hosts cannot run in namespaces here: %s" % session._probe()[1])
 
 
 def test_each_host_sees_its_folder_as_opt_ml_every_name_in_etc_hosts_and_its_own_host_name(
@@ -221,11 +219,9 @@ with open(os.path.join(mark, me + ".json"), "w") as f:
 
 def test_with_overlays_each_hosts_code_and_opt_writes_are_its_own_and_the_memory_is_freed(
         session_factory, write_code, tmp_path, monkeypatch):
-    from sagemaker_hetero.local import _hosts, _isolation
-
     session = session_factory(keep=True, isolation="namespaces")
     needs_namespaces(session)
-    if not _isolation.probe(_hosts.write_site(session.root))[3]:
+    if not session._probe()[3]:
         pytest.skip("this kernel does not let this user mount overlays")
     mark = tmp_path / "marks"
     mark.mkdir()
@@ -258,28 +254,29 @@ def test_with_overlays_each_hosts_code_and_opt_writes_are_its_own_and_the_memory
 
 
 def test_memory_folders_of_dead_drivers_are_deleted_and_a_shared_parent_is_not_used(tmp_path):
-    from sagemaker_hetero.local import _storage
+    from sagemaker_hetero.local import _private
 
-    folder = _storage.memory_folder()
+    folder = _private.memory_folder()
     if folder is None:
         pytest.skip("no /dev/shm here")
     try:
-        parent = os.path.dirname(folder)
+        parent = os.path.dirname(folder.path)
         assert os.stat(parent).st_mode & 0o777 == 0o700
         dead = subprocess.Popen([sys.executable, "-c", "pass"])
         dead.wait()
         left = os.path.join(parent, "%d-left" % dead.pid)
         os.mkdir(left)
-        again = _storage.memory_folder()
+        again = _private.memory_folder()
         assert again is not None and not os.path.exists(left)
-        os.rmdir(again)
+        again.remove()
+        assert not os.path.exists(again.path)
         os.chmod(parent, 0o777)  # someone else could have put things there: not used
         try:
-            assert _storage.memory_folder() is None
+            assert _private.memory_folder() is None
         finally:
             os.chmod(parent, 0o700)
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        folder.remove()
 
 
 def test_a_root_whose_path_has_spaces_and_commas_still_runs_in_namespaces(session_factory, write_code, tmp_path):
