@@ -17,6 +17,7 @@ import sys
 from sagemaker_hetero import _hyperparameters as H
 from sagemaker_hetero._model import CODE
 from sagemaker_hetero.exceptions import Problem
+from sagemaker_hetero.local._storage import escapes_root
 from sagemaker_hetero.training._codec import decode_value, env_value, split_hyperparameters, to_cmd_args, to_json
 
 __all__ = ["problems", "unpassable", "training_env_reserve", "MAX_ARG_STRLEN"]
@@ -25,6 +26,9 @@ __all__ = ["problems", "unpassable", "training_env_reserve", "MAX_ARG_STRLEN"]
 #: 32 pages); a longer one fails the host's start with "Argument list too long".
 MAX_ARG_STRLEN = 32 * 4096
 _NO_FOLDERS = (".", "..")
+#: Why a local-bucket URI with a ".." in its key is refused.
+ESCAPES = ("has a '..' in its key of the local bucket: on S3 that is a name like any other, but a local run maps "
+           "s3://sagemaker-hetero-local/KEY to <root>/KEY and would leave the root; name the key without '..'")
 _AS_HP = "a local host gets each hyperparameter as the variable SM_HP_<KEY> and as command-line arguments"
 
 
@@ -70,6 +74,9 @@ def problems(job, local_path, root):
     if job.code is not None:
         locations.append(("code_location", job.code.location))
     for where, uri in locations:
+        if escapes_root(uri):
+            out.append(Problem(where, ESCAPES, uri))
+            continue
         path = local_path(uri) if isinstance(uri, str) else None
         reason = unpassable(path) if path is not None else None
         if reason is not None:

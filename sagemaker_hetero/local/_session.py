@@ -30,6 +30,7 @@ DEFAULT_GRACE_PERIOD = 10.0
 JOB_MARKER = ".sagemaker-hetero-job"
 _CODE_DIR = ".code"  # the code archive, unpacked once per job; each host gets a linked copy
 _DATA_DIR = ".data"
+_ESCAPES = _passable.ESCAPES
 _LOCK_DIR = ".locks"  # <root>/.locks/<job name>.lock: held while the job of that name runs
 _NO_PIPE = "Pipe mode is not simulated locally; use File or FastFile"
 _UPLOAD_DIR = ".upload"
@@ -193,10 +194,15 @@ class LocalSession(object):
             if not channel.is_local and channel.data_type not in (None, "S3Prefix"):
                 problems.append(Problem(path + ".s3_data_type", "a local run reads S3Prefix channels only",
                                         channel.data_type))
+            if _storage.escapes_root(channel.uri):
+                problems.append(Problem(path, _ESCAPES, channel.uri))
+                continue
             local = self._storage.local_path(channel.uri) if isinstance(channel.uri, str) else None
             if local is not None and not os.path.exists(local):
                 problems.append(Problem(path, "is not a file or folder on this machine (%s)" % local, channel.uri))
-        if job.code is not None and job.code.in_s3:
+        if job.code is not None and job.code.in_s3 and _storage.escapes_root(job.code.source_dir):
+            problems.append(Problem("source_dir", _ESCAPES, job.code.source_dir))
+        elif job.code is not None and job.code.in_s3:
             local = self._storage.local_path(job.code.source_dir)
             if local is not None and not os.path.isfile(local):
                 problems.append(Problem("source_dir", "is not a file on this machine (%s)" % local, job.code.source_dir))

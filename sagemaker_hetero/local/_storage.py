@@ -18,6 +18,7 @@ from sagemaker_hetero.local import _private
 
 __all__ = [
     "LOCAL_BUCKET",
+    "escapes_root",
     "Storage",
     "file_uri",
     "path_of_file_uri",
@@ -47,6 +48,15 @@ def path_of_file_uri(uri):
     return os.path.abspath(uri[len("file://"):])
 
 
+def escapes_root(uri):
+    """Whether ``uri`` is a local-bucket URI whose key has a ``..`` segment: on S3 such a key is a
+    name like any other, but as ``<root>/KEY`` it would name a path outside the root."""
+    if not isinstance(uri, str) or not uri.startswith("s3://"):
+        return False
+    bucket, key = _split_s3(uri)
+    return bucket == LOCAL_BUCKET and ".." in key.split("/")
+
+
 def _split_s3(uri):
     bucket, _, key = uri[len("s3://"):].partition("/")
     return bucket, key
@@ -70,7 +80,10 @@ class Storage(object):
         if uri.startswith("s3://"):
             bucket, key = _split_s3(uri)
             if bucket == LOCAL_BUCKET:
-                return os.path.join(self.root, *[p for p in key.split("/") if p])
+                parts = [p for p in key.split("/") if p]
+                if ".." in parts:  # LocalSession.check reports it first (escapes_root)
+                    raise ValueError("%s names a path outside the local root %s" % (uri, self.root))
+                return os.path.join(self.root, *parts)
         return None
 
     def file_uri_of(self, uri):

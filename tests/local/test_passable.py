@@ -98,3 +98,25 @@ def test_values_a_host_process_can_take_still_run(session_factory, write_code):
     assert (seen["E"], seen["group"]) == ("caf\u00e9 = 1", "g\u00e9")
     assert json.loads(seen["hps"]) == hyperparameters and seen["hp"]["SM_HP_N"] == '{"k":"v=w"}'
     assert seen["argv"] == ["--a-b.c", "x=y", "-n", "k=v=w", "-\u00fc", "\u2202 \u00e9"]
+
+
+
+ESCAPE = "s3://sagemaker-hetero-local/../outside/x"
+
+
+@pytest.mark.parametrize("kwargs, inputs, path", [
+    (dict(output_path=ESCAPE), None, "output_path"),
+    (dict(code_location=ESCAPE), None, "code_location"),
+    (dict(), {"train": ESCAPE}, "inputs['train']"),
+])
+def test_a_local_bucket_key_with_dot_dot_is_refused_as_it_would_leave_the_root(session_factory, write_code, tmp_path,
+                                                                                kwargs, inputs, path):
+    """s3://sagemaker-hetero-local/KEY is <root>/KEY: on S3 '..' is a name like any other, here it left the root."""
+    session = session_factory()
+    source_dir = write_code("print('ran')\n")
+    with pytest.raises(ConfigError) as caught:
+        estimator_for(session, source_dir, groups=None, job_name="escape", **kwargs).fit(inputs, dry_run=True)
+    [problem] = caught.value.problems
+    assert (problem.path, problem.value) == (path, ESCAPE)
+    assert "'..' in its key of the local bucket" in problem.message
+    assert not os.path.exists(os.path.join(os.path.dirname(session.root), "outside"))
