@@ -152,7 +152,7 @@ class LocalJob(object):
                 run = _HostRun(self._prepare(host))
                 self._runs.append(run)
                 run.proc = subprocess.Popen(
-                    _lifeline.guarded(run.plan.argv, self._grace, run.plan.prefix),
+                    _lifeline.guarded(run.plan.argv, self._grace, run.plan.prefix, run.plan.env),
                     cwd=run.plan.cwd,
                     env=run.plan.env,
                     stdin=self._lifeline.read_fd,  # the host runs its entry point with /dev/null

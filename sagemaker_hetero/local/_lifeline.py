@@ -15,8 +15,13 @@ whatever kills it (the kernel closes a dead process's descriptors), or when the 
 watchdog then stops its whole process group as the driver would (SIGTERM, SIGKILL after the grace
 period). It dies with the group whenever the driver stops or reaps the host, so in a normal run
 it never acts. A process that left the host's process group (``setsid``, ``setpgid``) escapes it.
+
+A shell drops the variables whose names are no shell names (dash, ``/bin/sh`` on Debian, keeps none of
+them), and a hyperparameter ``batch-size`` is ``SM_HP_BATCH-SIZE``: such variables are handed on
+through ``env`` at the shell's ``exec``, so the entry point gets them as on SageMaker.
 """
 import os
+import re
 
 from sagemaker_hetero.local import _fork_closed
 
@@ -37,14 +42,21 @@ WATCHDOG = (
 # Run by /bin/sh -c with $1 = the grace period, then the entry point's command line.
 BOOTSTRAP = "w=$1\nshift\n" + WATCHDOG + "exec \"$@\"\n"
 _SHELL = "/bin/sh"
+_ENV = "/usr/bin/env" if os.path.exists("/usr/bin/env") else "env"
+_SHELL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")  # what a POSIX shell keeps of its environment
 
 
-def guarded(argv, grace, shell=None):
+def guarded(argv, grace, shell=None, env=None):
     """The command line that runs ``argv`` under the watchdog (``grace``: seconds, TERM to KILL).
 
     ``shell``: a command line ending in a shell that takes the grace period, then ``argv``, and runs
-    :data:`WATCHDOG` itself (the namespaces' set-up); by default :data:`BOOTSTRAP`'s.
+    :data:`WATCHDOG` itself (the namespaces' set-up); by default :data:`BOOTSTRAP`'s. ``env``: the
+    environment the command line is started with; its variables the shell would drop (names that
+    are no shell names) are set again by ``env`` when the shell ``exec``\\ s ``argv``.
     """
+    odd = ["%s=%s" % (name, value) for name, value in sorted((env or {}).items()) if not _SHELL_NAME.match(name)]
+    if odd:
+        argv = [_ENV, "--"] + odd + list(argv)
     return list(shell or (_SHELL, "-c", BOOTSTRAP, HOST_NAME)) + ["%.3f" % grace] + list(argv)
 
 

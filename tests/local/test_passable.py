@@ -97,6 +97,8 @@ def test_values_a_host_process_can_take_still_run(session_factory, write_code):
         seen = json.load(handle)
     assert (seen["E"], seen["group"]) == ("caf\u00e9 = 1", "g\u00e9")
     assert json.loads(seen["hps"]) == hyperparameters and seen["hp"]["SM_HP_N"] == '{"k":"v=w"}'
+    # names no shell keeps (dash drops them) reach the entry point too, as on SageMaker
+    assert seen["hp"] == {"SM_HP_A-B.C": "x=y", "SM_HP_N": '{"k":"v=w"}', "SM_HP_\u00dc": "\u2202 \u00e9"}
     assert seen["argv"] == ["--a-b.c", "x=y", "-n", "k=v=w", "-\u00fc", "\u2202 \u00e9"]
 
 
