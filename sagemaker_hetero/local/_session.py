@@ -19,7 +19,7 @@ from sagemaker_hetero import _archive, _context, _plan, _sdk_config, utils
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import CODE
 from sagemaker_hetero.exceptions import ConfigError, Problem
-from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _resolver, _storage
+from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _resolver, _storage, _untar
 
 __all__ = ["LocalSession", "DEFAULT_REGION", "LOCAL_ACCOUNT", "DEFAULT_GRACE_PERIOD", "default_root"]
 
@@ -251,7 +251,7 @@ class LocalSession(object):
         entries = _archive.scan(plan.job.code)
         folder = _code_folder(job_dir, memory, sum(st.st_size for _, _, st in entries))
         os.makedirs(folder)
-        body, _ = _archive.write_archive(entries, _storage.PlainWriter(dest, folder))
+        body, _ = _archive.write_archive(entries, _untar.PlainWriter(dest, folder))
         try:
             with open(dest + ".part", "wb") as handle:
                 shutil.copyfileobj(body, handle)
@@ -357,8 +357,8 @@ class LocalSession(object):
             removable = [os.path.join(job_dir, h.name) for h in cluster.hosts]
             removable += [os.path.join(job_dir, d) for d in (_CODE_DIR, _DATA_DIR, _UPLOAD_DIR, _HOSTS_DIR)]
             if archive is not None and code is None:
-                code = _storage.Tree(_code_folder(job_dir, memory, _storage.unpacked_size(archive)))
-                _storage.extract_archive(archive, code.folder)
+                code = _storage.Tree(_code_folder(job_dir, memory, _untar.unpacked_size(archive)))
+                _untar.extract_archive(archive, code.folder)
             job = self._local_job(plan, cluster, channels, sources, code, listings, site, spec, isolate, launcher,
                                   transitions, removable, lock, [memory] if memory else [])
             job._say(_describe_cluster(cluster, network, self.assignment, seed))
