@@ -251,7 +251,8 @@ class LocalSession(object):
         entries = _archive.scan(plan.job.code)
         folder = _code_folder(job_dir, memory, sum(st.st_size for _, _, st in entries))
         os.makedirs(folder)
-        body, _ = _archive.write_archive(entries, _untar.PlainWriter(dest, folder))
+        with _untar.Writer(dest, folder) as writer:
+            body, _ = _archive.write_archive(entries, writer)
         try:
             with open(dest + ".part", "wb") as handle:
                 shutil.copyfileobj(body, handle)

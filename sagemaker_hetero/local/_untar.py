@@ -1,21 +1,48 @@
-"""A code archive unpacked into a folder, checked so that no member lands outside it.
+"""A code archive unpacked into a new folder: nothing lands outside it, no link is followed.
 
-An archive of folders and files only (as the code archives this package builds) going to an empty
-folder is parsed here directly (:func:`_plain_ustar`) and written by :class:`PlainWriter`, which the
-archive builder also feeds as it builds; anything else is extracted by ``tarfile``.
+Every member is written relative to an open descriptor of its folder, one path component at a time,
+with ``O_NOFOLLOW`` (:class:`Writer`): a member whose path passes through a symbolic link (one the
+archive made, or one that was there) is refused, never followed, on every Python this package
+supports. Neither ``os.path.realpath`` (which stops resolving past ``PATH_MAX``) nor ``tarfile``'s
+``data`` filter (sound only in the newest patch releases) is relied on: ``tarfile`` only reads.
+
+Before anything is written, the members are checked as a whole (:func:`check`): no absolute name,
+no ``..``, names and link targets of at most :data:`MAX_NAME` characters and :data:`MAX_DEPTH`
+folders; a symbolic link only to a relative target that, resolved component by component from its
+own folder through the archive's links as they stand once it is unpacked, stays inside. The writer
+then refuses a hard link to anything but a regular file written before it, an entry replacing a
+folder, a path through a link or a file. Devices and FIFOs are skipped. Modes are masked as the
+``data`` filter masks them (no set-id or sticky bit, no group/other write, a file its owner cannot
+execute is executable by nobody, the owner reads and writes files; folders take the umask).
+
+The archives this package builds (POSIX ustar, folders and files only, at most 64 MiB unpacked)
+are parsed here directly (:func:`_plain_ustar`); anything else is read with ``tarfile``, twice
+(checked, then written), keeping no member.
 """
-import copy
+import contextlib
+import errno
+import gzip
 import os
-import shutil
+import stat
 import struct
 import tarfile
 import zlib
 
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
-__all__ = ["extract_archive", "PlainWriter", "unpacked_size", "MEMORY_LIMIT"]
+__all__ = ["extract_archive", "Writer", "check", "unpacked_size", "MEMORY_LIMIT"]
 
 MEMORY_LIMIT = 64 << 20  # the largest unpacked code put in memory (bytes), and at most 1/10 of its free space
+MAX_NAME = 4096  # the longest member name or link target (PATH_MAX: nothing longer opens by path)
+MAX_DEPTH = 256  # the most folders a member's name may nest (the hosts' code walks recurse)
+_HINT = "the code archive must unpack inside its folder (rebuild it from a source_dir, or remove the member)"
+_CHUNK = 1 << 20  # a file's bytes are copied in pieces of this size
+_MAX_STEPS = 4096  # the most names one link's target may resolve through, its links' included
+_MAX_PROBLEMS = 20
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW
+_FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW
+_READ_ERRORS = (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile)
 
 
 def unpacked_size(archive):
@@ -32,53 +59,362 @@ def unpacked_size(archive):
     return size if magic == b"\x1f\x8b" and packed <= MEMORY_LIMIT else None
 
 
-def _inside(path, root):
-    return path == root or path.startswith(root + os.sep)
-
-
-def _unsafe(archive, member, why, hint):
-    message = "%s: member %r %s; %s" % (archive, member, why, hint)
-    return ConfigError([Problem("source_dir", message, member)])
-
-
-# Members are checked before: where tarfile has filters, say so (3.12-3.13 warn without a filter).
-_TRUSTED = {"filter": "fully_trusted"} if hasattr(tarfile, "fully_trusted_filter") else {}
-_HINT = "the code archive must unpack inside its folder (rebuild it from a source_dir, or remove the member)"
-
-
-def extract_archive(archive, dest, data_filter=None):
-    """Unpack the tar ``archive`` into ``dest``; a member that would land outside it raises ``ConfigError``.
-
-    An archive of folders and files only (as the code archives this project builds, which follow
-    links) going to an empty folder is written directly, its names checked. Otherwise, with
-    ``tarfile``'s ``data`` filter (Python 3.12, 3.11.4+, 3.10.12+, 3.9.17+, 3.8.17+) that filter
-    checks every member. Without it (or ``data_filter=False``: for tests) members are extracted one
-    by one, each checked against what is on disk at that moment, links resolved: a link written by
-    an earlier member cannot lead a later one out. Device files are skipped either way.
+def extract_archive(archive, dest):
+    """Unpack the tar ``archive`` into ``dest`` (a new or empty folder), as the module says. An
+    archive that would write outside ``dest`` or cannot be read raises ``ConfigError``.
     """
-    dest = os.path.abspath(dest)
     os.makedirs(dest, exist_ok=True)
-    if data_filter is None:
-        data_filter = getattr(tarfile, "data_filter", None) is not None
-    empty = not os.listdir(dest)
-    if empty:
-        plain = _plain_ustar(archive)
-        if plain is not None:
-            _write_plain(archive, dest, plain)
+    if os.listdir(dest):
+        raise ValueError("%s must be empty to unpack %s into it" % (dest, archive))
+    try:
+        with Writer(archive, dest) as writer:
+            plain = _plain_ustar(archive)
+            if plain is None:
+                _extract_tar(archive, writer)
+                return
+            for member in plain:
+                writer.add(*member)
+    except _READ_ERRORS as exc:
+        message = "%s cannot be read as a tar archive (%s: %s); rebuild it" % (archive, type(exc).__name__, exc)
+        raise ConfigError([Problem("source_dir", message, archive)]) from None
+
+
+def _extract_tar(archive, writer):
+    """The members of ``archive`` read by ``tarfile`` and checked (:func:`check`), then read again
+    and written by ``writer``."""
+    with _tar(archive) as tar:
+        check(archive, (_kind(m) for m in _members(tar)))
+    with _tar(archive) as tar:
+        for member in _members(tar):
+            kind, name, _, target = _kind(member)
+            if kind == "file":
+                writer.add(name, False, member.mode, member.mtime, tar.extractfile(member))
+            elif kind == "dir":
+                writer.add(name, True, member.mode, member.mtime, None)
+            elif kind != "skip":
+                writer.link(name, target, kind == "hardlink")
+
+
+@contextlib.contextmanager
+def _tar(archive):
+    """``archive`` open for ``tarfile``, from a decompressed stream."""
+    with open(archive, "rb") as raw:
+        magic = raw.read(6)
+        raw.seek(0)
+        if magic[:2] == b"\x1f\x8b":
+            stream = gzip.GzipFile(fileobj=raw, mode="rb")
+        elif magic[:3] == b"BZh":
+            import bz2
+
+            stream = bz2.BZ2File(raw)
+        elif magic == b"\xfd7zXZ\x00":
+            import lzma
+
+            stream = lzma.LZMAFile(raw)
+        else:
+            stream = raw
+        with stream, tarfile.open(fileobj=stream, mode="r:") as tar:
+            yield tar
+
+
+def _members(tar):
+    """The members of ``tar`` one by one, none kept (``tarfile`` would keep every one it reads)."""
+    while True:
+        member = tar.next()
+        if member is None:
             return
-    with tarfile.open(archive, "r:*") as tar:
-        members = [m for m in tar.getmembers() if not (m.isdev() or m.isfifo())]
-        if empty and not any(m.issym() or m.islnk() for m in members):
-            _extract_plain(archive, tar, dest, members)
+        del tar.members[:]
+        yield member
+
+
+def _kind(member):
+    """``(kind, name, size, link target)`` of a ``tarfile`` member; kind ``"skip"``: a device, a FIFO..."""
+    if member.isreg():
+        return "file", member.name, member.size, None
+    if member.isdir():
+        return "dir", member.name, 0, None
+    if member.issym() or member.islnk():
+        return "symlink" if member.issym() else "hardlink", member.name, 0, member.linkname
+    return "skip", member.name, 0, None
+
+
+def _parts(name):
+    """The components of a member's name under the folder, or why it has none there."""
+    if len(name) > MAX_NAME:
+        return "has a name of %d characters (at most %d)" % (len(name), MAX_NAME)
+    if "\0" in name:
+        return "has a NUL character in its name"
+    if name.startswith("/"):
+        return "has an absolute name"
+    parts = tuple(p for p in name.split("/") if p not in ("", "."))
+    if ".." in parts:
+        return "has '..' in its name"
+    if len(parts) > MAX_DEPTH + 1:
+        return "is %d folders deep (at most %d)" % (len(parts) - 1, MAX_DEPTH)
+    return parts
+
+
+def check(archive, members):
+    """Refuse ``members`` — ``(kind, name, size, link target)`` in archive order — as the module
+    says, before anything is written: ``ConfigError`` listing the refused members (the first
+    :data:`_MAX_PROBLEMS`). Pure: what is on disk plays no part."""
+    problems, links = [], _Links()
+    for kind, name, _, target in members:
+        if kind == "skip":
+            continue
+        parts = _parts(name)
+        if isinstance(parts, str):
+            why = parts
+        elif not parts and kind != "dir":
+            why = "would replace the folder itself"
+        else:
+            why = _target_problem(kind, target) if target is not None else None
+        if not why:
+            through = links.through(parts[:-1])
+            why = through and "would be written through the link %s" % "/".join(through)
+        if why:
+            problems.append(_refused(archive, name, why))
+            if len(problems) >= _MAX_PROBLEMS:
+                break
+            continue
+        links.put(parts, target if kind == "symlink" else None)
+    problems.extend(_refused(archive, "/".join(parts), why) for parts, why in links.escaping())
+    if problems:
+        raise ConfigError(problems[:_MAX_PROBLEMS])
+
+
+def _target_problem(kind, target):
+    if kind == "hardlink":
+        source = _parts(target)
+        return "links to %s, which %s" % (_shown(target), source) if isinstance(source, str) else None
+    if not target or len(target) > MAX_NAME or "\0" in target:
+        return "links to a name of %d characters (at least 1, at most %d, no NUL)" % (len(target), MAX_NAME)
+    return None
+
+
+def _refused(archive, member, why):
+    return Problem("source_dir", "%s: member %s %s; %s" % (archive, _shown(member), why, _HINT), member[:MAX_NAME])
+
+
+def _shown(name):
+    return repr(name) if len(name) <= 300 else repr(name[:300]) + "..."
+
+
+class _Links(object):
+    """The archive's symbolic links as they stand so far (pure): a tree of the folders holding them,
+    each folder's entries by name, a link's entry holding its target under the key None."""
+
+    def __init__(self):
+        self.tree, self.targets = {}, {}
+
+    def put(self, parts, target):
+        """The entry ``parts`` is now the link to ``target``, or (None) anything but a link."""
+        if target is None and parts not in self.targets:
             return
-        if data_filter:
-            try:
-                tar.extractall(dest, members=members, filter="data")
-            except tarfile.FilterError as exc:
-                raise _unsafe(archive, getattr(exc, "tarinfo", None) and exc.tarinfo.name,
-                              "is refused (%s)" % (exc,), _HINT)
+        node = self.tree
+        for name in parts:
+            node = node.setdefault(name, {})
+        if target is None:
+            del node[None], self.targets[parts]
+        else:
+            node[None] = self.targets[parts] = target
+
+    def through(self, folder):
+        """The components of the first link on the way to ``folder``, or None."""
+        node = self.tree
+        for depth, name in enumerate(folder):
+            node = node.get(name)
+            if node is None:
+                return None
+            if None in node:
+                return folder[:depth + 1]
+        return None
+
+    def escaping(self):
+        """``(components, why)`` of each link whose target, resolved component by component from
+        the link's folder through every link there, as the system would resolve it, leads outside
+        the folder (or through more than :data:`_MAX_STEPS` names)."""
+        found = ((parts, _escape(self.tree, parts[:-1], self.targets[parts])) for parts in sorted(self.targets))
+        return [(parts, why) for parts, why in found if why]
+
+
+def _escape(tree, folder, target):
+    """Why the link ``target`` in ``folder`` leads outside ``tree`` (see :func:`_escaping`), or None."""
+    stack = [tree]
+    for name in folder:
+        stack.append(stack[-1].get(name, {}))
+        if None in stack[-1]:
+            return "is in a linked folder (nothing is written through a link)"
+    outside = "links to %r, which leads outside the folder" % target
+    if target.startswith("/"):
+        return outside
+    pending, steps = target.split("/")[::-1], 0
+    while pending:
+        steps += 1
+        if steps > _MAX_STEPS:
+            return "links to %r, which resolves through more than %d names" % (target, _MAX_STEPS)
+        name = pending.pop()
+        if name in ("", "."):
+            continue
+        if name == "..":
+            if len(stack) == 1:
+                return outside
+            stack.pop()
+            continue
+        node = stack[-1].get(name, {})
+        if None not in node:
+            stack.append(node)
+        elif node[None].startswith("/"):  # a link: its target, from the folder holding it
+            return outside
+        else:
+            pending.extend(node[None].split("/")[::-1])
+    return None
+
+
+class Writer(object):
+    """Writes an archive's members into the folder ``dest``, each relative to the descriptor of its
+    folder, never through a link (:meth:`add`, :meth:`link`; or called as
+    ``_archive.write_archive``'s ``each``). ``archive`` names the archive in errors. A context
+    manager: it holds the descriptors of the folders down to the last one written until closed."""
+
+    def __init__(self, archive, dest):
+        self.archive, self.dest = archive, dest
+        self._path, self._fds = (), [os.open(dest, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW)]
+        self._files = set()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        while self._fds:
+            os.close(self._fds.pop())
+        self._path = ()
+
+    def __call__(self, name, is_dir, mode, data):
+        self.add(name, is_dir, mode, 0, data)
+
+    def add(self, name, is_dir, mode, mtime, data):
+        """A folder, or a file of ``data`` (bytes, or a file object, read to its end) modified at ``mtime``."""
+        parts = self._checked(name)
+        if is_dir:
+            self._folder(parts)
             return
-        _extract_checked(archive, tar, dest, members)
+        holder = []
+        self._make(parts, lambda parent: holder.append(os.open(parts[-1], _FILE_FLAGS, _file_mode(mode),
+                                                               dir_fd=parent)))
+        fd = holder[0]
+        try:
+            if isinstance(data, (bytes, bytearray, memoryview)):
+                _write_all(fd, data)
+            else:
+                for chunk in iter(lambda: data.read(_CHUNK), b""):
+                    _write_all(fd, chunk)
+            os.utime(fd, (mtime, mtime))
+        finally:
+            os.close(fd)
+        self._files.add(parts)
+
+    def link(self, name, target, hard):
+        """A symbolic link to ``target`` (which :func:`check` resolved), or a hard link to the file
+        ``target`` (a member's name) written before it."""
+        parts = self._checked(name)
+        if not hard:
+            self._make(parts, lambda parent: os.symlink(target, parts[-1], dir_fd=parent))
+            return
+        source = _parts(target)
+        if source not in self._files:
+            why = "links to %r, which is not a file written before it" % target
+            raise ConfigError([_refused(self.archive, name, why)])
+        if source == parts:
+            return
+        source_fd = os.dup(self._folder(source[:-1]))
+        try:
+            self._make(parts, lambda parent: os.link(source[-1], parts[-1], src_dir_fd=source_fd,
+                                                     dst_dir_fd=parent, follow_symlinks=False))
+        finally:
+            os.close(source_fd)
+        self._files.add(parts)
+
+    def _checked(self, name):
+        parts = _parts(name)
+        if isinstance(parts, str):
+            raise ConfigError([_refused(self.archive, name, parts)])
+        return parts
+
+    def _folder(self, parts):
+        """The descriptor of the folder ``parts``, opened (made where missing) one component at a
+        time without following a link; those of the folders down to it are kept for the next member."""
+        if parts == self._path:
+            return self._fds[-1]
+        path, fds = self._path, self._fds
+        same = 0
+        while same < len(path) and same < len(parts) and path[same] == parts[same]:
+            same += 1
+        while len(fds) > same + 1:
+            os.close(fds.pop())
+        self._path = parts[:same]
+        for depth in range(same, len(parts)):
+            fds.append(self._enter(fds[-1], parts[:depth + 1]))
+            self._path = parts[:depth + 1]
+        return fds[-1]
+
+    def _enter(self, parent, parts):
+        name = parts[-1]
+        try:
+            return os.open(name, _DIR_FLAGS, dir_fd=parent)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise self._not_a_folder(parent, parts, exc)
+        try:
+            os.mkdir(name, 0o777, dir_fd=parent)
+        except FileExistsError:
+            pass
+        try:
+            return os.open(name, _DIR_FLAGS, dir_fd=parent)
+        except OSError as exc:
+            raise self._not_a_folder(parent, parts, exc)
+
+    def _not_a_folder(self, parent, parts, exc):
+        if exc.errno not in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+            return exc
+        mode = os.stat(parts[-1], dir_fd=parent, follow_symlinks=False).st_mode
+        what = "a link" if stat.S_ISLNK(mode) else "not a folder"
+        return ConfigError([_refused(self.archive, "/".join(parts), "is %s: nothing is written through it" % what)])
+
+    def _make(self, parts, make):
+        """``make(folder descriptor)`` creates the entry ``parts``; an entry there already (not a
+        folder) is removed first, as a later member replaces an earlier one."""
+        if not parts:
+            raise ConfigError([_refused(self.archive, ".", "would replace the folder itself")])
+        parent = self._folder(parts[:-1])
+        try:
+            make(parent)
+            return
+        except FileExistsError:
+            pass
+        if stat.S_ISDIR(os.stat(parts[-1], dir_fd=parent, follow_symlinks=False).st_mode):
+            raise ConfigError([_refused(self.archive, "/".join(parts), "would replace a folder")])
+        os.unlink(parts[-1], dir_fd=parent)
+        self._files.discard(parts)
+        make(parent)
+
+
+def _file_mode(mode):
+    """A file's mode as tarfile's ``data`` filter leaves it (before the umask)."""
+    mode &= 0o755
+    if not mode & 0o100:
+        mode &= ~0o111
+    return mode | 0o600
+
+
+def _write_all(fd, data):
+    view, done = memoryview(data), 0
+    while done < len(view):
+        done += os.write(fd, view[done:])
 
 
 _USTAR_MAGIC = b"ustar\x0000"  # POSIX ustar, as _archive writes it
@@ -87,7 +423,7 @@ _PLAIN_TYPES = {b"0": False, b"\0": False, b"5": True}  # regular file, folder
 
 def _plain_ustar(archive):
     """The members of a gzipped POSIX ustar ``archive`` holding files and folders only (the archives
-    ``_archive`` builds), read at once, as :func:`_write_plain` takes them. None for anything else (over
+    ``_archive`` builds), read at once, as :meth:`Writer.add` takes them. None for anything else (over
     :data:`MEMORY_LIMIT` unpacked, PAX or GNU headers, links, a bad checksum...): ``tarfile`` reads
     those. Parsing the headers here costs a fraction of ``tarfile``'s objects per member."""
     size = unpacked_size(archive)
@@ -102,13 +438,11 @@ def _plain_ustar(archive):
         return None
     if len(data) > MEMORY_LIMIT or inflate.unconsumed_tail or inflate.unused_data or not inflate.eof:
         return None
-    members, pos, end = [], 0, len(data)
+    view, members, pos, end = memoryview(data), [], 0, len(data)
     while pos + 512 <= end:
         block = data[pos:pos + 512]
         if not block.strip(b"\0"):
-            view = memoryview(data)  # the end-of-archive marker
-            return [(name, kind, mode, mtime, lambda out, a=start, b=start + size: out.write(view[a:b]))
-                    for name, kind, mode, mtime, start, size in members]
+            return members  # the end-of-archive marker
         kind = _PLAIN_TYPES.get(block[156:157])
         try:
             checksum = int(block[148:156].strip(b" \0"), 8)
@@ -129,76 +463,5 @@ def _plain_ustar(archive):
         pos = start + (size + 511) // 512 * 512
         if pos > end:
             return None  # cut short
-        members.append((name, kind, mode, mtime, start, 0 if kind else size))
+        members.append((name, kind, mode, mtime, None if kind else view[start:start + size]))
     return None
-
-
-class PlainWriter(object):
-    """Writes folders and files of an archive into the empty folder ``dest``, as its members come
-    (:meth:`add`, or called as ``_archive.write_archive``'s ``each``). With no link among them, a
-    name without ``..`` that is not absolute stays inside, so the names are all there is to check;
-    ``archive`` names the archive in the error."""
-
-    def __init__(self, archive, dest):
-        self.archive, self.dest = archive, dest
-        self._made = {dest}
-
-    def __call__(self, name, is_dir, mode, data):
-        self.add(name, is_dir, mode, 0, None if data is None else (lambda out: out.write(data)))
-
-    def add(self, name, is_dir, mode, mtime, copy):
-        """One member: ``copy(out)`` writes a file's bytes; ``mtime`` is set on files."""
-        parts = [p for p in name.split("/") if p not in ("", ".")]
-        if name.startswith("/") or ".." in parts:
-            raise _unsafe(self.archive, name, "would be written outside %s" % self.dest, _HINT)
-        if not parts:
-            return
-        path = os.path.join(self.dest, *parts)
-        folder = path if is_dir else os.path.dirname(path)
-        if folder not in self._made:
-            os.makedirs(folder, exist_ok=True)
-            self._made.add(folder)
-        if is_dir:
-            return
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), (mode & 0o755) | 0o600)
-        with os.fdopen(fd, "wb") as out:
-            copy(out)
-        os.utime(path, (mtime, mtime))
-
-
-def _write_plain(archive, dest, members):
-    """Write ``members`` (``(name, is_dir, mode, mtime, copy)``) with a :class:`PlainWriter`."""
-    writer = PlainWriter(archive, dest)
-    for member in members:
-        writer.add(*member)
-
-
-def _extract_plain(archive, tar, dest, members):
-    """Folders and files only (``tarfile``'s members), into an empty ``dest`` (:func:`_write_plain`)."""
-    _write_plain(archive, dest, (
-        (m.name, m.isdir(), m.mode, m.mtime, lambda out, m=m: shutil.copyfileobj(tar.extractfile(m), out))
-        for m in members))
-
-
-def _extract_checked(archive, tar, dest, members):
-    real_dest = os.path.realpath(dest)
-    for member in members:
-        if os.path.isabs(member.name):
-            raise _unsafe(archive, member.name, "has an absolute path", _HINT)
-        target = os.path.realpath(os.path.join(dest, member.name))
-        if not _inside(target, real_dest):
-            raise _unsafe(archive, member.name, "would be written outside %s (at %s)" % (dest, target), _HINT)
-        if member.issym() or member.islnk():
-            if os.path.isabs(member.linkname):
-                raise _unsafe(archive, member.name, "links to the absolute path %r" % member.linkname, _HINT)
-            if member.issym():
-                base = os.path.dirname(os.path.join(dest, member.name))
-            else:
-                base = dest
-            link = os.path.realpath(os.path.join(base, member.linkname))
-            if not _inside(link, real_dest):
-                raise _unsafe(archive, member.name, "links outside %s (to %s)" % (dest, link), _HINT)
-        member = copy.copy(member)
-        member.mode &= 0o755  # as the data filter: no set-id, sticky or group/other write bits
-        member.uid, member.gid, member.uname, member.gname = os.getuid(), os.getgid(), "", ""
-        tar.extract(member, dest, **_TRUSTED)

@@ -1,4 +1,5 @@
-"""A local run's folders stay its own: one run per job folder, link loops."""
+"""A local run's folders stay its own: one run per job folder, link loops, code archives that try to
+escape."""
 import os
 import shutil
 import subprocess
@@ -12,7 +13,8 @@ import pytest
 from sagemaker_hetero.exceptions import ConfigError
 from sagemaker_hetero.inputs import TrainingInput
 from sagemaker_hetero.local import _storage
-from tests.local._helpers import ROOT, estimator_for
+from tests.local._archives import EVIL, archive_of, escapes
+from tests.local._helpers import ROOT, estimator_for, namespaces_work
 
 WAITER = """
 import os, time
@@ -113,6 +115,40 @@ def test_a_sharded_channel_and_a_model_folder_with_link_loops_do_not_hang_the_ru
     model = _storage.path_of_file_uri(estimator.model_data)
     with tarfile.open(model) as tar:
         assert tar.getnames() == ["weights"]
+
+
+HOSTILE = [(case, isolation) for isolation in ("none", "namespaces") for case in (
+    "path-max link chain", "link then a file through it", "hard link out", "absolute name", "dot-dot name")]
+
+
+@pytest.mark.parametrize("case,isolation", HOSTILE)
+def test_a_hostile_code_archive_is_refused_before_any_host_starts_and_writes_nothing_outside(
+        session_factory, tmp_path, case, isolation):
+    """``source_dir`` as an archive in the local bucket: unpacked in memory with per-host namespaces
+    (it is small), on disk with ``isolation="none"``."""
+    session = session_factory(isolation=isolation)
+    if isolation == "namespaces" and not namespaces_work(session):
+        pytest.skip("hosts cannot run in namespaces here")
+    outside = tmp_path / "outside"
+    outside.write_text("keep")
+    archive = os.path.join(session.root, "given", "code.tar.gz")
+    os.makedirs(os.path.dirname(archive))
+    expected = "code archive must unpack inside its folder"
+    archive_of(archive, escapes(str(outside))[case])
+    source_dir = "s3://sagemaker-hetero-local/given/code.tar.gz"
+    estimator = estimator_for(session, source_dir, groups=None, job_name="hostile")
+    in_memory = "/dev/shm/sagemaker-hetero-%d/%s" % (os.getuid(), EVIL)  # where code in memory escapes to
+    try:
+        with pytest.raises(ConfigError, match=expected):
+            estimator.fit()
+    finally:
+        leaked = [in_memory] if os.path.lexists(in_memory) else []
+        for path in leaked:  # not left to spoil other runs
+            os.remove(path)
+    assert "[homogeneousCluster/algo-1]" not in session.out.getvalue()  # no host ran
+    leaked += [os.path.join(p, n) for p, dirs, files in os.walk(str(tmp_path)) for n in dirs + files if n == EVIL]
+    assert leaked == []
+    assert outside.read_text() == "keep"
 
 
 def test_where_links_cannot_be_made_a_channel_is_copied_and_a_link_loop_in_it_is_not_followed(tmp_path, monkeypatch):

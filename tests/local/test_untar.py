@@ -1,68 +1,108 @@
-"""A code archive unpacks inside its folder or not at all."""
+"""A code archive unpacks inside its folder or not at all, and goes through no link."""
+import gzip
 import io
 import os
+import stat
 import tarfile
 
 import pytest
 
 from sagemaker_hetero.exceptions import ConfigError
 from sagemaker_hetero.local import _untar
+from tests.local._archives import EVIL, archive_of, escapes
 
 
-def archive_of(tmp_path, members):
+def found_outside(dest, top):
+    """Paths named EVIL under ``top`` but not under ``dest`` (links not followed)."""
+    return [os.path.join(parent, name) for parent, dirs, files in os.walk(top) for name in dirs + files
+            if name == EVIL and not os.path.join(parent, name).startswith(dest + os.sep)]
+
+
+@pytest.mark.parametrize("case", sorted(escapes("/outside")))
+def test_an_archive_leading_out_of_its_folder_is_refused_before_anything_is_written(tmp_path, case):
+    outside = tmp_path / "outside"
+    outside.write_text("keep")
+    archive = archive_of(str(tmp_path / "code.tar.gz"), escapes(str(outside))[case])
+    dest = tmp_path / "deep" / "code"
+    with pytest.raises(ConfigError, match="code archive must unpack inside its folder"):
+        _untar.extract_archive(archive, str(dest))
+    assert found_outside(str(dest), str(tmp_path)) == []
+    assert outside.read_text() == "keep"
+    assert os.listdir(str(dest)) == []  # refused as a whole: the members are checked before any is written
+
+
+def test_every_refused_member_is_named_at_once(tmp_path):
+    archive = archive_of(str(tmp_path / "code.tar.gz"), [
+        ("ok.py", "file", b""), ("/abs", "file", b""), ("../up", "file", b""), ("l", "sym", "/etc"),
+        ("l/x", "file", b""), ("deep/" * 300 + "x", "file", b""), ("h", "hard", "../h"), ("nul", "sym", ""),
+    ])
+    with pytest.raises(ConfigError) as info:
+        _untar.extract_archive(archive, str(tmp_path / "code"))
+    reasons = [p.message.split(": member ", 1)[1].split(";")[0] for p in info.value.problems]
+    assert reasons == [
+        "'/abs' has an absolute name", "'../up' has '..' in its name",
+        "'l/x' would be written through the link l", "%r... is 300 folders deep (at most 256)" % ("deep/" * 60),
+        "'h' links to '../h', which has '..' in its name",
+        "'nul' links to a name of 0 characters (at least 1, at most 4096, no NUL)",
+        "'l' links to '/etc', which leads outside the folder",
+    ]
+
+
+def test_links_that_stay_inside_are_made_and_modes_are_masked_as_the_data_filter_does(tmp_path):
     path = str(tmp_path / "code.tar.gz")
     with tarfile.open(path, "w:gz") as tar:
-        for name, kind, value in members:
+        for name, kind, value, mode in (
+                ("pkg", tarfile.DIRTYPE, None, 0o777), ("pkg/mod.py", tarfile.REGTYPE, b"X = 1\n", 0o4777),
+                ("pkg/same.py", tarfile.LNKTYPE, "pkg/mod.py", 0o644), ("alias", tarfile.SYMTYPE, "pkg", 0o777),
+                ("pkg/deep/up", tarfile.SYMTYPE, "../../alias/./mod.py", 0o777),
+                ("run.sh", tarfile.REGTYPE, b"1", 0o666), ("run.sh", tarfile.REGTYPE, b"2", 0o677),
+                ("pipe", tarfile.FIFOTYPE, None, 0o644)):
             info = tarfile.TarInfo(name)
-            if kind == "dir":
-                info.type, info.mode = tarfile.DIRTYPE, 0o755
-                tar.addfile(info)
-            elif kind in ("sym", "hard"):
-                info.type, info.linkname = (tarfile.SYMTYPE if kind == "sym" else tarfile.LNKTYPE), value
-                tar.addfile(info)
-            else:
-                info.size = len(value)
-                tar.addfile(info, io.BytesIO(value))
-    return path
-
-
-ESCAPES = {
-    "chained links": [("a", "sym", "."), ("a/b", "sym", ".."), ("a/b/evil", "file", b"x")],
-    "link then file through it": [("d", "dir", None), ("d/up", "sym", "../.."), ("d/up/evil", "file", b"x")],
-    "dot-dot name": [("../evil", "file", b"x")],
-    "absolute link": [("abs", "sym", "/etc")],
-    "hard link out": [("h", "hard", "../../outside")],
-}
-
-
-@pytest.mark.parametrize("data_filter", [True, False], ids=["tarfile-filter", "own-checks"])
-@pytest.mark.parametrize("case", sorted(ESCAPES))
-def test_the_extractor_refuses_members_leading_out_of_the_folder(tmp_path, case, data_filter):
-    if data_filter and getattr(tarfile, "data_filter", None) is None:
-        pytest.skip("this Python's tarfile has no data filter")
-    (tmp_path / "outside").write_text("keep")
-    archive = archive_of(tmp_path, ESCAPES[case])
-    dest = tmp_path / "deep" / "code"
-    dest.mkdir(parents=True)
-    with pytest.raises(ConfigError, match="code archive must unpack inside its folder"):
-        _untar.extract_archive(archive, str(dest), data_filter=data_filter)
-    assert not (tmp_path / "deep" / "evil").exists() and not (tmp_path / "evil").exists()
-    assert (tmp_path / "outside").read_text() == "keep"
-
-
-@pytest.mark.parametrize("data_filter", [True, False], ids=["tarfile-filter", "own-checks"])
-def test_the_extractor_keeps_links_that_stay_inside(tmp_path, data_filter):
-    if data_filter and getattr(tarfile, "data_filter", None) is None:
-        pytest.skip("this Python's tarfile has no data filter")
-    archive = archive_of(tmp_path, [
-        ("pkg", "dir", None), ("pkg/mod.py", "file", b"X = 1\n"), ("alias", "sym", "pkg"),
-        ("pkg/same.py", "hard", "pkg/mod.py"), ("run.sh", "file", b"echo\n"),
-    ])
+            info.type, info.mode = kind, mode
+            if kind in (tarfile.LNKTYPE, tarfile.SYMTYPE):
+                info.linkname = value
+            info.size = len(value) if kind == tarfile.REGTYPE else 0
+            tar.addfile(info, io.BytesIO(value) if kind == tarfile.REGTYPE else None)
     dest = tmp_path / "code"
-    _untar.extract_archive(archive, str(dest), data_filter=data_filter)
-    assert (dest / "alias" / "mod.py").read_text() == "X = 1\n"
-    assert (dest / "pkg" / "same.py").read_text() == "X = 1\n"
-    assert os.path.islink(str(dest / "alias"))
+    _untar.extract_archive(path, str(dest))
+    assert sorted(os.listdir(str(dest))) == ["alias", "pkg", "run.sh"]  # the FIFO is skipped
+    assert os.readlink(str(dest / "alias")) == "pkg" and (dest / "pkg" / "deep" / "up").read_text() == "X = 1\n"
+    assert os.stat(str(dest / "pkg" / "same.py")).st_ino == os.stat(str(dest / "pkg" / "mod.py")).st_ino
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(os.stat(str(dest / "pkg" / "mod.py")).st_mode) == 0o755 & ~umask  # no set-uid, no g/o write
+    assert (dest / "run.sh").read_text() == "2"  # a later member replaces an earlier one
+    assert stat.S_IMODE(os.stat(str(dest / "run.sh")).st_mode) == 0o644 & ~umask  # not the owner's to run: nobody's
+
+
+def test_the_writer_goes_through_no_link_or_file_and_links_only_files_it_wrote(tmp_path):
+    """What the members' check cannot see (a folder that was not empty) the writer still refuses:
+    every path is walked one component at a time, without following a link."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret").write_text("s")
+    dest = tmp_path / "code"
+    dest.mkdir()
+    (dest / "out").symlink_to(str(outside))
+    (dest / "file").write_text("f")
+    with _untar.Writer("code.tar.gz", str(dest)) as writer:
+        for name, is_dir in (("out/" + EVIL, False), ("out/sub/" + EVIL, False), ("out", True), ("file/x", False)):
+            with pytest.raises(ConfigError, match="is (a link|not a folder): nothing is written through it"):
+                writer.add(name, is_dir, 0o644, 0, b"x")
+        for source in ("out/secret", "file", "../outside/secret"):
+            with pytest.raises(ConfigError, match="which is not a file written before it"):
+                writer.link("h", source, hard=True)
+        writer.add("out", False, 0o644, 0, b"replaced")  # the link is replaced, what it points at is not touched
+    assert sorted(os.listdir(str(outside))) == ["secret"] and (outside / "secret").read_text() == "s"
+    assert not os.path.islink(str(dest / "out")) and (dest / "out").read_bytes() == b"replaced"
+
+
+def test_an_archive_that_cannot_be_read_is_refused_by_name(tmp_path):
+    for data in (b"not an archive", gzip.compress(b"\1" * 2048)):
+        path = tmp_path / "bad.tar.gz"
+        path.write_bytes(data)
+        with pytest.raises(ConfigError, match="bad.tar.gz cannot be read as a tar archive"):
+            _untar.extract_archive(str(path), str(tmp_path / "bad"))
 
 
 def test_an_archive_of_folders_and_files_is_written_directly_with_its_modes(tmp_path):
@@ -78,6 +118,7 @@ def test_an_archive_of_folders_and_files_is_written_directly_with_its_modes(tmp_
             else:
                 info.size = len(data)
                 tar.addfile(info, io.BytesIO(data))
+    assert _untar._plain_ustar(path) is not None
     dest = tmp_path / "code"
     _untar.extract_archive(path, str(dest))
     assert (dest / "pkg" / "a.py").read_bytes() == b"A\n" and (dest / "deep" / "er" / "b.py").read_bytes() == b"B\n"
@@ -93,16 +134,15 @@ def _tree(folder):
             path = os.path.join(parent, name)
             st = os.lstat(path)
             data = open(path, "rb").read() if name in files else None
-            out[os.path.relpath(path, folder)] = (st.st_mode, int(st.st_mtime), data)
+            out[os.path.relpath(path, folder)] = (st.st_mode, int(st.st_mtime) if data is not None else 0, data)
     return out
 
 
-def test_the_own_archive_reader_writes_what_tarfile_writes_and_leaves_anything_else_to_it(tmp_path):
+def test_the_own_ustar_reader_writes_what_tarfile_reads_and_leaves_anything_else_to_it(tmp_path):
     """The code archives this package builds are read by a small ustar reader (tarfile's objects per
-    member cost more than writing the file), or unpacked as they are built (a local run): same files,
-    modes and times as tarfile's extraction; an archive with PAX headers, links, or a damaged header
-    is left to tarfile."""
-    import gzip
+    member cost more than writing the file), or unpacked as they are built (a local run): the same
+    files, modes and times as from tarfile's reading; an archive with PAX headers, links, or a
+    damaged header is left to tarfile."""
     import shutil
 
     from sagemaker_hetero import _archive
@@ -118,29 +158,31 @@ def test_the_own_archive_reader_writes_what_tarfile_writes_and_leaves_anything_e
     (source / "pkg" / ("n" * 90) / ("m" * 90) / "x.py").write_text("X = 1\n")
     archive = str(tmp_path / "sourcedir.tar.gz")
     (tmp_path / "as-built").mkdir()
-    body, _ = _archive.build_archive(Code(entry_point="train.py", source_dir=str(source)),
-                                     each=_untar.PlainWriter(archive, str(tmp_path / "as-built")))
+    with _untar.Writer(archive, str(tmp_path / "as-built")) as writer:
+        body, _ = _archive.build_archive(Code(entry_point="train.py", source_dir=str(source)), each=writer)
     with open(archive, "wb") as handle:
         shutil.copyfileobj(body, handle)
     assert _untar._plain_ustar(archive) is not None
     _untar.extract_archive(archive, str(tmp_path / "fast"))
-    with tarfile.open(archive) as tar:
-        _untar._extract_plain(archive, tar, str(tmp_path / "slow"), tar.getmembers())
+    (tmp_path / "slow").mkdir()
+    with _untar.Writer(archive, str(tmp_path / "slow")) as writer:
+        _untar._extract_tar(archive, writer)
     fast = _tree(str(tmp_path / "fast"))
     assert fast == _tree(str(tmp_path / "slow"))
     assert fast == _tree(str(tmp_path / "as-built"))  # a local run's code, unpacked as the archive is built
     assert fast["run.sh"][0] & 0o777 == 0o755 and fast["pkg/deep/m.py"][2] == b"\x00\xff" * 3000
     assert fast[os.path.join("pkg", "n" * 90, "m" * 90, "x.py")][2] == b"X = 1\n"
 
-    long_name = archive_of(tmp_path, [("p" * 120 + "/" + "q" * 120, "file", b"x")])  # PAX header
+    long_name = archive_of(str(tmp_path / "long.tar.gz"), [("p" * 120 + "/" + "q" * 120, "file", b"x")])  # PAX
     assert _untar._plain_ustar(long_name) is None
     _untar.extract_archive(long_name, str(tmp_path / "long"))
     assert (tmp_path / "long" / ("p" * 120) / ("q" * 120)).read_bytes() == b"x"
-    assert _untar._plain_ustar(archive_of(tmp_path, [("a", "file", b"x"), ("b", "sym", "a")])) is None
+    assert _untar._plain_ustar(archive_of(str(tmp_path / "l.tar.gz"), [("a", "file", b"x"), ("b", "sym", "a")])) \
+        is None
     raw = bytearray(gzip.decompress(open(archive, "rb").read()))
     raw[0] ^= 1  # the first header's name changes: its checksum no longer holds
     with open(archive, "wb") as handle:
         handle.write(gzip.compress(bytes(raw)))
     assert _untar._plain_ustar(archive) is None
-    with pytest.raises(tarfile.ReadError):
+    with pytest.raises(ConfigError, match="cannot be read as a tar archive"):
         _untar.extract_archive(archive, str(tmp_path / "damaged"))
