@@ -359,7 +359,8 @@ class LocalSession(object):
             removable += [os.path.join(job_dir, d) for d in (_CODE_DIR, _DATA_DIR, _UPLOAD_DIR, _HOSTS_DIR)]
             if archive is not None and code is None:
                 code = _storage.Tree(_code_folder(job_dir, memory, _untar.unpacked_size(archive)))
-                _untar.extract_archive(archive, code.folder)
+                _untar.extract_archive(archive, code.folder, in_memory=memory is not None and
+                                       code.folder.startswith(memory + os.sep))
             job = self._local_job(plan, cluster, channels, sources, code, listings, site, spec, isolate, launcher,
                                   transitions, removable, lock, [memory] if memory else [])
             job._say(_describe_cluster(cluster, network, self.assignment, seed))

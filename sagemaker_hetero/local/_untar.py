@@ -1,4 +1,4 @@
-"""A code archive unpacked into a new folder: nothing lands outside it, no link is followed.
+"""A code archive unpacked into a new folder: nothing lands outside it, no link is followed, the size is bounded.
 
 Every member is written relative to an open descriptor of its folder, one path component at a time,
 with ``O_NOFOLLOW`` (:class:`Writer`): a member whose path passes through a symbolic link (one the
@@ -15,10 +15,15 @@ folder, a path through a link or a file. Devices and FIFOs are skipped. Modes ar
 ``data`` filter masks them (no set-id or sticky bit, no group/other write, a file its owner cannot
 execute is executable by nobody, the owner reads and writes files; folders take the umask).
 
-The archives this package builds (POSIX ustar, folders and files only, at most 64 MiB unpacked)
-are parsed here directly (:func:`_plain_ustar`); anything else is read with ``tarfile``, twice
-(checked, then written), keeping no member.
+Sizes are counted, never trusted: the unpacked tar stream and the bytes written (sparse members
+included) may not pass the limit (:class:`Limits`: 64 MiB for code unpacked in memory, else
+``$SAGEMAKER_HETERO_LOCAL_CODE_MAX_BYTES``, 8 GiB by default), nor the members
+``$SAGEMAKER_HETERO_LOCAL_CODE_MAX_MEMBERS`` (200,000): a gzip bomb or a lying gzip trailer stops
+there with a ``ConfigError``. The archives this package builds (POSIX ustar, folders and files
+only, at most 64 MiB unpacked) are parsed here directly (:func:`_plain_ustar`); anything else is
+read with ``tarfile``, twice (checked, then written), keeping no member.
 """
+import collections
 import contextlib
 import errno
 import gzip
@@ -30,24 +35,68 @@ import zlib
 
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
-__all__ = ["extract_archive", "Writer", "check", "unpacked_size", "MEMORY_LIMIT"]
+__all__ = ["extract_archive", "Writer", "Limits", "limits", "check", "unpacked_size", "MEMORY_LIMIT"]
 
-MEMORY_LIMIT = 64 << 20  # the largest unpacked code put in memory (bytes), and at most 1/10 of its free space
+MEMORY_LIMIT = 64 << 20  # the most code unpacked in memory, or held in this process while it is written (bytes)
+MAX_BYTES = 8 << 30  # by default, the most a code archive may unpack to on disk
+MAX_MEMBERS = 200000  # by default, the most members (each costs an inode)
 MAX_NAME = 4096  # the longest member name or link target (PATH_MAX: nothing longer opens by path)
 MAX_DEPTH = 256  # the most folders a member's name may nest (the hosts' code walks recurse)
+BYTES_ENV = "SAGEMAKER_HETERO_LOCAL_CODE_MAX_BYTES"
+MEMBERS_ENV = "SAGEMAKER_HETERO_LOCAL_CODE_MAX_MEMBERS"
 _HINT = "the code archive must unpack inside its folder (rebuild it from a source_dir, or remove the member)"
 _CHUNK = 1 << 20  # a file's bytes are copied in pieces of this size
+_MAX_READ = 4 * _CHUNK  # the largest read tarfile may make at once (a header: names, PAX records)
 _MAX_STEPS = 4096  # the most names one link's target may resolve through, its links' included
 _MAX_PROBLEMS = 20
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW
 _FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW
+_SUFFIXES = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 _READ_ERRORS = (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile)
+
+#: How much an archive may unpack to: ``max_bytes`` (the tar stream, and the bytes written),
+#: ``max_members``; ``in_memory``: the bound is :data:`MEMORY_LIMIT` (the message says so).
+Limits = collections.namedtuple("Limits", "max_bytes max_members in_memory")
+
+
+class _TooLarge(Exception):
+    """The archive is larger than its limits; ``args[0]``: ``"bytes"``, ``"members"`` or ``"header"``."""
+
+
+def limits(in_memory=False, environ=None):
+    """The :class:`Limits` of an archive unpacked in memory or on disk, from ``environ`` (default
+    ``os.environ``); a variable that is not a positive number raises ``ConfigError`` naming it."""
+    environ = os.environ if environ is None else environ
+    problems, values = [], []
+    for name, default, suffixed in ((BYTES_ENV, MAX_BYTES, True), (MEMBERS_ENV, MAX_MEMBERS, False)):
+        text = environ.get(name, "").strip()
+        number = _number(text.upper(), suffixed) if text else default
+        if number is None:
+            what = "a number of bytes, optionally with K, M, G or T (binary)" if suffixed else "a whole number"
+            problems.append(Problem(name, "%s must be %s, at least 1 (got %r); unset it for the default, %d"
+                                    % (name, what, text, default), text))
+        values.append(number)
+    if problems:
+        raise ConfigError(problems)
+    max_bytes, max_members = values
+    if in_memory and max_bytes > MEMORY_LIMIT:
+        return Limits(MEMORY_LIMIT, max_members, True)
+    return Limits(max_bytes, max_members, False)
+
+
+def _number(text, suffixed):
+    unit = _SUFFIXES.get(text[-1:]) if suffixed else None
+    digits = text[:-1] if unit else text
+    if not digits or digits.strip("0123456789"):
+        return None
+    return int(digits) * (unit or 1) or None
 
 
 def unpacked_size(archive):
     """The size of the gzipped ``archive`` unpacked, as its gzip trailer says (modulo 4 GiB), or None
-    (not gzip, or over :data:`MEMORY_LIMIT` packed: too large to keep in memory anyway)."""
+    (not gzip, or over :data:`MEMORY_LIMIT` packed: too large to keep in memory anyway). A claim,
+    for choosing where to unpack: the unpacking counts for itself."""
     try:
         with open(archive, "rb") as handle:
             magic = handle.read(2)
@@ -59,32 +108,54 @@ def unpacked_size(archive):
     return size if magic == b"\x1f\x8b" and packed <= MEMORY_LIMIT else None
 
 
-def extract_archive(archive, dest):
-    """Unpack the tar ``archive`` into ``dest`` (a new or empty folder), as the module says. An
-    archive that would write outside ``dest`` or cannot be read raises ``ConfigError``.
+def extract_archive(archive, dest, in_memory=False):
+    """Unpack the tar ``archive`` into ``dest`` (a new or empty folder), as the module says.
+
+    ``in_memory``: ``dest`` is in memory, so at most :data:`MEMORY_LIMIT` bytes may be written. An
+    archive that would write outside ``dest``, is over its limits or cannot be read raises
+    ``ConfigError`` (what was written before a limit was reached stays, for the caller to delete).
     """
+    bounds = limits(in_memory)
     os.makedirs(dest, exist_ok=True)
     if os.listdir(dest):
         raise ValueError("%s must be empty to unpack %s into it" % (dest, archive))
     try:
-        with Writer(archive, dest) as writer:
-            plain = _plain_ustar(archive)
+        with Writer(archive, dest, bounds) as writer:
+            plain = _plain_ustar(archive, bounds.max_bytes)
             if plain is None:
-                _extract_tar(archive, writer)
+                _extract_tar(archive, writer, bounds)
                 return
             for member in plain:
                 writer.add(*member)
+    except _TooLarge as exc:
+        raise _too_large(archive, bounds, exc.args[0]) from None
     except _READ_ERRORS as exc:
         message = "%s cannot be read as a tar archive (%s: %s); rebuild it" % (archive, type(exc).__name__, exc)
         raise ConfigError([Problem("source_dir", message, archive)]) from None
 
 
-def _extract_tar(archive, writer):
+def _too_large(archive, bounds, what):
+    if what == "members":
+        message = ("%s holds more than %d members (the limit: $%s, default %d); set it higher if the code "
+                   "really has that many files" % (archive, bounds.max_members, MEMBERS_ENV, MAX_MEMBERS))
+    elif what == "header":
+        message = "%s has a tar header over %d bytes: a damaged or hostile archive; rebuild it" % (archive, _MAX_READ)
+    elif bounds.in_memory:
+        message = ("%s unpacks to more than %d bytes, the most code unpacked in memory may hold, though its gzip "
+                   "trailer says %s: a damaged or hostile archive; rebuild it"
+                   % (archive, bounds.max_bytes, unpacked_size(archive)))
+    else:
+        message = ("%s unpacks to more than %d bytes (the limit: $%s, default %dG); set it higher if the code "
+                   "really is that large" % (archive, bounds.max_bytes, BYTES_ENV, MAX_BYTES >> 30))
+    return ConfigError([Problem("source_dir", message, archive)])
+
+
+def _extract_tar(archive, writer, bounds):
     """The members of ``archive`` read by ``tarfile`` and checked (:func:`check`), then read again
     and written by ``writer``."""
-    with _tar(archive) as tar:
-        check(archive, (_kind(m) for m in _members(tar)))
-    with _tar(archive) as tar:
+    with _tar(archive, bounds) as tar:
+        check(archive, (_kind(m) for m in _members(tar)), bounds)
+    with _tar(archive, bounds) as tar:
         for member in _members(tar):
             kind, name, _, target = _kind(member)
             if kind == "file":
@@ -96,8 +167,8 @@ def _extract_tar(archive, writer):
 
 
 @contextlib.contextmanager
-def _tar(archive):
-    """``archive`` open for ``tarfile``, from a decompressed stream."""
+def _tar(archive, bounds):
+    """``archive`` open for ``tarfile``, from a decompressed stream bounded by ``bounds``."""
     with open(archive, "rb") as raw:
         magic = raw.read(6)
         raw.seek(0)
@@ -113,7 +184,7 @@ def _tar(archive):
             stream = lzma.LZMAFile(raw)
         else:
             stream = raw
-        with stream, tarfile.open(fileobj=stream, mode="r:") as tar:
+        with stream, tarfile.open(fileobj=_Bounded(stream, bounds.max_bytes), mode="r:") as tar:
             yield tar
 
 
@@ -138,6 +209,32 @@ def _kind(member):
     return "skip", member.name, 0, None
 
 
+class _Bounded(object):
+    """A decompressed stream that refuses (``_TooLarge``) to go past ``limit`` bytes, however it is
+    read or sought, or to read more than :data:`_MAX_READ` at once: what a tar header or a gzip
+    trailer claims is never what is counted."""
+
+    def __init__(self, raw, limit):
+        self._raw, self._limit = raw, limit
+
+    def read(self, size=-1):
+        if size is None or size < 0 or size > _MAX_READ:
+            raise _TooLarge("header")
+        pos = self._raw.tell()
+        data = self._raw.read(max(0, min(size, self._limit + 1 - pos)))
+        if pos + len(data) > self._limit:
+            raise _TooLarge("bytes")
+        return data
+
+    def seek(self, offset, whence=os.SEEK_SET):
+        if whence == os.SEEK_SET and offset > self._limit:
+            raise _TooLarge("bytes")
+        return self._raw.seek(offset, whence)
+
+    def tell(self):
+        return self._raw.tell()
+
+
 def _parts(name):
     """The components of a member's name under the folder, or why it has none there."""
     if len(name) > MAX_NAME:
@@ -154,12 +251,17 @@ def _parts(name):
     return parts
 
 
-def check(archive, members):
+def check(archive, members, bounds):
     """Refuse ``members`` — ``(kind, name, size, link target)`` in archive order — as the module
     says, before anything is written: ``ConfigError`` listing the refused members (the first
-    :data:`_MAX_PROBLEMS`). Pure: what is on disk plays no part."""
-    problems, links = [], _Links()
-    for kind, name, _, target in members:
+    :data:`_MAX_PROBLEMS`), ``_TooLarge`` past ``bounds``. Pure: what is on disk plays no part."""
+    problems, links, total = [], _Links(), 0
+    for count, (kind, name, size, target) in enumerate(members, 1):
+        if count > bounds.max_members:
+            raise _TooLarge("members")
+        total += size
+        if total > bounds.max_bytes:
+            raise _TooLarge("bytes")
         if kind == "skip":
             continue
         parts = _parts(name)
@@ -274,13 +376,14 @@ def _escape(tree, folder, target):
 class Writer(object):
     """Writes an archive's members into the folder ``dest``, each relative to the descriptor of its
     folder, never through a link (:meth:`add`, :meth:`link`; or called as
-    ``_archive.write_archive``'s ``each``). ``archive`` names the archive in errors. A context
-    manager: it holds the descriptors of the folders down to the last one written until closed."""
+    ``_archive.write_archive``'s ``each``). ``archive`` names the archive in errors; ``bounds``
+    (:class:`Limits`, or None) limits the members and the bytes written. A context manager: it
+    holds the descriptors of the folders down to the last one written until it is closed."""
 
-    def __init__(self, archive, dest):
-        self.archive, self.dest = archive, dest
+    def __init__(self, archive, dest, bounds=None):
+        self.archive, self.dest, self._bounds = archive, dest, bounds
         self._path, self._fds = (), [os.open(dest, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW)]
-        self._files = set()
+        self._files, self._members, self._bytes = set(), 0, 0
 
     def __enter__(self):
         return self
@@ -308,9 +411,11 @@ class Writer(object):
         fd = holder[0]
         try:
             if isinstance(data, (bytes, bytearray, memoryview)):
+                self._count(len(data))
                 _write_all(fd, data)
             else:
                 for chunk in iter(lambda: data.read(_CHUNK), b""):
+                    self._count(len(chunk))
                     _write_all(fd, chunk)
             os.utime(fd, (mtime, mtime))
         finally:
@@ -342,7 +447,15 @@ class Writer(object):
         parts = _parts(name)
         if isinstance(parts, str):
             raise ConfigError([_refused(self.archive, name, parts)])
+        self._members += 1
+        if self._bounds is not None and self._members > self._bounds.max_members:
+            raise _TooLarge("members")
         return parts
+
+    def _count(self, size):
+        self._bytes += size
+        if self._bounds is not None and self._bytes > self._bounds.max_bytes:
+            raise _TooLarge("bytes")
 
     def _folder(self, parts):
         """The descriptor of the folder ``parts``, opened (made where missing) one component at a
@@ -421,22 +534,26 @@ _USTAR_MAGIC = b"ustar\x0000"  # POSIX ustar, as _archive writes it
 _PLAIN_TYPES = {b"0": False, b"\0": False, b"5": True}  # regular file, folder
 
 
-def _plain_ustar(archive):
+def _plain_ustar(archive, max_bytes=MEMORY_LIMIT):
     """The members of a gzipped POSIX ustar ``archive`` holding files and folders only (the archives
     ``_archive`` builds), read at once, as :meth:`Writer.add` takes them. None for anything else (over
     :data:`MEMORY_LIMIT` unpacked, PAX or GNU headers, links, a bad checksum...): ``tarfile`` reads
-    those. Parsing the headers here costs a fraction of ``tarfile``'s objects per member."""
+    those. Parsing the headers here costs a fraction of ``tarfile``'s objects per member. More
+    than ``max_bytes`` unpacked (below :data:`MEMORY_LIMIT`) raises ``_TooLarge``."""
     size = unpacked_size(archive)
     if size is None or size > MEMORY_LIMIT:  # held in this process while it is written
         return None
+    limit = min(max_bytes, MEMORY_LIMIT)
     try:
         with open(archive, "rb") as handle:
             packed = handle.read()
         inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        data = inflate.decompress(packed, MEMORY_LIMIT + 1)
+        data = inflate.decompress(packed, limit + 1)  # counted: the trailer may lie
     except (OSError, zlib.error):
         return None
-    if len(data) > MEMORY_LIMIT or inflate.unconsumed_tail or inflate.unused_data or not inflate.eof:
+    if len(data) > limit and limit < MEMORY_LIMIT:
+        raise _TooLarge("bytes")
+    if len(data) > limit or inflate.unconsumed_tail or inflate.unused_data or not inflate.eof:
         return None
     view, members, pos, end = memoryview(data), [], 0, len(data)
     while pos + 512 <= end:

@@ -1,4 +1,5 @@
-"""Code archives built on the fly for the unpacking tests: ordinary ones, and ones made to escape."""
+"""Code archives built on the fly for the unpacking tests: ordinary ones, and ones made to escape or to explode."""
+import gzip
 import io
 import tarfile
 
@@ -58,3 +59,30 @@ def escapes(outside_file):
         "hard link out": [("h", "hard", "../../outside")],
         "hard link to an absolute path": [("h", "hard", outside_file)],
     }
+
+
+def gzip_with_a_small_trailer(path, size):
+    """A valid gzipped tar at ``path`` holding one file of ``size`` zero bytes, whose gzip trailer
+    (what ``gzip -l`` reads) says 1,024: the archive is two gzip members, the last one holding only
+    the tar's end-of-archive marker."""
+    info = tarfile.TarInfo("zeros")
+    info.size = size
+    head = info.tobuf(tarfile.USTAR_FORMAT)
+    with open(path, "wb") as out:
+        with gzip.GzipFile(fileobj=out, mode="wb", compresslevel=1, mtime=0) as first:
+            first.write(head)
+            block = b"\0" * (1 << 20)
+            for start in range(0, size, len(block)):
+                first.write(block[:size - start])
+            first.write(b"\0" * (-size % 512))
+        out.write(gzip.compress(b"\0" * 1024, mtime=0))
+    return path
+
+
+def with_a_long_pax_header(path, size):
+    """A gzipped tar at ``path`` whose one member carries a PAX record of ``size`` bytes (a comment)."""
+    with tarfile.open(path, "w:gz", format=tarfile.PAX_FORMAT, compresslevel=1) as tar:
+        info = tarfile.TarInfo("train.py")
+        info.pax_headers = {"comment": "x" * size}
+        tar.addfile(info, io.BytesIO(b""))
+    return path

@@ -1,5 +1,5 @@
 """A local run's folders stay its own: one run per job folder, link loops, code archives that try to
-escape."""
+escape or explode."""
 import os
 import shutil
 import subprocess
@@ -118,14 +118,15 @@ def test_a_sharded_channel_and_a_model_folder_with_link_loops_do_not_hang_the_ru
 
 
 HOSTILE = [(case, isolation) for isolation in ("none", "namespaces") for case in (
-    "path-max link chain", "link then a file through it", "hard link out", "absolute name", "dot-dot name")]
+    "path-max link chain", "link then a file through it", "hard link out", "absolute name", "dot-dot name",
+    "bomb over the limit")] + [("lying gzip trailer", "namespaces")]  # on disk, code may unpack to more than it says
 
 
 @pytest.mark.parametrize("case,isolation", HOSTILE)
 def test_a_hostile_code_archive_is_refused_before_any_host_starts_and_writes_nothing_outside(
-        session_factory, tmp_path, case, isolation):
+        session_factory, tmp_path, monkeypatch, lying_archive, case, isolation):
     """``source_dir`` as an archive in the local bucket: unpacked in memory with per-host namespaces
-    (it is small), on disk with ``isolation="none"``."""
+    (it is small, or says it is), on disk with ``isolation="none"``."""
     session = session_factory(isolation=isolation)
     if isolation == "namespaces" and not namespaces_work(session):
         pytest.skip("hosts cannot run in namespaces here")
@@ -134,7 +135,15 @@ def test_a_hostile_code_archive_is_refused_before_any_host_starts_and_writes_not
     archive = os.path.join(session.root, "given", "code.tar.gz")
     os.makedirs(os.path.dirname(archive))
     expected = "code archive must unpack inside its folder"
-    archive_of(archive, escapes(str(outside))[case])
+    if case == "lying gzip trailer":
+        shutil.copyfile(lying_archive, archive)
+        expected = "the most code unpacked in memory may hold, though its gzip trailer says 1024"
+    elif case == "bomb over the limit":
+        monkeypatch.setenv("SAGEMAKER_HETERO_LOCAL_CODE_MAX_BYTES", "1M")
+        archive_of(archive, [("train.py", "file", b"print(1)\n"), ("zeros", "file", b"\0" * (2 << 20))])
+        expected = r"unpacks to more than 1048576 bytes \(the limit: \$SAGEMAKER_HETERO_LOCAL_CODE_MAX_BYTES"
+    else:
+        archive_of(archive, escapes(str(outside))[case])
     source_dir = "s3://sagemaker-hetero-local/given/code.tar.gz"
     estimator = estimator_for(session, source_dir, groups=None, job_name="hostile")
     in_memory = "/dev/shm/sagemaker-hetero-%d/%s" % (os.getuid(), EVIL)  # where code in memory escapes to

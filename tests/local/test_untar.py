@@ -1,4 +1,4 @@
-"""A code archive unpacks inside its folder or not at all, and goes through no link."""
+"""A code archive unpacks inside its folder or not at all, goes through no link, and stops at its limits."""
 import gzip
 import io
 import os
@@ -9,7 +9,7 @@ import pytest
 
 from sagemaker_hetero.exceptions import ConfigError
 from sagemaker_hetero.local import _untar
-from tests.local._archives import EVIL, archive_of, escapes
+from tests.local._archives import EVIL, archive_of, escapes, with_a_long_pax_header
 
 
 def found_outside(dest, top):
@@ -97,6 +97,58 @@ def test_the_writer_goes_through_no_link_or_file_and_links_only_files_it_wrote(t
     assert not os.path.islink(str(dest / "out")) and (dest / "out").read_bytes() == b"replaced"
 
 
+def test_a_gzip_trailer_that_lies_stops_the_memory_unpacking_at_its_limit(tmp_path, lying_archive):
+    assert _untar.unpacked_size(lying_archive) == 1024  # so the code would go to memory
+    dest = tmp_path / "code"
+    message = "unpacks to more than %d bytes, the most code unpacked in memory may hold, though its gzip trailer"
+    with pytest.raises(ConfigError, match=message % _untar.MEMORY_LIMIT + " says 1024"):
+        _untar.extract_archive(lying_archive, str(dest), in_memory=True)
+    assert sum(os.path.getsize(os.path.join(p, n)) for p, _, names in os.walk(str(dest)) for n in names) \
+        <= _untar.MEMORY_LIMIT
+
+
+@pytest.mark.parametrize("reader", ["own ustar reader", "tarfile"])
+def test_a_bomb_stops_at_the_configured_limits_counted_as_written(tmp_path, monkeypatch, reader):
+    link = [("alias", "sym", "zeros")] if reader == "tarfile" else []
+    archive = archive_of(str(tmp_path / "bomb.tar.gz"), [("zeros", "file", b"\0" * (2 << 20))] + link)
+    monkeypatch.setenv(_untar.BYTES_ENV, "1M")
+    with pytest.raises(ConfigError, match=r"bomb.tar.gz unpacks to more than 1048576 bytes \(the limit: "
+                                          r"\$SAGEMAKER_HETERO_LOCAL_CODE_MAX_BYTES, default 8G\)"):
+        _untar.extract_archive(archive, str(tmp_path / "bomb"))
+    assert not (tmp_path / "bomb" / "zeros").exists() or (tmp_path / "bomb" / "zeros").stat().st_size <= 1 << 20
+    monkeypatch.setenv(_untar.BYTES_ENV, "3m")
+    monkeypatch.setenv(_untar.MEMBERS_ENV, "1")
+    with pytest.raises(ConfigError, match=r"holds more than 1 members \(the limit: \$SAGEMAKER_HETERO_LOCAL_CODE_"):
+        _untar.extract_archive(archive_of(str(tmp_path / "two.tar.gz"), [("a", "file", b""), ("b", "file", b"")]
+                                          + link), str(tmp_path / "many"))
+    monkeypatch.setenv(_untar.MEMBERS_ENV, "3")
+    _untar.extract_archive(archive, str(tmp_path / "fits"))
+    assert (tmp_path / "fits" / "zeros").stat().st_size == 2 << 20
+
+
+def test_the_writer_counts_what_it_writes_whatever_the_headers_say(tmp_path):
+    """Sparse members unpack to more than the archive holds: the bytes written are counted too."""
+    with _untar.Writer("a.tar", str(tmp_path), _untar.Limits(1000, 10, False)) as writer:
+        writer.add("small", False, 0o644, 0, io.BytesIO(b"x" * 1000))
+        with pytest.raises(_untar._TooLarge):
+            writer.add("large", False, 0o644, 0, io.BytesIO(b"x" * 10))
+    assert (tmp_path / "large").stat().st_size == 0
+
+
+def test_a_tar_header_too_large_to_hold_is_refused_and_the_limits_are_read_from_the_environment(tmp_path):
+    archive = with_a_long_pax_header(str(tmp_path / "pax.tar.gz"), 5 << 20)
+    with pytest.raises(ConfigError, match="pax.tar.gz has a tar header over 4194304 bytes"):
+        _untar.extract_archive(archive, str(tmp_path / "pax"))
+    assert _untar.limits(environ={}) == (8 << 30, 200000, False)
+    assert _untar.limits(True, {}) == (64 << 20, 200000, True)
+    assert _untar.limits(True, {_untar.BYTES_ENV: "512k", _untar.MEMBERS_ENV: " 7 "}) == (512 << 10, 7, False)
+    assert _untar.limits(environ={_untar.BYTES_ENV: "2T"}).max_bytes == 2 << 40
+    with pytest.raises(ConfigError) as info:
+        _untar.limits(environ={_untar.BYTES_ENV: "1.5G", _untar.MEMBERS_ENV: "many"})
+    assert [p.path for p in info.value.problems] == [_untar.BYTES_ENV, _untar.MEMBERS_ENV]
+    assert "SAGEMAKER_HETERO_LOCAL_CODE_MAX_MEMBERS must be a whole number, at least 1 (got 'many')" in str(info.value)
+
+
 def test_an_archive_that_cannot_be_read_is_refused_by_name(tmp_path):
     for data in (b"not an archive", gzip.compress(b"\1" * 2048)):
         path = tmp_path / "bad.tar.gz"
@@ -165,8 +217,8 @@ def test_the_own_ustar_reader_writes_what_tarfile_reads_and_leaves_anything_else
     assert _untar._plain_ustar(archive) is not None
     _untar.extract_archive(archive, str(tmp_path / "fast"))
     (tmp_path / "slow").mkdir()
-    with _untar.Writer(archive, str(tmp_path / "slow")) as writer:
-        _untar._extract_tar(archive, writer)
+    with _untar.Writer(archive, str(tmp_path / "slow"), _untar.limits()) as writer:
+        _untar._extract_tar(archive, writer, _untar.limits())
     fast = _tree(str(tmp_path / "fast"))
     assert fast == _tree(str(tmp_path / "slow"))
     assert fast == _tree(str(tmp_path / "as-built"))  # a local run's code, unpacked as the archive is built
