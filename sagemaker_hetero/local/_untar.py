@@ -341,20 +341,20 @@ class _Links(object):
 
 
 def _escape(tree, folder, target):
-    """Why the link ``target`` in ``folder`` leads outside ``tree`` (see :func:`_escaping`), or None."""
+    """Why the link ``target`` in ``folder`` leads outside ``tree`` (see :meth:`_Links.escaping`), or None."""
     stack = [tree]
     for name in folder:
         stack.append(stack[-1].get(name, {}))
         if None in stack[-1]:
             return "is in a linked folder (nothing is written through a link)"
-    outside = "links to %r, which leads outside the folder" % target
+    outside = "links to %s, which leads outside the folder" % _shown(target)
     if target.startswith("/"):
         return outside
     pending, steps = target.split("/")[::-1], 0
     while pending:
         steps += 1
         if steps > _MAX_STEPS:
-            return "links to %r, which resolves through more than %d names" % (target, _MAX_STEPS)
+            return "links to %s, which resolves through more than %d names" % (_shown(target), _MAX_STEPS)
         name = pending.pop()
         if name in ("", "."):
             continue
@@ -405,10 +405,7 @@ class Writer(object):
         if is_dir:
             self._folder(parts)
             return
-        holder = []
-        self._make(parts, lambda parent: holder.append(os.open(parts[-1], _FILE_FLAGS, _file_mode(mode),
-                                                               dir_fd=parent)))
-        fd = holder[0]
+        fd = self._make(parts, lambda parent: os.open(parts[-1], _FILE_FLAGS, _file_mode(mode), dir_fd=parent))
         try:
             if isinstance(data, (bytes, bytearray, memoryview)):
                 self._count(len(data))
@@ -431,7 +428,7 @@ class Writer(object):
             return
         source = _parts(target)
         if source not in self._files:
-            why = "links to %r, which is not a file written before it" % target
+            why = "links to %s, which is not a file written before it" % _shown(target)
             raise ConfigError([_refused(self.archive, name, why)])
         if source == parts:
             return
@@ -499,21 +496,20 @@ class Writer(object):
         return ConfigError([_refused(self.archive, "/".join(parts), "is %s: nothing is written through it" % what)])
 
     def _make(self, parts, make):
-        """``make(folder descriptor)`` creates the entry ``parts``; an entry there already (not a
-        folder) is removed first, as a later member replaces an earlier one."""
+        """``make(folder descriptor)`` creates the entry ``parts`` (what it returns is returned); an
+        entry there already (not a folder) is removed first, as a later member replaces an earlier one."""
         if not parts:
             raise ConfigError([_refused(self.archive, ".", "would replace the folder itself")])
         parent = self._folder(parts[:-1])
         try:
-            make(parent)
-            return
+            return make(parent)
         except FileExistsError:
             pass
         if stat.S_ISDIR(os.stat(parts[-1], dir_fd=parent, follow_symlinks=False).st_mode):
             raise ConfigError([_refused(self.archive, "/".join(parts), "would replace a folder")])
         os.unlink(parts[-1], dir_fd=parent)
         self._files.discard(parts)
-        make(parent)
+        return make(parent)
 
 
 def _file_mode(mode):
