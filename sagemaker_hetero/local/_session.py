@@ -20,7 +20,7 @@ from sagemaker_hetero import _archive, _context, _plan, _sdk_config, utils
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import CODE
 from sagemaker_hetero.exceptions import ConfigError, Problem
-from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _passable, _private, _resolver, _storage
+from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _passable, _private, _resolver, _storage, _untar
 
 __all__ = ["LocalSession", "DEFAULT_REGION", "LOCAL_ACCOUNT", "DEFAULT_GRACE_PERIOD", "default_root"]
 
@@ -280,7 +280,8 @@ class LocalSession(object):
         entries = _archive.scan(plan.job.code)
         folder = _code_folder(job_dir, memory, sum(st.st_size for _, _, st in entries))
         os.makedirs(folder)
-        body, _ = _archive.write_archive(entries, _storage.PlainWriter(dest, folder))
+        with _untar.Writer(dest, folder) as writer:
+            body, _ = _archive.write_archive(entries, writer)
         try:
             with open(dest + ".part", "wb") as handle:
                 shutil.copyfileobj(body, handle)
@@ -393,8 +394,9 @@ class LocalSession(object):
             removable += [os.path.join(job_dir, d) for d in (_CODE_DIR, _DATA_DIR, _UPLOAD_DIR, _HOSTS_DIR,
                                                              _hosts.SITE_DIR)]
             if archive is not None and code is None:
-                code = _storage.Tree(_code_folder(job_dir, memory, _storage.unpacked_size(archive)))
-                _storage.extract_archive(archive, code.folder)
+                code = _storage.Tree(_code_folder(job_dir, memory, _untar.unpacked_size(archive)))
+                _untar.extract_archive(archive, code.folder, in_memory=memory is not None and
+                                       code.folder.startswith(memory + os.sep))
             job = self._local_job(plan, cluster, channels, sources, code, listings, site, spec, isolate, launcher,
                                   transitions, removable, lock, [owned] if owned else [])
             job._say(_describe_cluster(cluster, network, self.assignment, seed))

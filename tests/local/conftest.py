@@ -52,3 +52,11 @@ def pid_dir(tmp_path):
     folder = tmp_path / "pids"
     folder.mkdir()
     return str(folder)
+
+
+@pytest.fixture(scope="session")
+def lying_archive(tmp_path_factory):
+    """A valid code archive of 65 MiB unpacked whose gzip trailer says 1,024 bytes (65 KiB packed)."""
+    from tests.local._archives import gzip_with_a_small_trailer
+
+    return gzip_with_a_small_trailer(str(tmp_path_factory.mktemp("lying") / "code.tar.gz"), 65 << 20)
