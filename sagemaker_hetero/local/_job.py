@@ -1,7 +1,8 @@
 """A running local job: one process group per host, their output, their end, the artifacts.
 
 Threads, all daemons: one pumps every host's output (stdout and stderr, one pipe per host) to the
-session's stream, prefixed ``[<group>/<host>] ``; one per host waits for its process; one
+session's stream, each line and progress-bar update prefixed ``[<group>/<host>] `` (``_output``:
+linear, what is held of an unended line bounded); one per host waits for its process; one
 supervises: on the first failing host, on ``max_run`` or on :meth:`LocalJob.stop` it terminates
 every host (SIGTERM to each process group, SIGKILL after the grace period), then packs the
 artifacts and sets the final status. :meth:`LocalJob.wait` joins it; a ``KeyboardInterrupt`` there
@@ -14,7 +15,6 @@ killed it, SIGKILL included (``_lifeline``). Nothing a host started outlives the
 the host's process group (``setsid``) itself.
 """
 import atexit
-import collections
 import datetime
 import os
 import posixpath
@@ -28,11 +28,11 @@ import time
 import weakref
 
 from sagemaker_hetero.exceptions import LocalJobError
-from sagemaker_hetero.local import _artifacts, _lifeline, _signals, _storage
+from sagemaker_hetero.local import _artifacts, _lifeline, _output, _signals, _storage
 
 __all__ = ["LocalJob", "LAST_LINES"]
 
-LAST_LINES = 20
+LAST_LINES = _output.LAST_LINES
 _FAILURE_LIMIT = 64 * 1024
 _PUMP_DRAIN_SECONDS = 2.0
 _RUNNING = weakref.WeakSet()
@@ -56,12 +56,18 @@ class _HostRun(object):
     def __init__(self, plan):
         self.plan = plan
         self.host = plan.host
-        self.label = "[%s/%s] " % (plan.host.group, plan.host.name)
+        self.output = _output.HostOutput("[%s/%s] " % (plan.host.group, plan.host.name))
         self.proc = None
         self.exit_code = None
         self.exited = threading.Event()
-        self.lines = collections.deque(maxlen=LAST_LINES)
-        self.partial = b""
+
+    @property
+    def label(self):
+        return self.output.label
+
+    @property
+    def lines(self):
+        return self.output.lines
 
     def failure_text(self):
         """The host's ``output/failure`` file (at most 64 KiB), or ``None``."""
@@ -105,6 +111,7 @@ class LocalJob(object):
         self._events = queue.Queue()
         self._lock = threading.RLock()
         self._out_lock = threading.Lock()
+        self._drawn = None  # the host whose update (ended by \r) the stream shows last, if any
         self._done = threading.Event()
         self._status = "InProgress"
         self._secondary = "Starting"
@@ -188,14 +195,22 @@ class LocalJob(object):
 
     # -- output --------------------------------------------------------------------------------
 
-    def _write(self, text, flush=False):
-        """Write to the output stream; a stream that fails is given up (the hosts must not block)."""
+    def _write(self, text, flush=False, source=None):
+        """Write to the output stream; a stream that fails is given up (the hosts must not block).
+
+        ``source``: the host whose records ``text`` holds. After a host's update (ended by ``\\r``:
+        a progress bar drawn in place), anything but that host's next record starts on a new line,
+        so the update stays on screen.
+        """
         if not self._echo:
             return
         with self._out_lock:
             try:
                 if text:
+                    if self._drawn is not None and self._drawn is not source:
+                        self._out.write("\n")
                     self._out.write(text)
+                    self._drawn = source if text.endswith("\r") else None
                 if flush:
                     self._out.flush()
             except Exception as exc:
@@ -205,18 +220,11 @@ class LocalJob(object):
     def _say(self, text):
         self._write("[local] %s: %s\n" % (self.name, text), flush=True)
 
-    def _emit(self, run, chunk, final=False):
-        data = run.partial + chunk
-        pieces = data.split(b"\n")
-        run.partial = b"" if final else pieces.pop()
-        if final and pieces and pieces[-1] == b"":
-            pieces.pop()
-        if not pieces:
-            return
-        texts = [p.rstrip(b"\r").decode("utf-8", "replace") for p in pieces]
-        run.lines.extend(texts)
-        if self._shown is None or run.host.group in self._shown:
-            self._write("".join(run.label + t + "\n" for t in texts))
+    def _emit(self, run, chunk):
+        """Show what ``chunk`` completes of ``run``'s lines and updates (``b""``: its output ended)."""
+        text = run.output.feed(chunk) if chunk else run.output.end()
+        if text and (self._shown is None or run.host.group in self._shown):
+            self._write(text, source=run)
 
     def _pump(self):
         selector = selectors.DefaultSelector()
@@ -231,10 +239,8 @@ class LocalJob(object):
                         chunk = os.read(key.fd, 65536)
                     except OSError:
                         chunk = b""
-                    if chunk:
-                        self._emit(run, chunk)
-                    else:
-                        self._emit(run, b"", final=True)
+                    self._emit(run, chunk)
+                    if not chunk:
                         selector.unregister(key.fileobj)
                         key.fileobj.close()
                 if ready:
@@ -494,7 +500,7 @@ class LocalJob(object):
             self._show_only(instance_groups)
         if out is not None:
             with self._out_lock:
-                self._out = out
+                self._out, self._drawn = out, None
         if logs in (False, "None"):
             self._echo = False
         try:
