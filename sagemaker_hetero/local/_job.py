@@ -28,12 +28,13 @@ import time
 import weakref
 
 from sagemaker_hetero.exceptions import LocalJobError
-from sagemaker_hetero.local import _artifacts, _lifeline, _output, _signals, _storage
+from sagemaker_hetero.local import _artifacts, _hostfiles, _lifeline, _output, _signals, _storage
 
-__all__ = ["LocalJob", "LAST_LINES"]
+__all__ = ["LocalJob", "LAST_LINES", "FAILURE_FILE", "FAILURE_LIMIT"]
 
 LAST_LINES = _output.LAST_LINES
-_FAILURE_LIMIT = 64 * 1024
+FAILURE_FILE = "output/failure"
+FAILURE_LIMIT = 64 * 1024
 _PUMP_DRAIN_SECONDS = 2.0
 _RUNNING = weakref.WeakSet()
 _SIGNAL_STOP = {"stopping": False}  # a first SIGTERM/SIGHUP is stopping the hosts
@@ -51,7 +52,7 @@ def _kill_group(pid, sig):
 
 
 class _HostRun(object):
-    """One host's process and what it printed."""
+    """One host's process, what it printed and, once it failed, what its ``output/failure`` says."""
 
     def __init__(self, plan):
         self.plan = plan
@@ -60,6 +61,8 @@ class _HostRun(object):
         self.proc = None
         self.exit_code = None
         self.exited = threading.Event()
+        self.failure = None  # the failure file's text (its first FAILURE_LIMIT bytes)
+        self.failure_note = None  # why it was not read, or that it was cut
 
     @property
     def label(self):
@@ -69,15 +72,22 @@ class _HostRun(object):
     def lines(self):
         return self.output.lines
 
-    def failure_text(self):
-        """The host's ``output/failure`` file (at most 64 KiB), or ``None``."""
-        path = os.path.join(self.plan.base_dir, "output", "failure")
+    def read_failure(self):
+        """Read ``output/failure`` once: a regular file only, no link followed, at most 64 KiB
+        (a FIFO, a device, a link... is not opened for reading and ``failure_note`` says so)."""
         try:
-            with open(path, "rb") as handle:
-                text = handle.read(_FAILURE_LIMIT).decode("utf-8", "replace").strip()
-        except OSError:
-            return None
-        return text or None
+            data, size = _hostfiles.read_regular(self.plan.base_dir, FAILURE_FILE, FAILURE_LIMIT)
+        except FileNotFoundError:
+            return
+        except _hostfiles.NotRegular as exc:
+            self.failure_note = "%s: not read" % (exc,)
+            return
+        except OSError as exc:
+            self.failure_note = "%s cannot be read: %s" % (FAILURE_FILE, exc.strerror or repr(exc))
+            return
+        self.failure = data.decode("utf-8", "replace").strip() or None
+        if size > len(data):
+            self.failure_note = "%s holds %d bytes: the first %d are shown" % (FAILURE_FILE, size, len(data))
 
 
 class LocalJob(object):
@@ -340,19 +350,7 @@ class LocalJob(object):
             self._say("Completed in %.2f s; model artifacts: %s" % (elapsed, self._model_uri))
         elif outcome == "failed":
             status, secondary = "Failed", "Failed"
-            failure = culprit.failure_text()
-            reason = "AlgorithmError: %s (%s) exited with code %s" % (
-                culprit.host.name, culprit.host.group, culprit.exit_code
-            )
-            if failure:
-                reason += ": " + failure
-            self._failure_reason = reason
-            self._error = self._make_error(
-                "failed",
-                "host %s (group %s) exited with code %s" % (culprit.host.name, culprit.host.group, culprit.exit_code),
-                culprit,
-            )
-            self._say("Failed: %s; host folders kept in %s" % (reason.splitlines()[0], self.job_dir))
+            self._fail(culprit)
         elif outcome == "timeout":
             status, secondary = "Stopped", "MaxRuntimeExceeded"
             self._error = self._make_error(
@@ -371,6 +369,21 @@ class LocalJob(object):
             self._status, self._secondary = status, secondary
         if status == "Completed" and not self._keep:
             _storage.remove_later(self._removable, os.path.dirname(self.job_dir))
+
+    def _fail(self, culprit):
+        """The failure reason and error of a job whose host ``culprit`` failed."""
+        culprit.read_failure()
+        host = culprit.host
+        reason = "AlgorithmError: %s (%s) exited with code %s" % (host.name, host.group, culprit.exit_code)
+        if culprit.failure:
+            reason += ": " + culprit.failure
+        elif culprit.failure_note:
+            reason += " (%s)" % culprit.failure_note
+        self._failure_reason = reason
+        self._error = self._make_error(
+            "failed", "host %s (group %s) exited with code %s" % (host.name, host.group, culprit.exit_code), culprit
+        )
+        self._say("Failed: %s; host folders kept in %s" % (reason.splitlines()[0], self.job_dir))
 
     def _drain_output(self):
         """Wait briefly for the last output; a pipe a stray process still holds is not waited for."""
@@ -405,10 +418,11 @@ class LocalJob(object):
     def _make_error(self, reason, text, culprit=None):
         lines = ["Local training job %s: %s." % (self.name, text)]
         if culprit is not None:
-            failure = culprit.failure_text()
-            if failure:
-                lines.append("%s:" % os.path.join(culprit.plan.base_dir, "output", "failure"))
-                lines.extend("  " + line for line in failure.splitlines())
+            if culprit.failure:
+                lines.append("%s:" % os.path.join(culprit.plan.base_dir, *FAILURE_FILE.split("/")))
+                lines.extend("  " + line for line in culprit.failure.splitlines())
+            if culprit.failure_note:
+                lines.append("%s: %s" % (culprit.host.name, culprit.failure_note))
             if culprit.lines:
                 lines.append("Last lines of %s:" % culprit.host.name)
                 lines.extend("  " + culprit.label + line for line in culprit.lines)
@@ -422,7 +436,7 @@ class LocalJob(object):
             host=culprit.host.name if culprit else None,
             group=culprit.host.group if culprit else None,
             exit_code=culprit.exit_code if culprit else None,
-            failure=culprit.failure_text() if culprit else None,
+            failure=culprit.failure if culprit else None,
             last_lines=culprit.lines if culprit else (),
             exit_codes={r.host.name: r.exit_code for r in self._runs},
         )
