@@ -154,3 +154,49 @@ def test_a_host_drawing_a_bar_then_printing_megabytes_unended_keeps_the_driver_s
     assert stream.wrong is None and stream.at == len(expected)
     # The host printed 1.3 MB and 4 MiB on two lines: the driver held a bounded part of each.
     assert peak < 4 * 1024 * 1024, peak
+
+
+class Relay(object):
+    """An output stream that keeps everything and creates ``flags[text]`` once ``text`` was written."""
+
+    def __init__(self, flags):
+        self.flags = dict(flags)
+        self.text = ""
+
+    def write(self, text):
+        self.text += text
+        for marker, path in list(self.flags.items()):
+            if marker in self.text:
+                open(path, "w").close()
+                del self.flags[marker]
+
+    def flush(self):
+        pass
+
+
+def test_another_hosts_line_after_an_update_starts_on_a_new_line(session_factory, write_code, tmp_path):
+    # algo-1 draws two updates; once the stream shows them, algo-2 prints a line; once the stream
+    # shows it, algo-1 ends its bar. The stream's flags order the hosts, whatever the timing.
+    first, second = str(tmp_path / "updates-shown"), str(tmp_path / "line-shown")
+    code = write_code(
+        """
+        import os, sys, time
+        def wait_for(path):
+            deadline = time.monotonic() + 60
+            while not os.path.exists(path):
+                if time.monotonic() > deadline:
+                    sys.exit("never shown: " + path)
+                time.sleep(0.01)
+        if os.environ["SM_CURRENT_HOST"] == "algo-1":
+            sys.stdout.write("\\ra\\rb\\rc")
+            wait_for(%r)
+            sys.stdout.write("\\n")
+        else:
+            wait_for(%r)
+            print("line")
+        """ % (second, first)
+    )
+    stream = Relay({"[cpu/algo-1] b\r": first, "[cpu/algo-2] line\n": second})
+    estimator_for(session_factory(out=stream), code, groups=(("cpu", "ml.c5.xlarge", 2),)).fit()
+    hosts = "".join(line for line in stream.text.splitlines(True) if not line.startswith("[local]"))
+    assert hosts == "[cpu/algo-1] a\r[cpu/algo-1] b\r\n[cpu/algo-2] line\n[cpu/algo-1] c\n"
