@@ -8,12 +8,12 @@ draws the host's own and a file keeps every update, and the line's last non-empt
 with ``\\n``. An update shows once the ``\\r`` after it arrives; a chunk's last ``\\r`` waits for the
 next byte, which may make it ``\\r\\n``.
 
-Only the piece after the last ``\\r``/``\\n`` is held (a ``bytearray``, appended to, never copied
-again): a piece that reaches ``LINE_LIMIT`` (64 KiB) without either is written as a line of its own,
-cut at a UTF-8 character boundary, and what follows it goes on as further lines. So the work is
-linear in what the host prints, what is held stays under ``LINE_LIMIT`` plus one chunk, and nothing
-reaches the stream changed but for the label and line ends: only empty updates (a ``\r`` after a
-``\r`` or at a line's start) are dropped.
+Only the piece after the last ``\\r``/``\\n`` is held (a ``bytearray`` appended to, copied once
+when its line or update ends): a piece that reaches ``LINE_LIMIT`` (64 KiB) without either is
+written as a line of its own, cut at a UTF-8 character boundary, and what follows it goes on as
+further lines. So the work is linear in what the host prints, what is held stays under
+``LINE_LIMIT`` plus one chunk, and nothing reaches the stream changed but for the label and line
+ends: only empty updates (a ``\\r`` after a ``\\r`` or at a line's start) are dropped.
 
 ``lines``: the host's last ``LAST_LINES`` lines as a terminal leaves them (a line's last non-empty
 piece; the last update of a bar the host never ended), for the error of a failing host.

@@ -1,10 +1,10 @@
 """A host's output as the session's stream shows it: labelled lines and progress-bar updates, bounded.
 
-The cutter (``_output.HostOutput``) is fed bytes directly; the last tests run real hosts whose
-output is a 200,000-update progress bar and a line of megabytes without a newline.
+The cutter (``_output.HostOutput``) is fed bytes directly; the last tests run real hosts: one
+drawing a 200,000-update progress bar then a line of megabytes without a newline, and two whose
+update and line meet in the stream.
 """
 import random
-import threading
 import tracemalloc
 
 from sagemaker_hetero.local import _output
