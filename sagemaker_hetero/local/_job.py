@@ -1,7 +1,8 @@
 """A running local job: one process group per host, their output, their end, the artifacts.
 
 Threads, all daemons: one pumps every host's output (stdout and stderr, one pipe per host) to the
-session's stream, prefixed ``[<group>/<host>] ``; one per host waits for its process; one
+session's stream, each line and progress-bar update prefixed ``[<group>/<host>] `` (``_output``:
+linear, what is held of an unended line bounded); one per host waits for its process; one
 supervises: on the first failing host, on ``max_run`` or on :meth:`LocalJob.stop` it terminates
 every host (SIGTERM to each process group, SIGKILL after the grace period), then packs the
 artifacts and sets the final status. :meth:`LocalJob.wait` joins it; a ``KeyboardInterrupt`` there
@@ -14,7 +15,6 @@ killed it, SIGKILL included (``_lifeline``). Nothing a host started outlives the
 the host's process group (``setsid``) itself.
 """
 import atexit
-import collections
 import datetime
 import os
 import posixpath
@@ -28,12 +28,13 @@ import time
 import weakref
 
 from sagemaker_hetero.exceptions import LocalJobError
-from sagemaker_hetero.local import _artifacts, _lifeline, _private, _signals
+from sagemaker_hetero.local import _artifacts, _hostfiles, _lifeline, _output, _private, _signals
 
-__all__ = ["LocalJob", "LAST_LINES"]
+__all__ = ["LocalJob", "LAST_LINES", "FAILURE_FILE", "FAILURE_LIMIT"]
 
-LAST_LINES = 20
-_FAILURE_LIMIT = 64 * 1024
+LAST_LINES = _output.LAST_LINES
+FAILURE_FILE = "output/failure"
+FAILURE_LIMIT = 64 * 1024
 _PUMP_DRAIN_SECONDS = 2.0
 _RUNNING = weakref.WeakSet()
 _SIGNAL_STOP = {"stopping": False}  # a first SIGTERM/SIGHUP is stopping the hosts
@@ -51,27 +52,42 @@ def _kill_group(pid, sig):
 
 
 class _HostRun(object):
-    """One host's process and what it printed."""
+    """One host's process, what it printed and, once it failed, what its ``output/failure`` says."""
 
     def __init__(self, plan):
         self.plan = plan
         self.host = plan.host
-        self.label = "[%s/%s] " % (plan.host.group, plan.host.name)
+        self.output = _output.HostOutput("[%s/%s] " % (plan.host.group, plan.host.name))
         self.proc = None
         self.exit_code = None
         self.exited = threading.Event()
-        self.lines = collections.deque(maxlen=LAST_LINES)
-        self.partial = b""
+        self.failure = None  # the failure file's text (its first FAILURE_LIMIT bytes)
+        self.failure_note = None  # why it was not read, or that it was cut
 
-    def failure_text(self):
-        """The host's ``output/failure`` file (at most 64 KiB), or ``None``."""
-        path = os.path.join(self.plan.base_dir, "output", "failure")
+    @property
+    def label(self):
+        return self.output.label
+
+    @property
+    def lines(self):
+        return self.output.lines
+
+    def read_failure(self):
+        """Read ``output/failure`` once: a regular file only, no link followed, at most 64 KiB
+        (a FIFO, a device, a link... is not opened for reading and ``failure_note`` says so)."""
         try:
-            with open(path, "rb") as handle:
-                text = handle.read(_FAILURE_LIMIT).decode("utf-8", "replace").strip()
-        except OSError:
-            return None
-        return text or None
+            data, size = _hostfiles.read_regular(self.plan.base_dir, FAILURE_FILE, FAILURE_LIMIT)
+        except FileNotFoundError:
+            return
+        except _hostfiles.NotRegular as exc:
+            self.failure_note = "%s: not read" % (exc,)
+            return
+        except OSError as exc:
+            self.failure_note = "%s cannot be read: %s" % (FAILURE_FILE, exc.strerror or repr(exc))
+            return
+        self.failure = data.decode("utf-8", "replace").strip() or None
+        if size > len(data):
+            self.failure_note = "%s holds %d bytes: the first %d are shown" % (FAILURE_FILE, size, len(data))
 
 
 class LocalJob(object):
@@ -105,6 +121,7 @@ class LocalJob(object):
         self._events = queue.Queue()
         self._lock = threading.RLock()
         self._out_lock = threading.Lock()
+        self._drawn = None  # the host whose update (ended by \r) the stream shows last, if any
         self._done = threading.Event()
         self._status = "InProgress"
         self._secondary = "Starting"
@@ -188,14 +205,22 @@ class LocalJob(object):
 
     # -- output --------------------------------------------------------------------------------
 
-    def _write(self, text, flush=False):
-        """Write to the output stream; a stream that fails is given up (the hosts must not block)."""
+    def _write(self, text, flush=False, source=None):
+        """Write to the output stream; a stream that fails is given up (the hosts must not block).
+
+        ``source``: the host whose records ``text`` holds. After a host's update (ended by ``\\r``:
+        a progress bar drawn in place), anything but that host's next record starts on a new line,
+        so the update stays on screen.
+        """
         if not self._echo:
             return
         with self._out_lock:
             try:
                 if text:
+                    if self._drawn is not None and self._drawn is not source:
+                        self._out.write("\n")
                     self._out.write(text)
+                    self._drawn = source if text.endswith("\r") else None
                 if flush:
                     self._out.flush()
             except Exception as exc:
@@ -205,18 +230,11 @@ class LocalJob(object):
     def _say(self, text):
         self._write("[local] %s: %s\n" % (self.name, text), flush=True)
 
-    def _emit(self, run, chunk, final=False):
-        data = run.partial + chunk
-        pieces = data.split(b"\n")
-        run.partial = b"" if final else pieces.pop()
-        if final and pieces and pieces[-1] == b"":
-            pieces.pop()
-        if not pieces:
-            return
-        texts = [p.rstrip(b"\r").decode("utf-8", "replace") for p in pieces]
-        run.lines.extend(texts)
-        if self._shown is None or run.host.group in self._shown:
-            self._write("".join(run.label + t + "\n" for t in texts))
+    def _emit(self, run, chunk):
+        """Show what ``chunk`` completes of ``run``'s lines and updates (``b""``: its output ended)."""
+        text = run.output.feed(chunk) if chunk else run.output.end()
+        if text and (self._shown is None or run.host.group in self._shown):
+            self._write(text, source=run)
 
     def _pump(self):
         selector = selectors.DefaultSelector()
@@ -231,10 +249,8 @@ class LocalJob(object):
                         chunk = os.read(key.fd, 65536)
                     except OSError:
                         chunk = b""
-                    if chunk:
-                        self._emit(run, chunk)
-                    else:
-                        self._emit(run, b"", final=True)
+                    self._emit(run, chunk)
+                    if not chunk:
                         selector.unregister(key.fileobj)
                         key.fileobj.close()
                 if ready:
@@ -338,19 +354,7 @@ class LocalJob(object):
             self._say("Completed in %.2f s; model artifacts: %s" % (elapsed, self._model_uri))
         elif outcome == "failed":
             status, secondary = "Failed", "Failed"
-            failure = culprit.failure_text()
-            reason = "AlgorithmError: %s (%s) exited with code %s" % (
-                culprit.host.name, culprit.host.group, culprit.exit_code
-            )
-            if failure:
-                reason += ": " + failure
-            self._failure_reason = reason
-            self._error = self._make_error(
-                "failed",
-                "host %s (group %s) exited with code %s" % (culprit.host.name, culprit.host.group, culprit.exit_code),
-                culprit,
-            )
-            self._say("Failed: %s; host folders kept in %s" % (reason.splitlines()[0], self.job_dir))
+            self._fail(culprit)
         elif outcome == "timeout":
             status, secondary = "Stopped", "MaxRuntimeExceeded"
             self._error = self._make_error(
@@ -369,6 +373,21 @@ class LocalJob(object):
             self._status, self._secondary = status, secondary
         if status == "Completed" and not self._keep:
             _private.remove_later(self._removable, os.path.dirname(self.job_dir))
+
+    def _fail(self, culprit):
+        """The failure reason and error of a job whose host ``culprit`` failed."""
+        culprit.read_failure()
+        host = culprit.host
+        reason = "AlgorithmError: %s (%s) exited with code %s" % (host.name, host.group, culprit.exit_code)
+        if culprit.failure:
+            reason += ": " + culprit.failure
+        elif culprit.failure_note:
+            reason += " (%s)" % culprit.failure_note
+        self._failure_reason = reason
+        self._error = self._make_error(
+            "failed", "host %s (group %s) exited with code %s" % (host.name, host.group, culprit.exit_code), culprit
+        )
+        self._say("Failed: %s; host folders kept in %s" % (reason.splitlines()[0], self.job_dir))
 
     def _drain_output(self):
         """Wait briefly for the last output; a pipe a stray process still holds is not waited for."""
@@ -410,10 +429,11 @@ class LocalJob(object):
     def _make_error(self, reason, text, culprit=None):
         lines = ["Local training job %s: %s." % (self.name, text)]
         if culprit is not None:
-            failure = culprit.failure_text()
-            if failure:
-                lines.append("%s:" % os.path.join(culprit.plan.base_dir, "output", "failure"))
-                lines.extend("  " + line for line in failure.splitlines())
+            if culprit.failure:
+                lines.append("%s:" % os.path.join(culprit.plan.base_dir, *FAILURE_FILE.split("/")))
+                lines.extend("  " + line for line in culprit.failure.splitlines())
+            if culprit.failure_note:
+                lines.append("%s: %s" % (culprit.host.name, culprit.failure_note))
             if culprit.lines:
                 lines.append("Last lines of %s:" % culprit.host.name)
                 lines.extend("  " + culprit.label + line for line in culprit.lines)
@@ -427,7 +447,7 @@ class LocalJob(object):
             host=culprit.host.name if culprit else None,
             group=culprit.host.group if culprit else None,
             exit_code=culprit.exit_code if culprit else None,
-            failure=culprit.failure_text() if culprit else None,
+            failure=culprit.failure if culprit else None,
             last_lines=culprit.lines if culprit else (),
             exit_codes={r.host.name: r.exit_code for r in self._runs},
         )
@@ -505,7 +525,7 @@ class LocalJob(object):
             self._show_only(instance_groups)
         if out is not None:
             with self._out_lock:
-                self._out = out
+                self._out, self._drawn = out, None
         if logs in (False, "None"):
             self._echo = False
         try:
