@@ -49,9 +49,9 @@ class HostPlan(object):
     prefix = attrs.field(default=(), converter=tuple)
 
 
-def _write_json(path, value):
-    with open(path, "w") as handle:
-        json.dump(value, handle)
+def _write_json(dir_fd, name, value):
+    """``value`` as the new file ``name`` in ``dir_fd`` (never through a link a running host put there)."""
+    _private.write_new(dir_fd, name, json.dumps(value).encode("utf-8"), mode=0o644)
 
 
 def write_site(folder):
@@ -215,16 +215,20 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, code, pytho
     ``launcher``: the distribution's launcher (:func:`_launchers.launcher_of`), or ``None``.
     """
     base = os.path.join(job_dir, host.name)
-    config_dir = os.path.join(base, "input", "config")
     data_dir = os.path.join(base, "input", "data")
     code_dir = os.path.join(base, "code")
-    for folder in (config_dir, data_dir, code_dir, os.path.join(base, "model"),
-                   os.path.join(base, "output", "data"), os.path.join(base, "output", "intermediate"),
-                   os.path.join(base, "checkpoints")):
-        os.makedirs(folder, exist_ok=True)
-    _write_json(os.path.join(config_dir, "resourceconfig.json"), cluster.resource_config(host.name))
-    _write_json(os.path.join(config_dir, "hyperparameters.json"), dict(request.get("HyperParameters") or {}))
-    _write_json(os.path.join(config_dir, "inputdataconfig.json"), _cluster.input_data_config(channels, host))
+    # Made without following a link: the hosts started already run as this user (as root for a root driver)
+    # and could have put one where this host's folders go.
+    for parts in (("input", "data"), ("code",), ("model",), ("output", "data"), ("output", "intermediate"),
+                  ("checkpoints",)):
+        os.close(_private.open_below(job_dir, (host.name,) + parts, make=True))
+    config = _private.open_below(job_dir, (host.name, "input", "config"), make=True)
+    try:
+        _write_json(config, "resourceconfig.json", cluster.resource_config(host.name))
+        _write_json(config, "hyperparameters.json", dict(request.get("HyperParameters") or {}))
+        _write_json(config, "inputdataconfig.json", _cluster.input_data_config(channels, host))
+    finally:
+        os.close(config)
     for channel in channels:
         if _cluster.receives(channel, host):
             _place_channel(channel, sources[channel.name], os.path.join(data_dir, channel.name), cluster, host,

@@ -8,6 +8,7 @@ import os
 import posixpath
 import shutil
 import sys
+import tempfile
 
 from sagemaker_hetero.local import _private, _untar
 
@@ -160,13 +161,28 @@ class Storage(object):
             local = local or uri
             os.makedirs(os.path.dirname(local), exist_ok=True)
             if os.path.abspath(path) != os.path.abspath(local):
-                tmp = local + ".part"
-                shutil.copyfile(path, tmp)
-                os.replace(tmp, local)
+                # a new file of a name no one can foresee, renamed over the target (a link there is replaced)
+                fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(local) + ".", suffix=".part",
+                                           dir=os.path.dirname(local))
+                try:
+                    os.fchmod(fd, 0o644)
+                    with os.fdopen(fd, "wb") as out, open(path, "rb") as source:
+                        shutil.copyfileobj(source, out, _CHUNK)
+                    os.replace(tmp, local)
+                except BaseException:
+                    _quietly_remove(tmp)
+                    raise
             return
         bucket, key = _split_s3(uri)
         with open(path, "rb") as body:
             self._call("PutObject", Bucket=bucket, Key=key, Body=body)
+
+
+def _quietly_remove(path):
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def link_files(base, files, dest):

@@ -222,3 +222,21 @@ def _check_removal_as_nobody(tmp_path):
     assert (tree / "code-work").exists()  # what happened before
     assert as_nobody(_private.remove_tree) == 0
     assert not tree.exists()
+
+
+def test_an_archive_put_at_a_local_place_never_writes_through_a_link_found_there(tmp_path):
+    """A host (as root, for a root driver) could leave links where the driver puts the job's archives:
+    at the target itself, or at the name a temporary file once had. Neither is written through."""
+    victims = [tmp_path / "victim-a", tmp_path / "victim-b"]
+    for victim in victims:
+        victim.write_bytes(b"keep")
+    out = tmp_path / "out"
+    out.mkdir()
+    os.symlink(str(victims[0]), str(out / "model.tar.gz"))
+    os.symlink(str(victims[1]), str(out / "model.tar.gz.part"))
+    archive = tmp_path / "archive"
+    archive.write_bytes(b"new bytes")
+    _storage.Storage(str(tmp_path / "root"), "us-west-2").put(str(archive), "file://%s" % (out / "model.tar.gz"))
+    assert [v.read_bytes() for v in victims] == [b"keep", b"keep"]
+    assert not os.path.islink(str(out / "model.tar.gz")) and (out / "model.tar.gz").read_bytes() == b"new bytes"
+    assert sorted(os.listdir(str(out))) == ["model.tar.gz", "model.tar.gz.part"]  # no temporary file left
