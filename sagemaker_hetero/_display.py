@@ -11,7 +11,7 @@ import attrs
 
 from sagemaker_hetero import _context, _images
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._model import CODE, MODEL
+from sagemaker_hetero._model.job import CODE, MODEL
 
 __all__ = ["GroupRow", "ClusterView", "RenderedRequest", "view_of"]
 

@@ -158,7 +158,7 @@ def _render(args):
 
 def _validate(args):
     from sagemaker_hetero import _plan
-    from sagemaker_hetero._model import INPUT
+    from sagemaker_hetero._model.job import INPUT
 
     spec, job, _, _ = _load(args, facts=_plan.Facts(region=_region(args, required=False)))
     groups = job.group_names if job.heterogeneous else None

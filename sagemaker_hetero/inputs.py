@@ -39,7 +39,8 @@ class TrainingInput(object):
     @property
     def config(self):
         """The channel as it appears in a CreateTrainingJob request (without its name)."""
-        from sagemaker_hetero import _model, _wire
+        from sagemaker_hetero import _wire
+        from sagemaker_hetero._model import job as _model
 
         groups = self.instance_groups
         names = tuple(_model.group_name(g) for g in groups) if isinstance(groups, (list, tuple)) else groups

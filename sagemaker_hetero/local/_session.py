@@ -17,7 +17,7 @@ import attrs
 
 from sagemaker_hetero import _archive, _context, _plan, _sdk_config, utils
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._model import CODE
+from sagemaker_hetero._model.job import CODE
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _resolver, _storage
 
