@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _build, _context, _display, _plan, _sdk_config, _validate, _variables
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._settings import ESTIMATOR_FIELDS
+from sagemaker_hetero._model.settings import ESTIMATOR_FIELDS
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.inputs import TrainingInput
 from sagemaker_hetero.instance_group import InstanceGroup
