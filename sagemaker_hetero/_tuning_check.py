@@ -10,7 +10,7 @@ the rendered CreateHyperParameterTuningJob request, each problem under the user'
 import numbers
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero import _hyperparameters as H
+from sagemaker_hetero._model import hyperparameters as H
 from sagemaker_hetero import _plan, _service, _validate, _wire
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._tuning import (LOGARITHMIC, REVERSE_LOGARITHMIC, TRAINING_SHAPE, CLASS_NAME_KEY, KINDS,
