@@ -16,7 +16,8 @@ import attrs
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import hyperparameters as H
-from sagemaker_hetero import _images, utils
+from sagemaker_hetero import utils
+from sagemaker_hetero._model import images as _images
 from sagemaker_hetero._model.job import ARGUMENT, CODE, INPUT, MODEL, Channel, Code, Distribution, Group, Job
 from sagemaker_hetero.exceptions import ConfigError, Problem
 

@@ -17,7 +17,7 @@ import json
 import attrs
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero import _images
+from sagemaker_hetero._model import images as _images
 from sagemaker_hetero._model import hyperparameters as _hyperparameters
 from sagemaker_hetero._model.job import AS_GIVEN, CODE, MODEL, NO_OUTPUT_COMPRESSION, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
 from sagemaker_hetero._model.settings import JobSettings
