@@ -102,7 +102,7 @@ def _best(fn, runs=5):
 
 
 def _archive_vs_tar_gzip(files=1000):
-    from sagemaker_hetero import _archive
+    from sagemaker_hetero._model import archive as _archive
     from sagemaker_hetero._model.job import Code
 
     root = tempfile.mkdtemp()

@@ -119,7 +119,8 @@ def _session(args):
 
 
 def _render(args):
-    from sagemaker_hetero import _archive, _plan
+    from sagemaker_hetero import _plan
+    from sagemaker_hetero._model import archive as _archive
 
     facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id,
                         default_bucket=args.default_bucket)

@@ -53,7 +53,7 @@ def _code_digest(session, job):
         return digest_of(job) if callable(digest_of) else None
     if job.code is None or job.code.in_s3:
         return None
-    from sagemaker_hetero import _archive
+    from sagemaker_hetero._model import archive as _archive
 
     body, _ = _archive.build_archive(job.code)
     with body:

@@ -26,7 +26,8 @@ import boto3
 import boto3.exceptions
 import botocore.config
 
-from sagemaker_hetero import _apps, _archive, _aws_errors, _boto, _context, _plan, _sdk_config, _wire, utils
+from sagemaker_hetero import _apps, _aws_errors, _boto, _context, _plan, _sdk_config, _wire, utils
+from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._context import default_bucket_name
 from sagemaker_hetero._defaults import CODE_IGNORE

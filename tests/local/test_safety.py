@@ -212,7 +212,7 @@ def test_the_own_archive_reader_writes_what_tarfile_writes_and_leaves_anything_e
     import gzip
     import shutil
 
-    from sagemaker_hetero import _archive
+    from sagemaker_hetero._model import archive as _archive
     from sagemaker_hetero._model.job import Code
 
     source = tmp_path / "src"
