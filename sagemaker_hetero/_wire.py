@@ -18,7 +18,8 @@ from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import hyperparameters as H
 from sagemaker_hetero import utils
 from sagemaker_hetero._model import images as _images
-from sagemaker_hetero._model.job import ARGUMENT, CODE, INPUT, MODEL, Channel, Code, Distribution, Group, Job
+from sagemaker_hetero._model.arguments import ALWAYS, ARGUMENT, FIELDS, GIVEN, TRUE
+from sagemaker_hetero._model.job import CODE, INPUT, MODEL, Channel, Code, Distribution, Group, Job
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = [
@@ -46,44 +47,6 @@ __all__ = [
 
 #: ``framework=AUTO``: tell the framework from the training image.
 AUTO = "auto"
-
-# When a scalar field is sent: always (even None, which the checks refuse), when given (not None),
-# or only when true (the SDK v2 sends these flags only when set, with the value given).
-ALWAYS, GIVEN, TRUE = "always", "given", "true"
-
-#: ``(wire path, Job attribute, when sent, only with)`` of the request's plain fields: sent always,
-#: when given or when true, and then only if the ``only with`` attribute (if any) is given too. The
-#: user's argument of each is ``_model.ARGUMENT[attribute]``.
-FIELDS = (
-    (("AlgorithmSpecification", "TrainingInputMode"), "input_mode", ALWAYS, None),
-    (("AlgorithmSpecification", "EnableSageMakerMetricsTimeSeries"), "enable_sagemaker_metrics", GIVEN, None),
-    (("AlgorithmSpecification", "ContainerEntrypoint"), "container_entry_point", GIVEN, None),
-    (("AlgorithmSpecification", "ContainerArguments"), "container_arguments", GIVEN, None),
-    (("AlgorithmSpecification", "TrainingImageConfig", "TrainingRepositoryAccessMode"),
-     "training_repository_access_mode", GIVEN, None),
-    (("AlgorithmSpecification", "TrainingImageConfig", "TrainingRepositoryAuthConfig",
-      "TrainingRepositoryCredentialsProviderArn"), "training_repository_credentials_provider_arn", GIVEN,
-     "training_repository_access_mode"),
-    (("OutputDataConfig", "KmsKeyId"), "output_kms_key", GIVEN, None),
-    (("OutputDataConfig", "CompressionType"), "output_compression", GIVEN, None),
-    (("ResourceConfig", "VolumeSizeInGB"), "volume_size", ALWAYS, None),
-    (("ResourceConfig", "VolumeKmsKeyId"), "volume_kms_key", GIVEN, None),
-    (("ResourceConfig", "KeepAlivePeriodInSeconds"), "keep_alive_period", GIVEN, None),
-    (("ResourceConfig", "TrainingPlanArn"), "training_plan", GIVEN, None),
-    (("ResourceConfig", "InstancePlacementConfig"), "instance_placement_config", GIVEN, None),
-    (("StoppingCondition", "MaxRuntimeInSeconds"), "max_run", ALWAYS, None),
-    (("StoppingCondition", "MaxWaitTimeInSeconds"), "max_wait", GIVEN, None),
-    (("EnableNetworkIsolation",), "network_isolation", TRUE, None),
-    (("EnableInterContainerTrafficEncryption",), "encrypt_inter_container_traffic", TRUE, None),
-    (("EnableManagedSpotTraining",), "spot", TRUE, None),
-    (("CheckpointConfig", "S3Uri"), "checkpoint_s3_uri", TRUE, None),
-    (("CheckpointConfig", "LocalPath"), "checkpoint_local_path", TRUE, "checkpoint_s3_uri"),
-    (("ExperimentConfig",), "experiment_config", GIVEN, None),
-    (("RetryStrategy", "MaximumRetryAttempts"), "max_retry_attempts", GIVEN, None),
-    (("InfraCheckConfig", "EnableInfraCheck"), "enable_infra_check", GIVEN, None),
-    (("RemoteDebugConfig", "EnableRemoteDebug"), "enable_remote_debug", GIVEN, None),
-    (("SessionChainingConfig", "EnableSessionTagChaining"), "enable_session_tag_chaining", GIVEN, None),
-)
 
 #: ``(path in the channel body, Channel attribute, TrainingInput argument)``; ``SOURCE`` stands for
 #: the data source's key, whose member names :data:`_SOURCES` gives.

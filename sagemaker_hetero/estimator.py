@@ -18,7 +18,7 @@ from sagemaker_hetero import _context, _display, _plan, _sdk_config, _validate
 from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._model.settings import ESTIMATOR_FIELDS
+from sagemaker_hetero._model.arguments import ESTIMATOR_FIELDS, NONE_MEANS
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.inputs import TrainingInput
 from sagemaker_hetero.instance_group import InstanceGroup
@@ -107,9 +107,9 @@ def _apply_sdk_config(arguments):
             arguments[name] = value
     if "debugger_hook_config" in arguments and arguments["debugger_hook_config"] is None:
         arguments["debugger_hook_config"] = _sdk_config.value(config, _sdk_config.DEBUG_HOOK)
-    for name in ("encrypt_inter_container_traffic", "enable_network_isolation", "disable_profiler"):
+    for name, value in NONE_MEANS.items():
         if arguments.get(name, False) is None:
-            arguments[name] = False
+            arguments[name] = value
     return _sdk_config.value(config, _sdk_config.TAGS)
 
 
@@ -442,8 +442,7 @@ class Estimator(EstimatorBase):
         training_plan: Optional[str] = None,
         instance_placement_config: Optional[Dict[str, Any]] = None,
         job_name: Optional[str] = None,
-        **kwargs: Any
-,
+        **kwargs: Any,
     ) -> None:
         self._setup(locals())
 

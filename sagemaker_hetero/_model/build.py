@@ -19,7 +19,8 @@ import attrs
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import images as _images
 from sagemaker_hetero._model import hyperparameters as _hyperparameters
-from sagemaker_hetero._model.job import AS_GIVEN, CODE, MODEL, NO_OUTPUT_COMPRESSION, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
+from sagemaker_hetero._model.arguments import AS_GIVEN, FALSY_IS_NOT_GIVEN
+from sagemaker_hetero._model.job import CODE, MODEL, NO_OUTPUT_COMPRESSION, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
 from sagemaker_hetero._model.settings import JobSettings
 from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.inputs import ShuffleConfig, TrainingInput
@@ -51,11 +52,6 @@ def _channels_of(inputs):
     return (), "expected an S3 URI, a TrainingInput or a dict of channel name to either"
 
 
-#: Arguments the SDK v2 tests for truth: an empty one ("", 0, False, []) is not given.
-_FALSY_IS_NOT_GIVEN = ("job_name", "base_job_name", "image_uri", "entry_point", "model_uri", "debugger_hook_config",
-                       "profiler_config")
-
-
 def _falsy(value):
     try:
         return value is not None and not value
@@ -78,7 +74,7 @@ def build(settings):
     s = settings
     out = Problems()
     # Where the SDK v2 tests an argument for truth, an empty one ("", 0, False, []) is not given.
-    falsy = [name for name in _FALSY_IS_NOT_GIVEN if _falsy(getattr(s, name))]
+    falsy = [name for name in FALSY_IS_NOT_GIVEN if _falsy(getattr(s, name))]
     if s.framework is None and "image_uri" in falsy:
         falsy.remove("image_uri")  # the generic Estimator sends it as given (and ours refuses an empty one)
     s = attrs.evolve(s, **dict((name, None) for name in falsy))
