@@ -160,7 +160,7 @@ def misplaced_problems(plan):
     out = []
     for path in misplaced:
         arg = training.origins.get(path)
-        if arg is None:  # a structure the renderer wrote for one argument (RemoteDebugConfig.EnableRemoteDebug)
+        if arg is None:  # a structure the renderer wrote for one argument (RemoteDebugConfig's one member)
             under = sorted((p, a) for p, a in training.origins.items() if p[:len(path)] == path and a is not None)
             arg = under[0][1] if under else _wire.user_path(training.origins, path)
         arg = estimator_arg(arg)

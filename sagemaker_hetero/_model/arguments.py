@@ -18,7 +18,7 @@ import attrs
 
 from sagemaker_hetero import _defaults as D
 
-__all__ = ["Argument", "ARGUMENTS", "BY_NAME", "ESTIMATOR_FIELDS", "AS_GIVEN", "ARGUMENT", "FIELDS", "FALSY_IS_NOT_GIVEN",
+__all__ = ["Argument", "ARGUMENTS", "BY_NAME", "ESTIMATOR_FIELDS", "AS_GIVEN", "FLAGS", "ARGUMENT", "FIELDS", "FALSY_IS_NOT_GIVEN",
            "NONE_MEANS", "ALWAYS", "GIVEN", "TRUE", "ALL", "FRAMEWORKS", "TENSORFLOW", "FIT", "takes",
            "settings_default", "job_default"]
 
@@ -36,7 +36,8 @@ class Argument(object):
     """One argument. ``attribute``: the Job attribute holding it (None: the builder turns it into
     structure, or rendering writes it by hand). ``path``/``when``/``only_with``: the request field
     it is sent as (None: written by hand), when, and the argument that must be sent too. ``copied``:
-    the builder copies it as given (else it computes the attribute). ``falsy_is_not_given``: the
+    the builder copies it as given (else it computes the attribute). ``sends``: a flag whose
+    attribute holds this value when it is true (else None). ``falsy_is_not_given``: the
     SDK v2 tests it for truth (``""``, ``0``, ``[]`` are not given). ``none_means``: what None
     (not given, and not in the defaults configuration) stands for. ``setting``: it is part of the
     job (``sagemaker_session`` is not)."""
@@ -48,6 +49,7 @@ class Argument(object):
     when = attrs.field(default=GIVEN)
     only_with = attrs.field(default=None)
     copied = attrs.field(default=True)
+    sends = attrs.field(default=None)
     falsy_is_not_given = attrs.field(default=False)
     none_means = attrs.field(default=None)
     generic_default = attrs.field(default=SAME)
@@ -131,7 +133,7 @@ ARGUMENTS = (
     _A("container_arguments", attribute="container_arguments", path=(_AS, "ContainerArguments"),
        doc="The arguments of the container's entry point."),
     _A("disable_output_compression", False, "output_compression", ("OutputDataConfig", "CompressionType"), copied=False,
-       doc="Upload the model artifacts uncompressed."),
+       sends="NONE", doc="Upload the model artifacts uncompressed."),
     _A("enable_infra_check", attribute="enable_infra_check", path=("InfraCheckConfig", "EnableInfraCheck"),
        doc="Run the service's infrastructure health check before the job."),
     _A("enable_remote_debug", attribute="enable_remote_debug", path=("RemoteDebugConfig", "EnableRemoteDebug"),
@@ -188,6 +190,9 @@ FALSY_IS_NOT_GIVEN = tuple(a.name for a in _SETTINGS if a.falsy_is_not_given)
 NONE_MEANS = dict((a.name, a.none_means) for a in _SETTINGS if a.none_means is not None)
 #: ``(Job attribute, the argument it is)`` of the arguments the model keeps as they were given.
 AS_GIVEN = tuple((a.attribute, a.name) for a in _SETTINGS if a.attribute is not None and a.copied)
+#: ``(Job attribute, the argument, the value it holds when the argument is true)`` of the flags
+#: sent as a value (the SDK v2's ``disable_output_compression=True`` sends ``CompressionType: NONE``).
+FLAGS = tuple((a.attribute, a.name, a.sends) for a in _SETTINGS if a.sends is not None)
 #: Job attribute -> the user's argument it comes from (for problems).
 ARGUMENT = dict((a.attribute, a.name) for a in _SETTINGS if a.attribute is not None)
 #: The request's plain fields, ``(wire path, Job attribute, when sent, only-with attribute)``: sent

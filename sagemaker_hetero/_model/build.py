@@ -19,8 +19,8 @@ import attrs
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import images as _images
 from sagemaker_hetero._model import hyperparameters as _hyperparameters
-from sagemaker_hetero._model.arguments import AS_GIVEN, FALSY_IS_NOT_GIVEN
-from sagemaker_hetero._model.job import CODE, MODEL, NO_OUTPUT_COMPRESSION, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
+from sagemaker_hetero._model.arguments import AS_GIVEN, FALSY_IS_NOT_GIVEN, FLAGS
+from sagemaker_hetero._model.job import CODE, MODEL, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
 from sagemaker_hetero._model.settings import JobSettings
 from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.inputs import ShuffleConfig, TrainingInput
@@ -108,8 +108,8 @@ def build(settings):
         model_dir=s.model_dir if s.framework == "tensorflow" else None,
         job_name=s.job_name,
         base_job_name=base if isinstance(base, str) else None,
-        output_compression=NO_OUTPUT_COMPRESSION if s.disable_output_compression else None,  # as the SDK v2
-        **dict((attr, getattr(s, arg)) for attr, arg in AS_GIVEN)
+        **dict(dict((attr, getattr(s, arg)) for attr, arg in AS_GIVEN),
+               **dict((attr, sends if getattr(s, arg) else None) for attr, arg, sends in FLAGS))
     )
     return job, out.items
 
@@ -455,8 +455,9 @@ def arguments(job):
         value = getattr(job, attr)
         if value != defaults[attr].default:
             kwargs[arg] = value
-    if job.output_compression == NO_OUTPUT_COMPRESSION:
-        kwargs["disable_output_compression"] = True
+    for attr, arg, sends in FLAGS:
+        if getattr(job, attr) == sends:
+            kwargs[arg] = True
     for arg, value in (("debugger_hook_config", job.debugger_hook_config), ("profiler_config", job.profiler_config),
                        ("base_job_name", job.base_job_name)):
         if value is not None:

@@ -39,8 +39,6 @@ STRATEGIES = (
 INPUT, MODEL, CODE = "input", "model", "code"
 
 
-#: What ``disable_output_compression=True`` sends as ``OutputDataConfig.CompressionType``.
-NO_OUTPUT_COMPRESSION = "NONE"
 
 
 def group_name(ref):
@@ -222,7 +220,7 @@ class Job(object):
     """A training job, normalised. See the module docstring. Besides its structure, each argument of
     the table (``_model.arguments``) that one attribute holds is an attribute here: ``image_uri``
     (given explicitly, else the framework's image), ``output_path`` (None: the default bucket),
-    ``output_compression`` (``"NONE"`` with ``disable_output_compression``), ``spot``, ..."""
+    ``spot``, ..."""
 
     @property
     def group_names(self):
