@@ -9,7 +9,7 @@ import json
 
 import attrs
 
-from sagemaker_hetero import _context
+from sagemaker_hetero._request import names as _context
 from sagemaker_hetero._model import images as _images
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.job import CODE, MODEL

@@ -87,7 +87,7 @@ def _load(args, session=None, facts=None):
 
 
 def _region(args, required):
-    from sagemaker_hetero import _context
+    from sagemaker_hetero._request import names as _context
 
     if args.region:
         return args.region

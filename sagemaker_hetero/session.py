@@ -26,10 +26,11 @@ import boto3
 import boto3.exceptions
 import botocore.config
 
-from sagemaker_hetero import _apps, _aws_errors, _boto, _context, _plan, _sdk_config, _wire, utils
+from sagemaker_hetero import _apps, _aws_errors, _boto, _plan, _sdk_config, _wire, utils
+from sagemaker_hetero._request import names as _context
 from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import exceptions as E
-from sagemaker_hetero._context import default_bucket_name
+from sagemaker_hetero._request.names import default_bucket_name
 from sagemaker_hetero._defaults import CODE_IGNORE
 from sagemaker_hetero._job import TrainingJob
 from sagemaker_hetero._logs import LOG_GROUP
