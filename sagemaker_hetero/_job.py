@@ -2,7 +2,8 @@
 import sys
 import time
 
-from sagemaker_hetero import _log_tail, _logs, _wire
+from sagemaker_hetero import _log_tail, _logs
+from sagemaker_hetero._request import render as _wire
 from sagemaker_hetero._defaults import TERMINAL_STATUSES
 from sagemaker_hetero._model.job import group_name
 from sagemaker_hetero.exceptions import (AccessDeniedError, AWSError, ConfigError, ThrottlingError,

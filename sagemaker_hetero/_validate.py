@@ -14,7 +14,7 @@ import re
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import hyperparameters as H
-from sagemaker_hetero import _wire
+from sagemaker_hetero._request import render as _wire
 from sagemaker_hetero._model import images as _images
 from sagemaker_hetero._model.archive import archive_name
 from sagemaker_hetero._model.job import CODE, INPUT, MODEL, STRATEGIES

@@ -193,7 +193,7 @@ def _validate(args):
 
 def _status_words(desc):
     """``InProgress/Training - <message>``: the job's status, secondary status and last message."""
-    from sagemaker_hetero import _wire
+    from sagemaker_hetero._request import render as _wire
 
     status, secondary, message = _wire.job_status(desc)
     text = "%s" % status if not secondary or secondary == status else "%s/%s" % (status, secondary)
@@ -211,7 +211,7 @@ def _status_text(desc):
 
 
 def _report(args, desc):
-    from sagemaker_hetero import _wire
+    from sagemaker_hetero._request import render as _wire
 
     summary = _wire.status_summary(desc)
     if args.output == "json":

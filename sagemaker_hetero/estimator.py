@@ -328,7 +328,7 @@ class EstimatorBase(object):
         ``fit(estimator.latest_inputs, job_name=..., dry_run=True)`` renders the job's request again.
         Tags are not part of a job's description and are not restored.
         """
-        from sagemaker_hetero import _wire
+        from sagemaker_hetero._request import render as _wire
         from sagemaker_hetero._job import TrainingJob
 
         if sagemaker_session is None:

@@ -39,7 +39,7 @@ class TrainingInput(object):
     @property
     def config(self):
         """The channel as it appears in a CreateTrainingJob request (without its name)."""
-        from sagemaker_hetero import _wire
+        from sagemaker_hetero._request import render as _wire
         from sagemaker_hetero._model import job as _model
 
         groups = self.instance_groups

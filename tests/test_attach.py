@@ -12,7 +12,8 @@ import boto3
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, PyTorch, Session, TensorFlow, TrainingInput
-from sagemaker_hetero import _plan, _wire
+from sagemaker_hetero import _plan
+from sagemaker_hetero._request import render as _wire
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero.exceptions import ConfigError
 from tests.test_conformance import BUCKETS, SCENARIOS, _path, _run_scenario, _source, _workdir
