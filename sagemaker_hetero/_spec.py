@@ -27,7 +27,8 @@ import os
 
 import attrs
 
-from sagemaker_hetero import _plan, _validate
+from sagemaker_hetero import _validate
+from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero._spec_text import (  # noqa: F401 (part of this module's interface)

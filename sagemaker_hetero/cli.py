@@ -119,7 +119,7 @@ def _session(args):
 
 
 def _render(args):
-    from sagemaker_hetero import _plan
+    from sagemaker_hetero._request import plan as _plan
     from sagemaker_hetero._model import archive as _archive
 
     facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id,
@@ -158,7 +158,7 @@ def _render(args):
 
 
 def _validate(args):
-    from sagemaker_hetero import _plan
+    from sagemaker_hetero._request import plan as _plan
     from sagemaker_hetero._model.job import INPUT
 
     spec, job, _, _ = _load(args, facts=_plan.Facts(region=_region(args, required=False)))
@@ -237,7 +237,7 @@ def _ended(args, job, exc):
 
 
 def _submit(args):
-    from sagemaker_hetero import _plan
+    from sagemaker_hetero._request import plan as _plan
 
     spec, _, _, _ = _load(args, facts=_plan.Facts(region=_region(args, required=False)))
     session = _session(args)
@@ -341,7 +341,8 @@ def _load_tuning(args, session=None, facts=None):
 
 
 def _tune_render(args):
-    from sagemaker_hetero import _plan, _tuning
+    from sagemaker_hetero import _tuning
+    from sagemaker_hetero._request import plan as _plan
 
     facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id,
                         default_bucket=args.default_bucket)
@@ -367,7 +368,7 @@ def _tune_report(args, desc):
 
 
 def _tune_submit(args):
-    from sagemaker_hetero import _plan
+    from sagemaker_hetero._request import plan as _plan
     from sagemaker_hetero.tuner import HyperparameterTuner
 
     spec, section, _, _, _, _ = _load_tuning(args, facts=_plan.Facts(region=_region(args, required=False)))

@@ -26,7 +26,8 @@ import boto3
 import boto3.exceptions
 import botocore.config
 
-from sagemaker_hetero import _apps, _aws_errors, _boto, _plan, _sdk_config, utils
+from sagemaker_hetero import _apps, _aws_errors, _boto, _sdk_config, utils
+from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import render as _wire
 from sagemaker_hetero._request import names as _context
 from sagemaker_hetero._model import archive as _archive

@@ -12,7 +12,7 @@ import boto3
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, PyTorch, Session, TensorFlow, TrainingInput
-from sagemaker_hetero import _plan
+from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import render as _wire
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero.exceptions import ConfigError

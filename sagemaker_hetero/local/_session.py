@@ -15,7 +15,8 @@ import threading
 
 import attrs
 
-from sagemaker_hetero import _plan, _sdk_config, utils
+from sagemaker_hetero import _sdk_config, utils
+from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import names as _context
 from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import _defaults as D

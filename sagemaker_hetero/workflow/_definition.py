@@ -6,7 +6,7 @@ rendered as for a dry run) without the job's name, which an execution gives each
 ``TrainingJobName`` and the ``sagemaker_job_name`` hyperparameter, as the SDK v2 leaves them out),
 and with its pipeline parameters written in (``_variables.merged``).
 """
-from sagemaker_hetero import _plan
+from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import render as _wire
 from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero.exceptions import Problem

@@ -10,7 +10,7 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional
 
-from sagemaker_hetero import _plan
+from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._job import POLL_MAX_SECONDS, POLL_MIN_SECONDS, format_elapsed
 from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
 from sagemaker_hetero.workflow import _definition

@@ -2,7 +2,7 @@
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero import _plan
+from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero.estimator import EstimatorBase, _code_digest, _facts, _path_exists
