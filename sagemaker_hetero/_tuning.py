@@ -19,7 +19,8 @@ import json
 
 import attrs
 
-from sagemaker_hetero import _service, utils
+from sagemaker_hetero import utils
+from sagemaker_hetero._checks import service as _service
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import render as _wire
 from sagemaker_hetero._model import build as _build

@@ -11,7 +11,8 @@ import numbers
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import hyperparameters as H
-from sagemaker_hetero import _service, _validate
+from sagemaker_hetero import _validate
+from sagemaker_hetero._checks import service as _service
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import render as _wire
 from sagemaker_hetero._model import build as _build

@@ -5,7 +5,7 @@ import inspect
 import attrs
 import pytest
 
-from sagemaker_hetero import _service
+from sagemaker_hetero._checks import service as _service
 from sagemaker_hetero._model.arguments import (ARGUMENTS, AS_GIVEN, BY_NAME, ESTIMATOR_FIELDS, FIELDS, FIT, SAME,
                                                settings_default, takes)
 from sagemaker_hetero._model.job import Job

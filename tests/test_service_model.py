@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from sagemaker_hetero import _service
-from sagemaker_hetero._service import UnsupportedPattern, Violation, check, input_shape, translate_pattern
+from sagemaker_hetero._checks import service as _service
+from sagemaker_hetero._checks.service import UnsupportedPattern, Violation, check, input_shape, translate_pattern
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "tools", "snapshot_service_model.py")
@@ -102,7 +102,7 @@ def test_recorded_requests_are_valid(path):
 def test_checking_imports_no_botocore():
     code = (
         "import json, sys\n"
-        "from sagemaker_hetero import _service\n"
+        "from sagemaker_hetero._checks import service as _service\n"
         "r = json.load(open(%r))\n"
         "r['TrainingJobName'] = 'bad_name'\n"
         "r['Tags'] = [{'Key': '#', 'Value': 'x'}]\n"

@@ -32,7 +32,7 @@ class SnapshotError(Exception):
 def _service():
     if ROOT not in sys.path:
         sys.path.insert(0, ROOT)
-    from sagemaker_hetero import _service
+    from sagemaker_hetero._checks import service as _service
 
     return _service
 

@@ -11,7 +11,8 @@ import re
 
 import attrs
 
-from sagemaker_hetero import _service, _validate, utils
+from sagemaker_hetero import _validate, utils
+from sagemaker_hetero._checks import service as _service
 from sagemaker_hetero._request import render as _wire
 from sagemaker_hetero._request import names as _context
 from sagemaker_hetero._model import variables as _variables

@@ -30,7 +30,7 @@ import re
 
 __all__ = ["Violation", "input_shape", "shape", "check", "translate_pattern", "UnsupportedPattern"]
 
-_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "service_model.json")
+_DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "service_model.json")
 _WIRE_RANGES = {"integer": (-(2 ** 31), 2 ** 31 - 1), "long": (-(2 ** 63), 2 ** 63 - 1)}
 _EXPECTED_TYPE = {
     "string": "must be a string",
