@@ -27,7 +27,7 @@ import os
 
 import attrs
 
-from sagemaker_hetero import _validate
+from sagemaker_hetero._checks import rules as _validate
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero.exceptions import ConfigError, Problem

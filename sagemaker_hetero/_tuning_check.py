@@ -11,7 +11,7 @@ import numbers
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import hyperparameters as H
-from sagemaker_hetero import _validate
+from sagemaker_hetero._checks import rules as _validate
 from sagemaker_hetero._checks import service as _service
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import render as _wire

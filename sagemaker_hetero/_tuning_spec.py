@@ -24,7 +24,8 @@ import inspect
 
 import attrs
 
-from sagemaker_hetero import _spec, _tuning, _tuning_check, _validate
+from sagemaker_hetero import _spec, _tuning, _tuning_check
+from sagemaker_hetero._checks import rules as _validate
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._spec import TUNING_KEY
 from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,

@@ -14,7 +14,8 @@ import os
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero import _sdk_config, _validate
+from sagemaker_hetero import _sdk_config
+from sagemaker_hetero._checks import rules as _validate
 from sagemaker_hetero._request import view as _display
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import names as _context

@@ -15,7 +15,8 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero import _tuning, _tuning_check, _validate
+from sagemaker_hetero import _tuning, _tuning_check
+from sagemaker_hetero._checks import rules as _validate
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import render as _wire
 from sagemaker_hetero._request import names as _context

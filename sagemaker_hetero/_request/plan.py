@@ -11,7 +11,8 @@ import re
 
 import attrs
 
-from sagemaker_hetero import _validate, utils
+from sagemaker_hetero import utils
+from sagemaker_hetero._checks import rules as _validate
 from sagemaker_hetero._checks import service as _service
 from sagemaker_hetero._request import render as _wire
 from sagemaker_hetero._request import names as _context
