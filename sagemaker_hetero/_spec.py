@@ -31,7 +31,7 @@ from sagemaker_hetero._checks import rules as _validate
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero.exceptions import ConfigError, Problem
-from sagemaker_hetero._spec_text import (  # noqa: F401 (part of this module's interface)
+from sagemaker_hetero._checks.text import (  # noqa: F401 (part of this module's interface)
     MAX_SPEC_BYTES,
     MAX_SPEC_CHARS,
     MAX_SPEC_DEPTH,
