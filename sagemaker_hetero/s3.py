@@ -9,7 +9,7 @@ import boto3.
 """
 from typing import Any, Callable, List, Optional
 
-from sagemaker_hetero._s3_paths import parse_s3_url, s3_path_join
+from sagemaker_hetero._request.s3_uris import parse_s3_url, s3_path_join
 
 __all__ = ["S3Uploader", "S3Downloader", "s3_path_join", "parse_s3_url"]
 

@@ -36,7 +36,9 @@ from sagemaker_hetero._request.names import default_bucket_name
 from sagemaker_hetero._defaults import CODE_IGNORE
 from sagemaker_hetero._job import TrainingJob
 from sagemaker_hetero._logs import LOG_GROUP
-from sagemaker_hetero._s3_paths import download_targets, files_to_upload, key_under, s3_path_join
+from sagemaker_hetero._request import s3_uris
+from sagemaker_hetero._request.s3_uris import key_under, s3_path_join
+from sagemaker_hetero._s3_paths import download_targets, files_to_upload
 
 __all__ = ["Session", "get_execution_role"]
 
@@ -289,9 +291,9 @@ class Session(object):
         problems = []
         s3 = self._client("s3")
         for channel in job.channels:
-            if not _wire.is_s3_uri(channel.uri):
+            if not s3_uris.is_s3_uri(channel.uri):
                 continue
-            bucket = _wire.parse_s3_uri(channel.uri)[0]
+            bucket = s3_uris.parse_s3_uri(channel.uri)[0]
             with self._lock:  # one HeadBucket per bucket, however many threads submit at once
                 if bucket in self._checked_input_buckets:
                     continue
@@ -412,7 +414,7 @@ class Session(object):
         (nothing to do without code, or with code already in S3)."""
         if plan.code is None or not plan.code.upload:
             return
-        bucket, key = _wire.parse_s3_uri(plan.code.s3_uri)
+        bucket, key = s3_uris.parse_s3_uri(plan.code.s3_uri)
         with self._upload_lock:  # one upload of an archive at a time: the others find it stored
             if (bucket, key) in self._stored_code:
                 return
@@ -440,7 +442,7 @@ class Session(object):
         other bytes is left as it is and the submission stops. An archive over ``multipart_threshold``
         bytes goes up in parts, looked for first so that no part is sent for an archive that is there.
         """
-        bucket, key = _wire.parse_s3_uri(plan.code.s3_uri)
+        bucket, key = s3_uris.parse_s3_uri(plan.code.s3_uri)
         expected = self._expected_bucket_owner(bucket)
         target = (bucket, key, {"ExpectedBucketOwner": expected} if expected else {})
         part = None if size <= self.multipart_threshold else _part_size(size, self.multipart_chunksize)

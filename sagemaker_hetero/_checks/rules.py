@@ -14,7 +14,7 @@ import re
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import hyperparameters as H
-from sagemaker_hetero._request import render as _wire
+from sagemaker_hetero._request import s3_uris
 from sagemaker_hetero._model import images as _images
 from sagemaker_hetero._model.archive import archive_name
 from sagemaker_hetero._model.job import CODE, INPUT, MODEL, STRATEGIES
@@ -140,7 +140,7 @@ def _check_code(job, path_exists, out):
     code = job.code
     if code is None:
         return
-    if code.location is not None and not _wire.is_s3_uri(code.location):
+    if code.location is not None and not s3_uris.is_s3_uri(code.location):
         out.add("code_location", "must be an S3 URI (s3://bucket/prefix): the code archive is uploaded there",
                 code.location)
     level = code.log_level

@@ -15,6 +15,7 @@ from sagemaker_hetero import utils
 from sagemaker_hetero._checks import rules as _validate
 from sagemaker_hetero._checks import service as _service
 from sagemaker_hetero._request import render as _wire
+from sagemaker_hetero._request import s3_uris
 from sagemaker_hetero._request import names as _context
 from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero._model import images as _images
@@ -112,7 +113,7 @@ def output_path(job, facts):
     """The job's output path: its own, else the default bucket (under the session's key prefix)."""
     if job.output_path is not None:
         return job.output_path
-    return "s3://%s/" % _wire.s3_key(facts.bucket(), facts.default_bucket_prefix, "")
+    return "s3://%s/" % s3_uris.s3_key(facts.bucket(), facts.default_bucket_prefix, "")
 
 
 def needs_default_bucket(job):
@@ -121,7 +122,7 @@ def needs_default_bucket(job):
     if job.output_path is None:
         return True
     code = job.code
-    return code is not None and not code.in_s3 and code.location is None and not _wire.is_s3_uri(job.output_path)
+    return code is not None and not code.in_s3 and code.location is None and not s3_uris.is_s3_uri(job.output_path)
 
 
 def code_plan(job, job_name, facts, digest=None):
@@ -136,14 +137,14 @@ def code_plan(job, job_name, facts, digest=None):
         return None
     if code.in_s3:
         return CodePlan(s3_uri=code.source_dir, upload=False)
-    if _wire.is_s3_uri(code.location):
-        bucket, prefix = _wire.parse_s3_uri(code.location)
-    elif _wire.is_s3_uri(job.output_path):
-        bucket, prefix = _wire.parse_s3_uri(job.output_path)[0], ""
+    if s3_uris.is_s3_uri(code.location):
+        bucket, prefix = s3_uris.parse_s3_uri(code.location)
+    elif s3_uris.is_s3_uri(job.output_path):
+        bucket, prefix = s3_uris.parse_s3_uri(job.output_path)[0], ""
     else:
         bucket, prefix = facts.bucket(), facts.default_bucket_prefix
     where = (D.CODE_FOLDER, digest) if digest is not None else (job_name, "source")
-    return CodePlan(s3_uri="s3://%s/%s" % (bucket, _wire.s3_key(prefix, *(where + (D.CODE_ARCHIVE,)))), upload=True)
+    return CodePlan(s3_uri="s3://%s/%s" % (bucket, s3_uris.s3_key(prefix, *(where + (D.CODE_ARCHIVE,)))), upload=True)
 
 
 def make_plan(job, facts, now, code_digest=None):

@@ -18,6 +18,7 @@ from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import hyperparameters as H
 from sagemaker_hetero import utils
 from sagemaker_hetero._model import images as _images
+from sagemaker_hetero._request.s3_uris import s3_key
 from sagemaker_hetero._model.arguments import ALWAYS, ARGUMENT, FIELDS, GIVEN, TRUE
 from sagemaker_hetero._model.job import CODE, INPUT, MODEL, Channel, Code, Distribution, Group, Job
 from sagemaker_hetero.exceptions import ConfigError, Problem
@@ -32,9 +33,6 @@ __all__ = [
     "render",
     "channel_body",
     "user_path",
-    "s3_key",
-    "is_s3_uri",
-    "parse_s3_uri",
     "job_from_description",
     "group_names",
     "image_framework",
@@ -288,23 +286,6 @@ def _resolve(value, context):
     if value is H.MODEL_DIR:
         return "s3://" + s3_key(str(context.output_path)[5:], context.job_name, "model")
     return value
-
-
-def is_s3_uri(value):
-    """``s3://bucket[/key]`` with a bucket (the scheme in any case, as the SDK v2 parses it)."""
-    return isinstance(value, str) and value[:5].lower() == "s3://" and len(value) > 5 and value[5] != "/"
-
-
-def parse_s3_uri(uri):
-    """``("bucket", "key/prefix")`` of ``s3://bucket/key/prefix``."""
-    bucket, _, key = uri[len("s3://"):].partition("/")
-    return bucket, key
-
-
-def s3_key(*parts):
-    """Join S3 key parts with single slashes (empty parts skipped)."""
-    parts = [str(p).strip("/") for p in parts if p is not None]
-    return "/".join(p for p in parts if p)
 
 
 def _render_hyperparameters(w, job, context):
