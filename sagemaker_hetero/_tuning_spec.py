@@ -180,7 +180,7 @@ def check(spec, session=None, facts=None, now=0.0, path_exists=None):
     """``(tuning_spec, job, tuning, facts, problems)``: the spec's tuning job and every problem, in the
     spec's terms: the spec's own, the section's, then round one of the tuning job (``_tuning_check.prepare``)."""
     section = parse(spec.tuning)
-    settings = _build.settings(spec.estimator_class._framework, spec.kwargs, spec.inputs,
+    settings = _build.settings(spec.estimator_class.framework, spec.kwargs, spec.inputs,
                                job_name=section.fit_kwargs.get("job_name"), experiment_config=spec.experiment_config)
     found = []
     for name, message in _TUNER_UNSUPPORTED:

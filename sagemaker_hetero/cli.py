@@ -74,13 +74,12 @@ def _read_spec(path):
 def _load(args, session=None, facts=None):
     """``(spec, job, facts, now)`` after every check of round one, as ``session`` (None: AWS) runs
     the job (raises ConfigError listing all problems)."""
-    from sagemaker_hetero import _spec
-    from sagemaker_hetero.estimator import _path_exists
+    from sagemaker_hetero import _runner, _spec
 
     data, base = _read_spec(args.spec)
     spec = _spec.parse(data, base)
     now = time.time()
-    job, facts, problems = spec.check(session, facts, now, path_exists=_path_exists)
+    job, facts, problems = spec.check(session, facts, now, path_exists=_runner.local_path_exists)
     if problems:
         raise E.ConfigError(problems)
     return spec, job, facts, now
@@ -119,18 +118,14 @@ def _session(args):
 
 
 def _render(args):
-    from sagemaker_hetero._request import plan as _plan
+    from sagemaker_hetero import _runner
     from sagemaker_hetero._model import archive as _archive
+    from sagemaker_hetero._request import plan as _plan
 
     facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id,
                         default_bucket=args.default_bucket)
     _, job, facts, now = _load(args, facts=facts)
-    digest = None
-    if job.code is not None and not job.code.in_s3:  # the code key is the archive's SHA-256
-        body, _ = _archive.build_archive(job.code)
-        with body:
-            digest = _archive.digest(body)
-    plan = _plan.make_plan(job, facts, now, code_digest=digest)
+    plan = _runner.plan_for(job, facts, now, None)  # the code key is the archive's SHA-256
     text = json.dumps(plan.request, indent=2)
     if args.format == "cli-input-json" and ACCOUNT_PLACEHOLDER in text:
         raise E.ConfigError(
@@ -193,9 +188,9 @@ def _validate(args):
 
 def _status_words(desc):
     """``InProgress/Training - <message>``: the job's status, secondary status and last message."""
-    from sagemaker_hetero._request import render as _wire
+    from sagemaker_hetero._request import describe
 
-    status, secondary, message = _wire.job_status(desc)
+    status, secondary, message = describe.job_status(desc)
     text = "%s" % status if not secondary or secondary == status else "%s/%s" % (status, secondary)
     return text + " - " + message if message else text
 
@@ -211,9 +206,9 @@ def _status_text(desc):
 
 
 def _report(args, desc):
-    from sagemaker_hetero._request import render as _wire
+    from sagemaker_hetero._request import describe
 
-    summary = _wire.status_summary(desc)
+    summary = describe.status_summary(desc)
     if args.output == "json":
         sys.stdout.write(json.dumps(summary) + "\n")
     else:
@@ -328,13 +323,12 @@ def _local(args):
 
 def _load_tuning(args, session=None, facts=None):
     """``(spec, section, job, tuning, facts, now)`` after every check of the spec's tuning job."""
-    from sagemaker_hetero import _spec, _tuning_spec
-    from sagemaker_hetero.estimator import _path_exists
+    from sagemaker_hetero import _runner, _spec, _tuning_spec
 
     data, base = _read_spec(args.spec)
     spec = _spec.parse(data, base)
     now = time.time()
-    section, job, tuning, facts, problems = _tuning_spec.check(spec, session, facts, now, path_exists=_path_exists)
+    section, job, tuning, facts, problems = _tuning_spec.check(spec, session, facts, now, path_exists=_runner.local_path_exists)
     if problems:
         raise E.ConfigError(problems, "the tuning job")
     return spec, section, job, tuning, facts, now

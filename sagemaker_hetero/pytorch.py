@@ -17,7 +17,7 @@ class PyTorch(Framework):
     instance group its ``"instance_groups"`` names.
     """
 
-    _framework = "pytorch"
+    framework = "pytorch"
 
     def __init__(
         self,

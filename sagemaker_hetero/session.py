@@ -27,8 +27,9 @@ import boto3.exceptions
 import botocore.config
 
 from sagemaker_hetero import _apps, _aws_errors, _boto, _sdk_config, utils
+from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
-from sagemaker_hetero._request import render as _wire
+from sagemaker_hetero._request import describe
 from sagemaker_hetero._request import names as _context
 from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import exceptions as E
@@ -347,7 +348,7 @@ class Session(object):
         if default_name:
             now = utils.claim_time(now)
         plan = self.plan_job(job, now)
-        problems = _plan.service_problems(plan)
+        problems = round_one.service_problems(plan)
         if problems:  # e.g. a role ARN from IAM or a bucket name the service does not take
             raise E.ConfigError(problems)
         self.upload_code(plan)
@@ -982,7 +983,7 @@ def _is_our_job(described, request, earliest):
         if stamp < earliest:
             return False
     for path in _ECHOED:
-        sent, got = _wire.value_at(request, path), _wire.value_at(described, path)
+        sent, got = describe.value_at(request, path), describe.value_at(described, path)
         if sent is not None and got != sent and (sent or got):  # an empty dict sent may come back absent
             return False
     return _channels(described) == _channels(request)

@@ -17,7 +17,7 @@ class TensorFlow(Framework):
     ``model_dir=False`` leaves it out.
     """
 
-    _framework = "tensorflow"
+    framework = "tensorflow"
 
     def __init__(
         self,

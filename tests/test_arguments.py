@@ -23,7 +23,7 @@ def _parameters(cls):
 
 
 def _taken(cls):
-    return [a for a in ARGUMENTS if takes(a, cls._framework)]
+    return [a for a in ARGUMENTS if takes(a, cls.framework)]
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)

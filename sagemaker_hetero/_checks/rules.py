@@ -18,7 +18,7 @@ from sagemaker_hetero._request import s3_uris
 from sagemaker_hetero._model import images as _images
 from sagemaker_hetero._model.archive import archive_name
 from sagemaker_hetero._model.job import CODE, INPUT, MODEL, STRATEGIES
-from sagemaker_hetero.exceptions import Problem
+from sagemaker_hetero.exceptions import Problems
 
 __all__ = ["problems", "did_you_mean", "tag_problems"]
 
@@ -37,19 +37,11 @@ def did_you_mean(word, choices, cutoff=0.6):
     return "; did you mean %r?" % close[0] if close else ""
 
 
-class _Out(object):
-    def __init__(self):
-        self.items = []
-
-    def add(self, path, message, value=Problem._MISSING):
-        self.items.append(Problem(path, message, value))
-
-
 def problems(job, region=None, path_exists=None):
     """Every problem of ours with ``job``. ``region`` (if known): the training image must exist
     there. ``path_exists(kind, path)`` (``kind`` ``"file"``, ``"dir"`` or ``"any"``) checks the local
     code paths; without it they are not checked."""
-    out = _Out()
+    out = Problems()
     _check_cluster(job, out)
     _check_role(job, out)
     _check_image(job, region, out)
@@ -333,7 +325,7 @@ def _check_tags(job, out):
 
 def tag_problems(tags, arg="tags"):
     """Our rules for a list of ``{"Key": ..., "Value": ...}`` tags given as the argument ``arg``."""
-    out = _Out()
+    out = Problems()
     keys = set()
     for i, tag in enumerate(tags or ()):
         key = tag.get("Key") if isinstance(tag, dict) else None

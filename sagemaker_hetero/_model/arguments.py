@@ -20,7 +20,8 @@ from sagemaker_hetero import _defaults as D
 
 __all__ = ["Argument", "ARGUMENTS", "BY_NAME", "ESTIMATOR_FIELDS", "AS_GIVEN", "FLAGS", "ARGUMENT", "FIELDS", "FALSY_IS_NOT_GIVEN",
            "NONE_MEANS", "ALWAYS", "GIVEN", "TRUE", "ALL", "FRAMEWORKS", "TENSORFLOW", "FIT", "takes",
-           "settings_default", "job_default"]
+           "settings_default", "job_default", "SOURCE", "SOURCES", "CHANNEL_FIELDS", "LIST_ATTRS", "GROUP_FIELDS",
+           "data_source", "channel_fields", "channel_body", "copied"]
 
 # When a plain field is sent: always (even None, which the checks refuse), when given (not None),
 # or only when true (the SDK v2 sends these flags only when set, with the value given).
@@ -199,3 +200,84 @@ ARGUMENT = dict((a.attribute, a.name) for a in _SETTINGS if a.attribute is not N
 #: always, when given or when true, and then only if the ``only with`` attribute is sent too.
 FIELDS = tuple((a.path, a.attribute, a.when, BY_NAME[a.only_with].attribute if a.only_with else None)
                for a in _SETTINGS if a.path is not None)
+
+
+# -- a channel's and an instance group's fields ----------------------------------------------
+
+#: ``(path in the channel body, Channel attribute, TrainingInput argument)``; ``SOURCE`` stands for
+#: the data source's key, whose member names :data:`SOURCES` gives.
+SOURCE = "<source>"
+CHANNEL_FIELDS = (
+    (("DataSource", SOURCE, "S3DataType"), "data_type", "s3_data_type"),
+    (("DataSource", SOURCE, "S3Uri"), "uri", "s3_data"),
+    (("DataSource", SOURCE, "S3DataDistributionType"), "distribution", "distribution"),
+    (("DataSource", SOURCE, "InstanceGroupNames"), "groups", "instance_groups"),
+    (("DataSource", SOURCE, "AttributeNames"), "attribute_names", "attribute_names"),
+    (("DataSource", SOURCE, "HubAccessConfig"), "hub_access_config", "hub_access_config"),
+    (("DataSource", SOURCE, "ModelAccessConfig"), "model_access_config", "model_access_config"),
+    (("CompressionType",), "compression", "compression"),
+    (("ContentType",), "content_type", "content_type"),
+    (("RecordWrapperType",), "record_wrapping", "record_wrapping"),
+    (("InputMode",), "input_mode", "input_mode"),
+    (("ShuffleConfig", "Seed"), "shuffle_seed", "shuffle_config"),
+)
+#: The data source of an S3 channel, and of a local run's ``file://`` channel (the SDK v2's local
+#: mode shape; never sent to AWS): its key and the names its members take there (None: none).
+SOURCES = {
+    "S3DataSource": {},
+    "FileDataSource": {"S3Uri": "FileUri", "S3DataDistributionType": "FileDataDistributionType",
+                       "S3DataType": None, "AttributeNames": None, "HubAccessConfig": None, "ModelAccessConfig": None},
+}
+#: Channel attributes that hold lists (tuples in the model).
+LIST_ATTRS = ("groups", "attribute_names")
+
+#: ``(key in ResourceConfig.InstanceGroups[i], Group attribute, InstanceGroup argument)``
+GROUP_FIELDS = (
+    ("InstanceGroupName", "name", "instance_group_name"),
+    ("InstanceType", "instance_type", "instance_type"),
+    ("InstanceCount", "count", "instance_count"),
+)
+
+
+def data_source(uri, local=True):
+    """The data source key of a channel at ``uri``: a local run's ``file://`` channel is a
+    ``FileDataSource`` (as in the SDK v2's local mode), any other an ``S3DataSource``."""
+    return "FileDataSource" if local and isinstance(uri, str) and uri.startswith("file://") else "S3DataSource"
+
+
+def channel_fields(source):
+    """``[(path in the channel body, Channel attribute, TrainingInput argument)]`` of a channel whose
+    data source is ``source`` (:data:`CHANNEL_FIELDS` with the source's member names)."""
+    names = SOURCES[source]
+    out = []
+    for sub, attr, arg in CHANNEL_FIELDS:
+        if sub[:2] == ("DataSource", SOURCE):
+            key = names.get(sub[2], sub[2])
+            if key is None:
+                continue
+            sub = ("DataSource", source, key)
+        out.append((sub, attr, arg))
+    return out
+
+
+def copied(value):
+    """A container of the user's as a new one (a request owns its values)."""
+    if isinstance(value, dict):
+        return dict(value)
+    return list(value) if isinstance(value, (list, tuple)) else value
+
+
+def channel_body(channel, uri=None, local=True):
+    """One channel's body as a request holds it, without ``ChannelName`` (``uri``: its URI, else the
+    channel's own); what ``TrainingInput.config`` shows."""
+    uri = channel.uri if uri is None else uri
+    source = data_source(uri, local)
+    body = {"DataSource": {source: {}}}
+    for sub, attr, _ in channel_fields(source):
+        value = uri if attr == "uri" else getattr(channel, attr)
+        if value is not None:
+            node = body
+            for key in sub[:-1]:
+                node = node.setdefault(key, {})
+            node[sub[-1]] = copied(value)
+    return body

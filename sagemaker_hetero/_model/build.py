@@ -12,7 +12,6 @@ model (``_validate``).
 build a given job.
 """
 import copy
-import json
 
 import attrs
 
@@ -22,11 +21,10 @@ from sagemaker_hetero._model import hyperparameters as _hyperparameters
 from sagemaker_hetero._model.arguments import AS_GIVEN, FALSY_IS_NOT_GIVEN, FLAGS
 from sagemaker_hetero._model.job import CODE, MODEL, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
 from sagemaker_hetero._model.settings import JobSettings
-from sagemaker_hetero.exceptions import Problem
-from sagemaker_hetero.inputs import ShuffleConfig, TrainingInput
-from sagemaker_hetero.instance_group import InstanceGroup
+from sagemaker_hetero.exceptions import Problems
+from sagemaker_hetero._model.user import InstanceGroup, ShuffleConfig, TrainingInput
 
-__all__ = ["settings", "build", "arguments", "sdk_distribution", "Problems"]
+__all__ = ["settings", "build", "arguments", "sdk_distribution", "hashable", "as_sequence", "as_tags"]
 
 
 def settings(framework, arguments, inputs=None, job_name=None, experiment_config=None):
@@ -59,16 +57,6 @@ def _falsy(value):
         return False
 
 
-class Problems(object):
-    """The problems found while building (the job's here, the tuning job's in ``_tuning``)."""
-
-    def __init__(self):
-        self.items = []
-
-    def add(self, path, message, value=Problem._MISSING):
-        self.items.append(Problem(path, message, value))
-
-
 def build(settings):
     """``(job, problems)``: the :class:`Job` of ``settings`` and what could not be interpreted."""
     s = settings
@@ -94,11 +82,11 @@ def build(settings):
         code=code,
         hyperparameters=_hyperparameter_items(s.hyperparameters, json_hps, out),
         json_hyperparameters=json_hps,
-        subnets=_sequence("subnets", s.subnets, out, "a list of subnet IDs"),
-        security_group_ids=_sequence("security_group_ids", s.security_group_ids, out, "a list of security group IDs"),
+        subnets=as_sequence("subnets", s.subnets, out, "a list of subnet IDs"),
+        security_group_ids=as_sequence("security_group_ids", s.security_group_ids, out, "a list of security group IDs"),
         environment=_mapping("environment", s.environment, out, "a dict of variable name to value"),
-        tags=_with_config_tags(_tags(s.tags, out), s.config_tags),
-        metric_definitions=_sequence("metric_definitions", s.metric_definitions, out,
+        tags=_with_config_tags(as_tags(s.tags, out), s.config_tags),
+        metric_definitions=as_sequence("metric_definitions", s.metric_definitions, out,
                                      "a list of {'Name': ..., 'Regex': ...}", copy_dicts=True),
         enable_sagemaker_metrics=_metrics_default(s.framework, s.framework_version) if s.enable_sagemaker_metrics is None
         else s.enable_sagemaker_metrics,
@@ -160,7 +148,7 @@ def _group_names(path, refs, heterogeneous, groups, out, empty="must name at lea
     if not heterogeneous:
         out.add(path, "names instance groups, but the estimator has no instance_groups", [group_name(r) for r in refs])
         return None
-    known = dict((g.name, g) for g in groups if _hashable(g.name))
+    known = dict((g.name, g) for g in groups if hashable(g.name))
     names = []
     for i, ref in enumerate(refs):
         where = "%s[%d]" % (path, i)
@@ -180,7 +168,8 @@ def _group_names(path, refs, heterogeneous, groups, out, empty="must name at lea
     return tuple(names)
 
 
-def _hashable(value):
+def hashable(value):
+    """Whether ``value`` can be a dict key or a set member."""
     try:
         hash(value)
     except TypeError:
@@ -357,7 +346,7 @@ def _hyperparameter_items(hps, as_json, out):
     return tuple(items.items())
 
 
-def _sequence(arg, value, out, what, copy_dicts=False):
+def as_sequence(arg, value, out, what, copy_dicts=False):
     """A list argument as a tuple (None when empty or not given)."""
     if value is None:
         return None
@@ -379,7 +368,7 @@ def _mapping(arg, value, out, what):
     return tuple(value.items()) or None
 
 
-def _tags(tags, out):
+def as_tags(tags, out):
     if tags is None:
         return None
     if isinstance(tags, dict):  # the SDK v2's form: keys and values as strings
@@ -388,7 +377,7 @@ def _tags(tags, out):
         except Exception as exc:  # noqa: BLE001 - a key or value whose str() fails
             out.add("tags", "must be a dict of strings (%s: %s)" % (type(exc).__name__, exc), tags)
             return None
-    return _sequence("tags", tags, out, "a list of {'Key': ..., 'Value': ...} or a dict", copy_dicts=True)
+    return as_sequence("tags", tags, out, "a list of {'Key': ..., 'Value': ...} or a dict", copy_dicts=True)
 
 
 def _with_config_tags(tags, config_tags):
@@ -396,9 +385,9 @@ def _with_config_tags(tags, config_tags):
     merge: the user's tag of a key wins)."""
     if not isinstance(config_tags, (list, tuple)) or not config_tags:
         return tags
-    keys = set(t.get("Key") for t in tags or () if isinstance(t, dict) and _hashable(t.get("Key")))
+    keys = set(t.get("Key") for t in tags or () if isinstance(t, dict) and hashable(t.get("Key")))
     extra = [dict(t) for t in config_tags
-             if isinstance(t, dict) and not (_hashable(t.get("Key")) and t.get("Key") in keys)]
+             if isinstance(t, dict) and not (hashable(t.get("Key")) and t.get("Key") in keys)]
     return tuple(tags or ()) + tuple(extra) or None
 
 
@@ -435,13 +424,6 @@ def _hook(arg, value, out):
 # -- back: the arguments that build a job (attach) -----------------------------------------------
 
 
-def _decode(value):
-    try:
-        return json.loads(value)
-    except (TypeError, ValueError):
-        return value
-
-
 def arguments(job):
     """``(estimator keyword arguments, inputs)`` that build ``job`` again (``inputs``: ``{name:
     TrainingInput}`` or None). Arguments at their defaults are left out."""
@@ -473,7 +455,7 @@ def arguments(job):
     if job.enable_sagemaker_metrics != _metrics_default(job.framework, job.framework_version):
         kwargs["enable_sagemaker_metrics"] = job.enable_sagemaker_metrics
     if job.hyperparameters:
-        decode = _decode if job.json_hyperparameters else (lambda v: v)
+        decode = _hyperparameters.decode if job.json_hyperparameters else (lambda v: v)
         kwargs["hyperparameters"] = dict((k, decode(v)) for k, v in job.hyperparameters)
     if job.code is not None:
         kwargs["entry_point"] = job.code.entry_point
