@@ -1,12 +1,12 @@
 """The user's objects as the job model, and back. Pure: no I/O, no clock.
 
 :func:`build` turns :class:`JobSettings` (an estimator's arguments plus ``fit``'s, or a CLI spec)
-into one :class:`_model.Job`, resolving what the user's objects mean: which groups a channel and
+into one :class:`~._model.job.Job`, resolving what the user's objects mean: which groups a channel and
 the distribution name, the SDK's own channels, the hyperparameters as the job receives them. It
 reports what cannot be interpreted (an instance group that is not an ``InstanceGroup``, a channel
 reference to no group, ...) as problems under the user's argument names, and leaves every scalar as
-given: the service's limits are checked on the rendered request (``_plan``), our own rules on the
-model (``_validate``).
+given: the service's limits are checked on the rendered request (``_checks.round_one``), our own
+rules on the model (``_checks.rules``).
 
 :func:`arguments` is the inverse, for ``attach``: the estimator arguments and ``fit`` inputs that
 build a given job.
@@ -16,8 +16,7 @@ import copy
 import attrs
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._model import images as _images
-from sagemaker_hetero._model import hyperparameters as _hyperparameters
+from sagemaker_hetero._model import hyperparameters, images
 from sagemaker_hetero._model.arguments import AS_GIVEN, FALSY_IS_NOT_GIVEN, FLAGS
 from sagemaker_hetero._model.job import CODE, MODEL, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
 from sagemaker_hetero._model.settings import JobSettings
@@ -322,7 +321,7 @@ def _metrics_default(framework, version):
     minimum = D.METRICS_MIN_VERSION.get(framework)
     if minimum is None or not isinstance(version, str):
         return None
-    return True if _images.version_tuple(version) >= minimum else None
+    return True if images.version_tuple(version) >= minimum else None
 
 
 def _hyperparameter_items(hps, as_json, out):
@@ -339,7 +338,7 @@ def _hyperparameter_items(hps, as_json, out):
             out.add("hyperparameters[%r]" % (key,), "key must be a string", key)
             continue
         try:
-            items[name] = _hyperparameters.encode(value, as_json)
+            items[name] = hyperparameters.encode(value, as_json)
         except ValueError as exc:
             what = "JSON-serialisable" if as_json else "convertible to a string"
             out.add("hyperparameters[%r]" % (key,), "must be %s (%s)" % (what, exc), value)
@@ -455,7 +454,7 @@ def arguments(job):
     if job.enable_sagemaker_metrics != _metrics_default(job.framework, job.framework_version):
         kwargs["enable_sagemaker_metrics"] = job.enable_sagemaker_metrics
     if job.hyperparameters:
-        decode = _hyperparameters.decode if job.json_hyperparameters else (lambda v: v)
+        decode = hyperparameters.decode if job.json_hyperparameters else (lambda v: v)
         kwargs["hyperparameters"] = dict((k, decode(v)) for k, v in job.hyperparameters)
     if job.code is not None:
         kwargs["entry_point"] = job.code.entry_point

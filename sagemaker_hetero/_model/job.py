@@ -1,13 +1,13 @@
 """The job model: one frozen, normalised description of a training job. Pure data.
 
 A :class:`Job` is built once — from an estimator and ``fit``'s arguments or a CLI spec
-(``_build``), or from a DescribeTrainingJob answer (``_wire.job_from_description``) — and every
-consumer reads it: the request renderer (``_wire``), the checks (``_validate``), the cluster view
-(``_display``), the local cluster and ``attach``. Nothing downstream derives these facts again.
+(``_model.build``), or from a DescribeTrainingJob answer (``_request.describe``) — and every
+consumer reads it: the request renderer (``_request.render``), the checks (``_checks.rules``), the
+cluster view (``_request.view``), the local cluster and ``attach``. Nothing downstream derives these facts again.
 
 Scalars (counts, sizes, names, URIs) are kept as the user gave them, right or wrong: the service's
-limits are checked on the rendered request against botocore's model (``_service``), and our own
-rules on this model (``_validate``). What *is* normalised here is structure: the cluster is always a
+limits are checked on the rendered request against botocore's model (``_checks.service``), and our own
+rules on this model (``_checks.rules``). What *is* normalised here is structure: the cluster is always a
 tuple of :class:`Group` (a cluster without instance groups is one group named
 ``homogeneousCluster``), every channel the request will carry is a :class:`Channel` naming its
 groups by name (the SDK's own ``model`` and ``code`` channels included), the distribution is one

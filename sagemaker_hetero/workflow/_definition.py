@@ -4,7 +4,7 @@ CreatePipeline request, and every problem before it. Pure: no I/O, no clock.
 A training step's arguments are its estimator's CreateTrainingJob request (one :class:`_request.plan.Plan`,
 rendered as for a dry run) without the job's name, which an execution gives each run (the
 ``TrainingJobName`` and the ``sagemaker_job_name`` hyperparameter, as the SDK v2 leaves them out),
-and with its pipeline parameters written in (``_variables.merged``).
+and with its pipeline parameters written in (``_model.variables.merged``).
 """
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request.render import Rendered

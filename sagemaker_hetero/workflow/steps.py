@@ -98,7 +98,7 @@ class TrainingStep(object):
 
     def jobs(self, values=None):
         """``(job, tokens_job)``: the step's job with its parameters' values in their place, and with their
-        tokens (what ``_variables.merged`` reads)."""
+        tokens (what ``_model.variables.merged`` reads)."""
         settings = self._settings()
         job = _build.build(_variables.with_values(settings, values)[0])[0]
         tokens_job = _build.build(_variables.with_tokens(settings))[0]
