@@ -19,24 +19,22 @@ import json
 
 import attrs
 
+from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import utils
 from sagemaker_hetero._checks import service as _service
-from sagemaker_hetero._request import names as _names
-from sagemaker_hetero._request import describe
-from sagemaker_hetero._request.render import Rendered, Writer
-from sagemaker_hetero._model.hyperparameters import decode
-from sagemaker_hetero.exceptions import Problems
 from sagemaker_hetero._model import build as _build
-from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._model.hyperparameters import decode
+from sagemaker_hetero._request import describe, names as _names
+from sagemaker_hetero._request.render import Rendered, Writer
+from sagemaker_hetero.exceptions import Problems
 from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
                                             WarmStartConfig, WarmStartTypes)
 from sagemaker_hetero.parameter import CategoricalParameter, ContinuousParameter, IntegerParameter, ParameterRange
 
 __all__ = ["TUNING_OPERATION", "TuningSettings", "Range", "Tuning", "build", "render", "parameter_ranges", "moves",
-           "default_max_jobs", "tuning_job_name", "estimator_class_name", "shape_members", "as_text",
-           "KINDS", "LOGARITHMIC", "REVERSE_LOGARITHMIC", "TRAINING_SHAPE",
-           "estimator_arg", "tuning_from_description", "arguments", "definition_as_training_request",
-           "status_summary", "CLASS_NAME_KEY", "MODULE_KEY"]
+           "default_max_jobs", "tuning_job_name", "estimator_class_name", "shape_members", "as_text", "KINDS",
+           "LOGARITHMIC", "REVERSE_LOGARITHMIC", "TRAINING_SHAPE", "estimator_arg", "tuning_from_description",
+           "arguments", "definition_as_training_request", "status_summary", "CLASS_NAME_KEY", "MODULE_KEY"]
 
 TUNING_OPERATION = "CreateHyperParameterTuningJob"
 DEFINITION = "TrainingJobDefinition"

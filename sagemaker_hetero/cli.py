@@ -328,7 +328,8 @@ def _load_tuning(args, session=None, facts=None):
     data, base = _read_spec(args.spec)
     spec = _spec.parse(data, base)
     now = time.time()
-    section, job, tuning, facts, problems = _tuning_spec.check(spec, session, facts, now, path_exists=_runner.local_path_exists)
+    section, job, tuning, facts, problems = _tuning_spec.check(spec, session, facts, now,
+                                                               path_exists=_runner.local_path_exists)
     if problems:
         raise E.ConfigError(problems, "the tuning job")
     return spec, section, job, tuning, facts, now

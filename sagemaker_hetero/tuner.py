@@ -222,7 +222,8 @@ class HyperparameterTuner(object):
         # The request again with the account, bucket and role looked up, before anything is uploaded.
         problems = [p.renamed(_tuning.estimator_arg(p.path)) for p in round_one.service_problems(plan)]
         reported = set(p.path for p in problems)
-        problems.extend(p for p in round_one.rendered_problems(rendered, _tuning.TUNING_OPERATION) if p.path not in reported)
+        problems.extend(p for p in round_one.rendered_problems(rendered, _tuning.TUNING_OPERATION)
+                        if p.path not in reported)
         if problems:
             raise ConfigError(problems, _TUNING_SUBJECT)
         session.upload_code(plan)

@@ -18,8 +18,8 @@ import attrs
 
 from sagemaker_hetero import _defaults as D
 
-__all__ = ["Argument", "ARGUMENTS", "BY_NAME", "ESTIMATOR_FIELDS", "AS_GIVEN", "FLAGS", "ARGUMENT", "FIELDS", "FALSY_IS_NOT_GIVEN",
-           "NONE_MEANS", "ALWAYS", "GIVEN", "TRUE", "ALL", "FRAMEWORKS", "TENSORFLOW", "FIT", "takes",
+__all__ = ["Argument", "ARGUMENTS", "BY_NAME", "ESTIMATOR_FIELDS", "AS_GIVEN", "FLAGS", "ARGUMENT", "FIELDS",
+           "FALSY_IS_NOT_GIVEN", "NONE_MEANS", "ALWAYS", "GIVEN", "TRUE", "ALL", "FRAMEWORKS", "TENSORFLOW", "FIT", "takes",
            "settings_default", "job_default", "SOURCE", "SOURCES", "CHANNEL_FIELDS", "LIST_ATTRS", "GROUP_FIELDS",
            "data_source", "channel_fields", "channel_body", "copied"]
 
@@ -70,7 +70,8 @@ ARGUMENTS = (
     _A("role", attribute="role", doc="The IAM role (ARN or name) SageMaker assumes to run the job."),
     _A("instance_count", doc="The number of instances of a cluster without instance groups."),
     _A("instance_type", doc="The instance type of a cluster without instance groups."),
-    _A("keep_alive_period_in_seconds", attribute="keep_alive_period", path=("ResourceConfig", "KeepAlivePeriodInSeconds"),
+    _A("keep_alive_period_in_seconds", attribute="keep_alive_period",
+       path=("ResourceConfig", "KeepAlivePeriodInSeconds"),
        doc="How long the instances stay warm for the next job (warm pools)."),
     _A("volume_size", D.VOLUME_SIZE_GB, "volume_size", ("ResourceConfig", "VolumeSizeInGB"), ALWAYS,
        doc="The size in GB of each instance's storage volume."),
@@ -80,7 +81,8 @@ ARGUMENTS = (
        doc="The longest the job may run, in seconds."),
     _A("input_mode", D.INPUT_MODE, "input_mode", (_AS, "TrainingInputMode"), ALWAYS,
        doc="How channels reach the container: File, Pipe or FastFile."),
-    _A("output_path", attribute="output_path", doc="The S3 prefix of the model artifacts (default: the default bucket)."),
+    _A("output_path", attribute="output_path",
+       doc="The S3 prefix of the model artifacts (default: the default bucket)."),
     _A("output_kms_key", attribute="output_kms_key", path=("OutputDataConfig", "KmsKeyId"),
        doc="The KMS key that encrypts the model artifacts."),
     _A("base_job_name", falsy_is_not_given=True, doc="The prefix of the default job name."),

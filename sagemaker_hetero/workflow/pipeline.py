@@ -124,14 +124,15 @@ class Pipeline(object):
         for step in self.steps:
             job, tokens_job = step.jobs()
             try:
-                plan = session.plan_job(job, step._now)
+                plan = session.plan_job(job, step.made_at)
             except ConfigError as exc:  # an input bucket that does not exist
                 problems.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in exc.problems)
                 continue
             plans.append(plan)
-            arguments.append(_definition.step_arguments(plan, _plan.make_plan(tokens_job, session.facts(), step._now,
+            arguments.append(_definition.step_arguments(plan, _plan.make_plan(tokens_job, session.facts(), step.made_at,
                                                                               code_digest=plan.code_digest)))
-            problems.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in round_one.service_problems(plan))
+            problems.extend(p.renamed(_definition.step_arg(step.name, p.path))
+                            for p in round_one.service_problems(plan))
         self._check(problems)
         request = _definition.create_request(self.name, role_arn, self._definition_text(arguments), token,
                                              description, tags, parallelism_config)

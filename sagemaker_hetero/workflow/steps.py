@@ -55,7 +55,8 @@ class TrainingStep(object):
         self.cache_config = cache_config
         self.depends_on = depends_on
         self.retry_policies = retry_policies
-        self._now = time.time()
+        #: when the step was made (epoch seconds): it names the step's job (internal but stable)
+        self.made_at = time.time()
         self.check()
 
     # -- the job, checked ----------------------------------------------------------------------
@@ -82,8 +83,8 @@ class TrainingStep(object):
             found.append(Problem("estimator.sagemaker_session", "a pipeline runs its steps in SageMaker: give the "
                                                                 "estimator a Session, not a LocalSession"))
             session = None
-        _, _, more = _runner.prepare(self._settings(), session, self._now, path_exists, facts=_runner.session_facts(session),
-                                   values=values)
+        _, _, more = _runner.prepare(self._settings(), session, self.made_at, path_exists,
+                                     facts=_runner.session_facts(session), values=values)
         return found + more
 
     def check(self):
@@ -113,8 +114,8 @@ class TrainingStep(object):
         job, tokens_job = self.jobs()
         session = self.estimator.given_session
         facts, digest = _runner.session_facts(session), _runner.code_digest(session, job)
-        return _definition.step_arguments(_plan.make_plan(job, facts, self._now, code_digest=digest),
-                                          _plan.make_plan(tokens_job, facts, self._now, code_digest=digest))
+        return _definition.step_arguments(_plan.make_plan(job, facts, self.made_at, code_digest=digest),
+                                          _plan.make_plan(tokens_job, facts, self.made_at, code_digest=digest))
 
     def to_request(self, arguments=None) -> Dict[str, Any]:
         """The step as a pipeline definition lists it (``arguments``: these instead of :attr:`arguments`)."""
