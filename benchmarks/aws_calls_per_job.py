@@ -102,8 +102,8 @@ def _best(fn, runs=5):
 
 
 def _archive_vs_tar_gzip(files=1000):
-    from sagemaker_hetero import _archive
-    from sagemaker_hetero._model import Code
+    from sagemaker_hetero._model import archive as _archive
+    from sagemaker_hetero._model.job import Code
 
     root = tempfile.mkdtemp()
     src = os.path.join(root, "src")

@@ -14,7 +14,8 @@ to do, and is left as it is. Every call goes through :func:`sagemaker_hetero._aw
 import base64
 import logging
 
-from sagemaker_hetero import _archive, _aws_errors
+from sagemaker_hetero import _aws_errors
+from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import exceptions as E
 
 __all__ = ["MULTIPART_THRESHOLD", "MULTIPART_CHUNKSIZE", "part_size", "store"]

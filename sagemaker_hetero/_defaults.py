@@ -1,7 +1,7 @@
 """Our defaults and names, in one place (stdlib-free: the in-job package imports it too).
 
 The service's own field limits (lengths, ranges, patterns, enums) are NOT here: they are read from
-botocore's service model (``_service``, ``data/service_model.json``). What is here is ours: the
+botocore's service model (``_checks.service``, ``data/service_model.json``). What is here is ours: the
 SageMaker Python SDK v2's defaults, the names of the SDK's own channels and files, and the few
 documented rules the service model does not carry (see docs/validation.md).
 """

@@ -2,9 +2,10 @@
 import sys
 import time
 
-from sagemaker_hetero import _log_tail, _logs, _wire
-from sagemaker_hetero._defaults import TERMINAL_STATUSES
-from sagemaker_hetero._model import group_name
+from sagemaker_hetero import _log_tail, _logs
+from sagemaker_hetero._request import describe
+from sagemaker_hetero._defaults import FRAMEWORK_LABELS, TERMINAL_STATUSES
+from sagemaker_hetero._model.job import group_name
 from sagemaker_hetero.exceptions import (AccessDeniedError, AWSError, ConfigError, ThrottlingError,
                                          UnexpectedStatusException)
 
@@ -27,8 +28,6 @@ STREAM_LOGS = (True, "All", "Training")
 NO_LOGS = (False, None, "None", "Rules")
 #: How often the last read of the logs after the job ended is tried while CloudWatch throttles.
 DRAIN_ATTEMPTS = 5
-# The estimator class that attaches to a job of each framework.
-_ESTIMATOR_CLASS = {None: "Estimator", "pytorch": "PyTorch", "tensorflow": "TensorFlow"}
 
 
 def format_elapsed(seconds):
@@ -64,7 +63,7 @@ class TrainingJob(object):
 
     def _tail(self, desc, instance_groups):
         """A LogTail for this job, its labeller knowing the job's groups; checks the filter."""
-        groups = _wire.group_names(desc)
+        groups = describe.group_names(desc)
         if isinstance(instance_groups, str) or hasattr(instance_groups, "instance_group_name"):
             instance_groups = [instance_groups]
         only = [group_name(g) for g in instance_groups] if instance_groups else None
@@ -119,7 +118,7 @@ class TrainingJob(object):
                     continue
                 throttled = 0
                 status = desc.get("TrainingJobStatus")
-                seen = _wire.job_status(desc)
+                seen = describe.job_status(desc)
                 now = clock()
                 changed = seen != last
                 last = seen
@@ -184,7 +183,7 @@ def reattach_hint(name, framework=None):
     follow it again (the estimator class of ``framework``, and the CLI)."""
     return ("The waiting stopped; the training job %s goes on in SageMaker. Once the cause is fixed, follow it "
             "again with %s.attach(%r).latest_training_job.wait(), or see it with: sagemaker-hetero status %s"
-            % (name, _ESTIMATOR_CLASS.get(framework, "Estimator"), name, name))
+            % (name, FRAMEWORK_LABELS.get(framework, "Estimator"), name, name))
 
 
 def _join(*hints):
@@ -201,7 +200,7 @@ def end_of_job_lines(desc):
     figures are in the description. Then ``Model artifacts: <S3 URI>``, ours, when the job
     has one and did not fail.
     """
-    summary = _wire.status_summary(desc)
+    summary = describe.status_summary(desc)
     counts = [g["count"] for g in summary["instance_groups"]]
     count = sum(counts) if counts and all(isinstance(c, int) for c in counts) else None
     training = desc.get("TrainingTimeInSeconds")

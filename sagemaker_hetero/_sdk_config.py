@@ -13,7 +13,7 @@ The files are read here (the edge); what they mean for a job is applied by the e
 import os
 import sys
 
-from sagemaker_hetero import _spec_text
+from sagemaker_hetero._checks import text as _spec_text
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = [

@@ -27,9 +27,11 @@ import os
 
 import attrs
 
-from sagemaker_hetero import _build, _plan, _validate
+from sagemaker_hetero._checks import rules as _validate
+from sagemaker_hetero import _runner
+from sagemaker_hetero._model import build as _build
 from sagemaker_hetero.exceptions import ConfigError, Problem
-from sagemaker_hetero._spec_text import (  # noqa: F401 (part of this module's interface)
+from sagemaker_hetero._checks.text import (  # noqa: F401 (part of this module's interface)
     MAX_SPEC_BYTES,
     MAX_SPEC_CHARS,
     MAX_SPEC_DEPTH,
@@ -64,7 +66,7 @@ def _estimator_class(framework):
 
 
 def _spec_keys(cls):
-    return sorted((cls._allowed() - {"sagemaker_session"}) | set(_FIT_KEYS) | {"framework", TUNING_KEY})
+    return sorted((cls.allowed_arguments() - {"sagemaker_session"}) | set(_FIT_KEYS) | {"framework", TUNING_KEY})
 
 
 def _unknown(path, key, valid, out):
@@ -90,13 +92,13 @@ class Spec(object):
 
     def settings(self):
         """The :class:`JobSettings` an estimator made of this spec would validate and render."""
-        return _build.settings(self.estimator_class._framework, self.kwargs, self.inputs,
+        return _build.settings(self.estimator_class.framework, self.kwargs, self.inputs,
                                experiment_config=self.experiment_config)
 
     def check(self, session=None, facts=None, now=0.0, path_exists=None):
         """``(job, facts, problems)``: the job model and every problem, the spec's own first, then
-        round one's as ``session`` runs it (paths in the spec's terms); see ``_plan.prepare``."""
-        job, facts, found = _plan.prepare(self.settings(), session, now, path_exists, facts=facts)
+        round one's as ``session`` runs it (paths in the spec's terms); see ``_runner.prepare``."""
+        job, facts, found = _runner.prepare(self.settings(), session, now, path_exists, facts=facts)
         out = list(self.problems)
         reported = set(p.path for p in self.problems)
         for problem in found:

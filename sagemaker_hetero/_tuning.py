@@ -3,7 +3,7 @@ ways. Pure: no I/O, no clock (``now`` is passed in).
 
 :func:`build` turns :class:`TuningSettings` (a ``HyperparameterTuner``'s arguments plus ``fit``'s)
 into one :class:`Tuning`. :func:`render` writes the request from it and from the training job's
-:class:`_plan.Plan`: the training job definition is the plan's CreateTrainingJob request, its parts
+:class:`_request.plan.Plan`: the training job definition is the plan's CreateTrainingJob request, its parts
 moved to where CreateHyperParameterTuningJob takes them (:func:`moves`, read off botocore's model:
 a member of the same name in ``HyperParameterTrainingJobDefinition``), so the instance groups, the
 channels naming them and the distribution's hyperparameters are exactly the training request's.
@@ -19,17 +19,22 @@ import json
 
 import attrs
 
-from sagemaker_hetero import _build, _plan, _service, _wire, utils
 from sagemaker_hetero import _defaults as D
+from sagemaker_hetero import utils
+from sagemaker_hetero._checks import service as _service
+from sagemaker_hetero._model import build as _build
+from sagemaker_hetero._model.hyperparameters import decode
+from sagemaker_hetero._request import describe, names as _names
+from sagemaker_hetero._request.render import Rendered, Writer
+from sagemaker_hetero.exceptions import Problems
 from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
                                             WarmStartConfig, WarmStartTypes)
 from sagemaker_hetero.parameter import CategoricalParameter, ContinuousParameter, IntegerParameter, ParameterRange
 
 __all__ = ["TUNING_OPERATION", "TuningSettings", "Range", "Tuning", "build", "render", "parameter_ranges", "moves",
-           "default_max_jobs", "tuning_job_name", "estimator_class_name", "shape_members", "as_text",
-           "KINDS", "LOGARITHMIC", "REVERSE_LOGARITHMIC", "TRAINING_SHAPE",
-           "estimator_arg", "tuning_from_description", "arguments", "definition_as_training_request",
-           "status_summary", "CLASS_NAME_KEY", "MODULE_KEY"]
+           "default_max_jobs", "tuning_job_name", "estimator_class_name", "shape_members", "as_text", "KINDS",
+           "LOGARITHMIC", "REVERSE_LOGARITHMIC", "TRAINING_SHAPE", "estimator_arg", "tuning_from_description",
+           "arguments", "definition_as_training_request", "status_summary", "CLASS_NAME_KEY", "MODULE_KEY"]
 
 TUNING_OPERATION = "CreateHyperParameterTuningJob"
 DEFINITION = "TrainingJobDefinition"
@@ -151,21 +156,21 @@ _RANGE_FIELDS = (("Name", "name", None), ("MinValue", "min_value", "min_value"),
 def build(settings):
     """``(tuning, problems)``: the :class:`Tuning` of ``settings`` and what could not be interpreted."""
     s = settings
-    out = _build.Problems()
+    out = Problems()
     if not isinstance(s.include_cls_metadata, bool):
         out.add("include_cls_metadata", "must be True or False", s.include_cls_metadata)
     tuning = Tuning(
         objective_metric_name=s.objective_metric_name,
         objective_type=s.objective_type,
         ranges=_ranges(s.hyperparameter_ranges, out),
-        metric_definitions=_build._sequence("metric_definitions", s.metric_definitions, out,
+        metric_definitions=_build.as_sequence("metric_definitions", s.metric_definitions, out,
                                             "a list of {'Name': ..., 'Regex': ...}", copy_dicts=True),
         strategy=s.strategy,
         strategy_config=_strategy_config(s.strategy_config, out),
         max_jobs=default_max_jobs(s.max_jobs, s.strategy),
         max_parallel_jobs=s.max_parallel_jobs,
         max_runtime_in_seconds=s.max_runtime_in_seconds,
-        tags=_build._tags(s.tags, out),
+        tags=_build.as_tags(s.tags, out),
         base_tuning_job_name=s.base_tuning_job_name or None,  # as the SDK v2: an empty base is none
         job_name=s.job_name or None,
         early_stopping_type=s.early_stopping_type,
@@ -313,21 +318,6 @@ def _both_structures(*shape_names):
     return all(name is not None and _service.shape(name)["type"] == "structure" for name in shape_names)
 
 
-class _Writer(object):
-    def __init__(self):
-        self.request = {}
-        self.origins = {}
-        self.given = {}
-
-    def put(self, path, value, arg):
-        node = self.request
-        for key in path[:-1]:
-            node = node.setdefault(key, {})
-        node[path[-1]] = value
-        if arg is not None:
-            self.origins[path] = arg
-
-
 def tuning_job_name(tuning, image, now):
     """``(name, argument it comes from)``: ``fit``'s ``job_name``, else ``{base}-{YYMMDD-HHMM}`` cut to
     the model's longest tuning job name, the base being ``base_tuning_job_name`` or the image's
@@ -336,17 +326,17 @@ def tuning_job_name(tuning, image, now):
         return tuning.job_name, "job_name"
     base = tuning.base_tuning_job_name
     if not isinstance(base, str):
-        base = _plan.image_base_name(image)
+        base = _names.image_base_name(image)
     longest = _service.shape("HyperParameterTuningJobName")["max"]
     return utils.name_with_timestamp(base, utils.short_timestamp(now), longest), "base_tuning_job_name"
 
 
 def render(tuning, plan, now):
     """The CreateHyperParameterTuningJob request of ``tuning`` over the training job ``plan`` (a
-    :class:`_wire.Rendered`); ``now`` (epoch seconds) names a tuning job without a name."""
+    :class:`Rendered`); ``now`` (epoch seconds) names a tuning job without a name."""
     training = plan.rendered
     image = (training.request.get("AlgorithmSpecification") or {}).get("TrainingImage")
-    w = _Writer()
+    w = Writer()
     name, name_arg = tuning_job_name(tuning, image, now)
     w.put(("HyperParameterTuningJobName",), name, name_arg)
     if name_arg == "base_tuning_job_name" and tuning.base_tuning_job_name is not None:
@@ -364,7 +354,7 @@ def render(tuning, plan, now):
     _render_definition(w, tuning, plan)
     _render_tags(w, tuning, training)
     order = [k for k in _REQUEST_ORDER if k in w.request]
-    return _wire.Rendered(request=dict((k, w.request[k]) for k in order), origins=w.origins, given=w.given)
+    return Rendered(request=dict((k, w.request[k]) for k in order), origins=w.origins, given=w.given)
 
 
 #: ``(path in the request, the configuration object's attribute)`` of the configurations' parts.
@@ -452,7 +442,7 @@ def _render_definition(w, tuning, plan):
         if path[:1] == ("HyperParameters",) and len(path) == 2 and path[1] in static:
             w.origins[base + ("StaticHyperParameters", path[1])] = estimator_arg(arg)
     for source, target in moved:
-        w.put(base + target, _copied(_wire.value_at(request, source)), estimator_arg(training.origins.get(source)))
+        w.put(base + target, _copied(describe.value_at(request, source)), estimator_arg(training.origins.get(source)))
         for path, arg in training.origins.items():
             if path[:len(source)] == source and len(path) > len(source):
                 w.origins[base + target + path[len(source):]] = estimator_arg(arg)
@@ -473,13 +463,13 @@ def _render_tags(w, tuning, training):
     """The tuner's tags, then the training job's whose key the tuner's do not have (the SDK v2 appends
     the estimator's tags to the tuning job's)."""
     own = list(tuning.tags or ())
-    keys = set(t.get("Key") for t in own if isinstance(t, dict) and _hashable(t.get("Key")))
+    keys = set(t.get("Key") for t in own if isinstance(t, dict) and _build.hashable(t.get("Key")))
     tags = [dict(t) if isinstance(t, dict) else t for t in own]
     for i in range(len(own)):
         for sub, suffix in (((), ""), (("Key",), ".Key"), (("Value",), ".Value")):
             w.origins[("Tags", i) + sub] = "tags[%d]%s" % (i, suffix)
     for j, tag in enumerate(training.request.get("Tags") or ()):
-        if isinstance(tag, dict) and _hashable(tag.get("Key")) and tag.get("Key") in keys:
+        if isinstance(tag, dict) and _build.hashable(tag.get("Key")) and tag.get("Key") in keys:
             continue
         for sub in ((), ("Key",), ("Value",)):
             origin = training.origins.get(("Tags", j) + sub)
@@ -490,20 +480,12 @@ def _render_tags(w, tuning, training):
         w.put(("Tags",), tags, "tags")
 
 
-def _hashable(value):
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
-
-
 # -- reading a description back (attach) ------------------------------------------------------------
 
 
 def definition_as_training_request(desc):
     """A DescribeHyperParameterTuningJob answer's training job definition as a CreateTrainingJob request
-    (what ``_wire.job_from_description`` reads): :func:`moves` backwards, the static hyperparameters
+    (what ``describe.job_from_description`` reads): :func:`moves` backwards, the static hyperparameters
     without the tuner's own keys as ``HyperParameters``."""
     definition = dict(desc.get(DEFINITION) or {})
     request = {"TrainingJobName": desc.get("HyperParameterTuningJobName")}
@@ -519,7 +501,7 @@ def definition_as_training_request(desc):
         node = request
         for key in source[:-1]:
             node = node.setdefault(key, {})
-        node[source[-1]] = _copied(_wire.value_at(definition, target))
+        node[source[-1]] = _copied(describe.value_at(definition, target))
     return request
 
 
@@ -537,16 +519,16 @@ def tuning_from_description(desc, as_json):
     values are JSON-encoded, as for a framework estimator). Tags are not part of a description."""
     values = {}
     for path, attr, _, _ in FIELDS:
-        value = _wire.value_at(desc, path)
+        value = describe.value_at(desc, path)
         if value is not None:
             values[attr] = _copied(value)
     ranges = []
     for kind in KINDS:
-        for body in _wire.value_at(desc, _RANGES + (kind + "ParameterRanges",)) or ():
+        for body in describe.value_at(desc, _RANGES + (kind + "ParameterRanges",)) or ():
             name = body.get("Name")
             if kind == CategoricalParameter.kind:
                 texts = body.get("Values") or []
-                ranges.append(Range(name, kind, values=[_decoded(t) if as_json else t for t in texts]))
+                ranges.append(Range(name, kind, values=[decode(t) if as_json else t for t in texts]))
             else:
                 cast = int if kind == IntegerParameter.kind else float
                 ranges.append(Range(name, kind, _number(body.get("MinValue"), cast), _number(body.get("MaxValue"), cast),
@@ -555,13 +537,6 @@ def tuning_from_description(desc, as_json):
     if "max_jobs" not in values:
         values["max_jobs"] = None
     return Tuning(**values)
-
-
-def _decoded(text):
-    try:
-        return json.loads(text)
-    except (TypeError, ValueError):
-        return text
 
 
 def _number(text, cast):
@@ -619,13 +594,7 @@ def status_summary(desc):
         "objectives": dict(desc.get("ObjectiveStatusCounters") or {}),
         "best_training_job": best.get("TrainingJobName"),
         "best_objective": {"metric": final.get("MetricName"), "value": final.get("Value")} if final else None,
-        "creation_time": _iso(desc.get("CreationTime")),
-        "end_time": _iso(desc.get("HyperParameterTuningEndTime")),
+        "creation_time": describe.iso(desc.get("CreationTime")),
+        "end_time": describe.iso(desc.get("HyperParameterTuningEndTime")),
         "arn": desc.get("HyperParameterTuningJobArn"),
     }
-
-
-def _iso(value):
-    if value is None:
-        return None
-    return value.isoformat() if hasattr(value, "isoformat") else str(value)

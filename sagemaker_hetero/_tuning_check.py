@@ -2,7 +2,7 @@
 and the service's limits on the rendered request. Pure.
 
 :func:`prepare` is round one for a tuning job, the same for ``HyperparameterTuner`` and the CLI's
-``tune`` commands: the training job's round one (``_plan.prepare``; its problems named
+``tune`` commands: the training job's round one (``_runner.prepare``; its problems named
 ``estimator.<argument>``), the tuning model (``_tuning.build``), then :func:`check`: our rules
 (:func:`problems`), the parts with no place (:func:`misplaced_problems`), then botocore's model on
 the rendered CreateHyperParameterTuningJob request, each problem under the user's argument name.
@@ -10,12 +10,18 @@ the rendered CreateHyperParameterTuningJob request, each problem under the user'
 import numbers
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero import _hyperparameters as H
-from sagemaker_hetero import _build, _plan, _service, _validate, _wire
+from sagemaker_hetero._model import hyperparameters as H
+from sagemaker_hetero._checks import rules as _validate
+from sagemaker_hetero._checks import service as _service
+from sagemaker_hetero import _runner
+from sagemaker_hetero._checks import round_one
+from sagemaker_hetero._request import plan as _plan
+from sagemaker_hetero._request import describe
+from sagemaker_hetero._request.render import user_path
 from sagemaker_hetero._tuning import (LOGARITHMIC, REVERSE_LOGARITHMIC, TRAINING_SHAPE, CLASS_NAME_KEY, KINDS,
                                       MODULE_KEY, TUNING_OPERATION, shape_members, as_text, build, estimator_arg,
                                       moves, render)
-from sagemaker_hetero.exceptions import Problem
+from sagemaker_hetero.exceptions import Problem, Problems
 from sagemaker_hetero.parameter import CategoricalParameter, IntegerParameter
 
 __all__ = ["problems", "check", "prepare", "misplaced_problems"]
@@ -32,7 +38,7 @@ def _is_number(value):
 def problems(tuning, job, local=False):
     """Every problem of ours with ``tuning`` over the training ``job`` (``local``: its session runs jobs
     on this machine)."""
-    out = _build.Problems()
+    out = Problems()
     if local:
         out.add("sagemaker_session", "a LocalSession runs training jobs, not tuning jobs: tune with a Session")
     _check_ranges(tuning, job, out)
@@ -136,15 +142,15 @@ def check(tuning, job, facts, now, found=(), local=False):
     out.extend(misplaced_problems(plan))
     reported = set(p.path for p in out)
     rendered = render(tuning, plan, now)
-    out.extend(p for p in _plan.rendered_problems(rendered, TUNING_OPERATION) if p.path not in reported)
+    out.extend(p for p in round_one.rendered_problems(rendered, TUNING_OPERATION) if p.path not in reported)
     return out
 
 
 def prepare(settings, tuning_settings, session=None, facts=None, now=0.0, path_exists=None, found=()):
     """``(job, tuning, facts, problems)``: round one for a tuning job: the training job of ``settings``
-    (``_plan.prepare``, its problems named ``estimator.<argument>``), the tuning model of
+    (``_runner.prepare``, its problems named ``estimator.<argument>``), the tuning model of
     ``tuning_settings``, then :func:`check`, as ``session`` would run it."""
-    job, facts, training = _plan.prepare(settings, session, now, path_exists, facts=facts)
+    job, facts, training = _runner.prepare(settings, session, now, path_exists, facts=facts)
     found = list(found) + [p.renamed(estimator_arg(p.path)) for p in training]
     tuning, more = build(tuning_settings)
     problems = check(tuning, job, facts, now, found + more, local=bool(getattr(session, "local_mode", False)))
@@ -159,10 +165,10 @@ def misplaced_problems(plan):
     out = []
     for path in misplaced:
         arg = training.origins.get(path)
-        if arg is None:  # a structure the renderer wrote for one argument (RemoteDebugConfig.EnableRemoteDebug)
+        if arg is None:  # a structure the renderer wrote for one argument (RemoteDebugConfig's one member)
             under = sorted((p, a) for p, a in training.origins.items() if p[:len(path)] == path and a is not None)
-            arg = under[0][1] if under else _wire.user_path(training.origins, path)
+            arg = under[0][1] if under else user_path(training.origins, path)
         arg = estimator_arg(arg)
         out.append(Problem(arg, "a tuning job's training jobs cannot take it (CreateHyperParameterTuningJob has no "
-                           "%s); leave it out to tune" % ".".join(path), _wire.value_at(training.request, path)))
+                           "%s); leave it out to tune" % ".".join(path), describe.value_at(training.request, path)))
     return out

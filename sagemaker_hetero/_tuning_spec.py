@@ -24,7 +24,9 @@ import inspect
 
 import attrs
 
-from sagemaker_hetero import _build, _spec, _tuning, _tuning_check, _validate
+from sagemaker_hetero import _spec, _tuning, _tuning_check
+from sagemaker_hetero._checks import rules as _validate
+from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._spec import TUNING_KEY
 from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
                                             WarmStartConfig)
@@ -178,7 +180,7 @@ def check(spec, session=None, facts=None, now=0.0, path_exists=None):
     """``(tuning_spec, job, tuning, facts, problems)``: the spec's tuning job and every problem, in the
     spec's terms: the spec's own, the section's, then round one of the tuning job (``_tuning_check.prepare``)."""
     section = parse(spec.tuning)
-    settings = _build.settings(spec.estimator_class._framework, spec.kwargs, spec.inputs,
+    settings = _build.settings(spec.estimator_class.framework, spec.kwargs, spec.inputs,
                                job_name=section.fit_kwargs.get("job_name"), experiment_config=spec.experiment_config)
     found = []
     for name, message in _TUNER_UNSUPPORTED:

@@ -48,7 +48,8 @@ PROG = "sagemaker-hetero"
 def _read_spec(path):
     """``(data, base folder)`` of a YAML or JSON spec file (``-``: standard input), at most
     ``MAX_SPEC_BYTES`` long."""
-    from sagemaker_hetero import _spec, _spec_text
+    from sagemaker_hetero import _spec
+    from sagemaker_hetero._checks import text as _spec_text
 
     if path == "-":
         text, base = sys.stdin.read(_spec.MAX_SPEC_BYTES + 1), os.getcwd()
@@ -68,20 +69,19 @@ def _read_spec(path):
 def _load(args, session=None, facts=None):
     """``(spec, job, facts, now)`` after every check of round one, as ``session`` (None: AWS) runs
     the job (raises ConfigError listing all problems)."""
-    from sagemaker_hetero import _spec
-    from sagemaker_hetero.estimator import _path_exists
+    from sagemaker_hetero import _runner, _spec
 
     data, base = _read_spec(args.spec)
     spec = _spec.parse(data, base)
     now = time.time()
-    job, facts, problems = spec.check(session, facts, now, path_exists=_path_exists)
+    job, facts, problems = spec.check(session, facts, now, path_exists=_runner.local_path_exists)
     if problems:
         raise E.ConfigError(problems)
     return spec, job, facts, now
 
 
 def _region(args, required):
-    from sagemaker_hetero import _context
+    from sagemaker_hetero._request import names as _context
 
     if args.region:
         return args.region
@@ -113,17 +113,14 @@ def _session(args):
 
 
 def _render(args):
-    from sagemaker_hetero import _archive, _plan
+    from sagemaker_hetero import _runner
+    from sagemaker_hetero._model import archive as _archive
+    from sagemaker_hetero._request import plan as _plan
 
     facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id,
                         default_bucket=args.default_bucket)
     _, job, facts, now = _load(args, facts=facts)
-    digest = None
-    if job.code is not None and not job.code.in_s3:  # the code key is the archive's SHA-256
-        body, _ = _archive.build_archive(job.code)
-        with body:
-            digest = _archive.digest(body)
-    plan = _plan.make_plan(job, facts, now, code_digest=digest)
+    plan = _runner.plan_for(job, facts, now, None)  # the code key is the archive's SHA-256
     text = json.dumps(plan.request, indent=2)
     if args.format == "cli-input-json" and ACCOUNT_PLACEHOLDER in text:
         raise E.ConfigError(
@@ -151,8 +148,8 @@ def _render(args):
 
 
 def _validate(args):
-    from sagemaker_hetero import _plan
-    from sagemaker_hetero._model import INPUT
+    from sagemaker_hetero._request import plan as _plan
+    from sagemaker_hetero._model.job import INPUT
 
     spec, job, _, _ = _load(args, facts=_plan.Facts(region=_region(args, required=False)))
     groups = job.group_names if job.heterogeneous else None
@@ -186,9 +183,9 @@ def _validate(args):
 
 def _status_words(desc):
     """``InProgress/Training - <message>``: the job's status, secondary status and last message."""
-    from sagemaker_hetero import _wire
+    from sagemaker_hetero._request import describe
 
-    status, secondary, message = _wire.job_status(desc)
+    status, secondary, message = describe.job_status(desc)
     text = "%s" % status if not secondary or secondary == status else "%s/%s" % (status, secondary)
     return text + " - " + message if message else text
 
@@ -204,9 +201,9 @@ def _status_text(desc):
 
 
 def _report(args, desc):
-    from sagemaker_hetero import _wire
+    from sagemaker_hetero._request import describe
 
-    summary = _wire.status_summary(desc)
+    summary = describe.status_summary(desc)
     if args.output == "json":
         sys.stdout.write(json.dumps(summary) + "\n")
     else:
@@ -230,7 +227,7 @@ def _ended(args, job, exc):
 
 
 def _submit(args):
-    from sagemaker_hetero import _plan
+    from sagemaker_hetero._request import plan as _plan
 
     spec, _, _, _ = _load(args, facts=_plan.Facts(region=_region(args, required=False)))
     session = _session(args)
@@ -321,20 +318,21 @@ def _local(args):
 
 def _load_tuning(args, session=None, facts=None):
     """``(spec, section, job, tuning, facts, now)`` after every check of the spec's tuning job."""
-    from sagemaker_hetero import _spec, _tuning_spec
-    from sagemaker_hetero.estimator import _path_exists
+    from sagemaker_hetero import _runner, _spec, _tuning_spec
 
     data, base = _read_spec(args.spec)
     spec = _spec.parse(data, base)
     now = time.time()
-    section, job, tuning, facts, problems = _tuning_spec.check(spec, session, facts, now, path_exists=_path_exists)
+    section, job, tuning, facts, problems = _tuning_spec.check(spec, session, facts, now,
+                                                               path_exists=_runner.local_path_exists)
     if problems:
         raise E.ConfigError(problems, "the tuning job")
     return spec, section, job, tuning, facts, now
 
 
 def _tune_render(args):
-    from sagemaker_hetero import _plan, _tuning
+    from sagemaker_hetero import _tuning
+    from sagemaker_hetero._request import plan as _plan
 
     facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id,
                         default_bucket=args.default_bucket)
@@ -360,7 +358,7 @@ def _tune_report(args, desc):
 
 
 def _tune_submit(args):
-    from sagemaker_hetero import _plan
+    from sagemaker_hetero._request import plan as _plan
     from sagemaker_hetero.tuner import HyperparameterTuner
 
     spec, section, _, _, _, _ = _load_tuning(args, facts=_plan.Facts(region=_region(args, required=False)))

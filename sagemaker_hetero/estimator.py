@@ -3,20 +3,25 @@
 The names and arguments are those of the SageMaker Python SDK v2, so code written for it runs
 after changing ``sagemaker`` to ``sagemaker_hetero`` in its imports.
 
-One way through, for the constructor, a dry run, AWS and a local run alike: the arguments become
-one job model (``_build``), the session checks it (``check``), everything is checked in one round
-(``_plan.check``), then the session runs it (``execute``) or the dry run renders it. A session is
-anything with ``facts()`` (what it knows without a call), ``check(job)`` (its own rules: ``(job,
-problems)``) and ``execute(job, now)`` (the started job): ``Session`` for AWS, ``LocalSession``.
+One way through, for the constructor, a dry run, AWS and a local run alike (``_runner``): the
+arguments become one job model, the session checks it, everything is checked in one round, then
+the session runs it (``execute``) or the dry run renders it. Internal but stable, for the tuner,
+pipeline steps and the CLI: :attr:`EstimatorBase.framework`, :meth:`EstimatorBase.job_settings`,
+:attr:`EstimatorBase.given_session`, :meth:`EstimatorBase.allowed_arguments` and
+:attr:`EstimatorBase.current_job_name` (docs/architecture.md).
 """
 import inspect
-import os
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero import _build, _context, _display, _plan, _sdk_config, _validate, _variables
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._settings import ESTIMATOR_FIELDS
+from sagemaker_hetero import _runner, _sdk_config
+from sagemaker_hetero._checks.rules import did_you_mean
+from sagemaker_hetero._model import build as _build
+from sagemaker_hetero._model import variables as _variables
+from sagemaker_hetero._model.arguments import ESTIMATOR_FIELDS, NONE_MEANS
+from sagemaker_hetero._request import names as _names
+from sagemaker_hetero._request import view as _view
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.inputs import TrainingInput
 from sagemaker_hetero.instance_group import InstanceGroup
@@ -32,49 +37,6 @@ _PRIVATE = {
     "enable_remote_debug": "_enable_remote_debug",
     "enable_session_tag_chaining": "_enable_session_tag_chaining",
 }
-
-
-def _path_exists(kind, path):
-    if kind == "dir":
-        return os.path.isdir(path)
-    if kind == "file":
-        return os.path.isfile(path)
-    return os.path.exists(path)
-
-
-def _code_digest(session, job):
-    """The SHA-256 of the job's code archive as ``session`` would store it (its ``code_digest``; with no
-    session, an AWS dry run, the archive built with the default ``CODE_IGNORE``), so that a dry run shows
-    the code key the job gets. None: no archive to upload, or a session whose code never goes to S3."""
-    if session is not None:
-        digest_of = getattr(session, "code_digest", None)
-        return digest_of(job) if callable(digest_of) else None
-    if job.code is None or job.code.in_s3:
-        return None
-    from sagemaker_hetero import _archive
-
-    body, _ = _archive.build_archive(job.code)
-    with body:
-        return _archive.digest(body)
-
-
-_PROTOCOL = ("facts", "check", "execute")
-
-
-def _is_session(session):
-    return all(callable(getattr(session, name, None)) for name in _PROTOCOL)
-
-
-def _facts(session):
-    """What ``session`` knows without a call; without one, the region of the AWS configuration."""
-    if _is_session(session):
-        return session.facts()
-    return _plan.Facts(region=_context.region_from_environment())
-
-
-# What fit can still change: its job_name replaces the constructor's (and with it any base name),
-# and one TrainingInput with an input_mode sets the job's. The constructor leaves these to fit.
-_FIT_DECIDES = ("job_name", "base_job_name", "input_mode")
 
 
 def _volume_kms_allowed(arguments):
@@ -105,25 +67,10 @@ def _apply_sdk_config(arguments):
             arguments[name] = value
     if "debugger_hook_config" in arguments and arguments["debugger_hook_config"] is None:
         arguments["debugger_hook_config"] = _sdk_config.value(config, _sdk_config.DEBUG_HOOK)
-    for name in ("encrypt_inter_container_traffic", "enable_network_isolation", "disable_profiler"):
+    for name, value in NONE_MEANS.items():
         if arguments.get(name, False) is None:
-            arguments[name] = False
+            arguments[name] = value
     return _sdk_config.value(config, _sdk_config.TAGS)
-
-
-def checked_job(settings, session, now, path_exists=None, found=(), later=()):
-    """``(job, facts)``: the job model of ``settings`` as ``session`` runs it, after every check
-    (raises :class:`ConfigError` listing every problem but those of the arguments in ``later``)."""
-    found = list(found)
-    if session is not None and not _is_session(session):
-        found.append(Problem("sagemaker_session", "must be a sagemaker_hetero Session or LocalSession (an object "
-                             "with %s)" % ", ".join("%s()" % n for n in _PROTOCOL), session))
-        session = None
-    job, facts, problems = _plan.prepare(settings, session, now, path_exists, found, facts=_facts(session))
-    problems = [p for p in problems if p.path not in later]
-    if problems:
-        raise ConfigError(problems)
-    return job, facts
 
 
 class EstimatorBase(object):
@@ -133,7 +80,8 @@ class EstimatorBase(object):
     names, order and defaults; an argument it does not know is a ``TypeError`` naming the closest one.
     """
 
-    _framework = None
+    #: None (the generic Estimator), ``"pytorch"`` or ``"tensorflow"``
+    framework = None
     _signatures = {}
 
     def _setup(self, arguments):
@@ -143,7 +91,7 @@ class EstimatorBase(object):
         arguments.pop("self", None)
         arguments.pop("__class__", None)
         for name in arguments.pop("kwargs", {}):
-            hint = _validate.did_you_mean(name, self._allowed(), cutoff=0.5)
+            hint = did_you_mean(name, self.allowed_arguments(), cutoff=0.5)
             raise TypeError("%s() got an unexpected keyword argument %r%s" % (type(self).__name__, name, hint))
         self._config_tags = _apply_sdk_config(arguments)
         for name, value in arguments.items():
@@ -156,9 +104,9 @@ class EstimatorBase(object):
         #: the channels (``{name: TrainingInput or URI}``) of the latest ``fit`` or ``attach``
         self.latest_inputs = None
         self._current_job_name = None
-        checked_job(self._settings(), self._sagemaker_session, time.time(), later=_FIT_DECIDES)
+        _runner.checked_job(self.job_settings(), self._sagemaker_session, time.time(), later=_runner.FIT_DECIDES)
         if "distribution" in self.__dict__:  # kept as the SDK v2 keeps it, once checked
-            self.distribution = _build.sdk_distribution(self._framework, self.distribution)
+            self.distribution = _build.sdk_distribution(self.framework, self.distribution)
 
     @property
     def sagemaker_session(self):
@@ -174,8 +122,22 @@ class EstimatorBase(object):
     def sagemaker_session(self, value):
         self._sagemaker_session = value
 
+    @property
+    def given_session(self):
+        """The session given (None: none yet), without making one as :attr:`sagemaker_session` does."""
+        return self._sagemaker_session
+
+    @property
+    def current_job_name(self):
+        """The name of the latest job: started, attached, or named by a dry run (None: none yet)."""
+        return self._current_job_name
+
+    @current_job_name.setter
+    def current_job_name(self, value):
+        self._current_job_name = value
+
     @classmethod
-    def _allowed(cls):
+    def allowed_arguments(cls):
         """The names of the arguments this estimator takes."""
         if cls not in EstimatorBase._signatures:
             names = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "kwargs")]
@@ -236,9 +198,9 @@ class EstimatorBase(object):
         if not isinstance(name, str) or name.lower() != _apps.TENSORBOARD:
             raise ValueError("%s does not support URL retrieval." % (name,))
         job_name = self._current_job_name
-        region = _facts(self._sagemaker_session).region
+        region = _runner.session_facts(self._sagemaker_session).region
         if region is None:
-            raise ConfigError([Problem("sagemaker_session", _context.NO_REGION)])
+            raise ConfigError([Problem("sagemaker_session", _names.NO_REGION)])
         studio = _apps.studio_user()
         presign = None
         if studio is None and create_presigned_domain_url and domain_id and user_profile_name:
@@ -261,14 +223,15 @@ class EstimatorBase(object):
 
     # -- building the request ------------------------------------------------------------------
 
-    def _settings(self, inputs=None, job_name=None, experiment_config=None):
+    def job_settings(self, inputs=None, job_name=None, experiment_config=None):
+        """The ``JobSettings`` of this estimator's arguments with ``fit``'s (internal but stable)."""
         values = {}
         for name in ESTIMATOR_FIELDS:
             attr = _PRIVATE.get(name, name)
             if attr in self.__dict__:
                 values[name] = self.__dict__[attr]
         values["config_tags"] = self._config_tags
-        return _build.settings(self._framework, values, inputs, job_name, experiment_config)
+        return _build.settings(self.framework, values, inputs, job_name, experiment_config)
 
     def fit(
         self,
@@ -288,17 +251,17 @@ class EstimatorBase(object):
         found = []
         if logs not in _LOGS:
             found.append(Problem("logs", "must be one of %s" % ", ".join(map(repr, _LOGS)), logs))
-        if _facts(session).region is None:
-            found.append(Problem("sagemaker_session", _context.NO_REGION))
+        if _runner.session_facts(session).region is None:
+            found.append(Problem("sagemaker_session", _names.NO_REGION))
         now = time.time()
-        settings = self._settings(inputs, job_name, experiment_config)
+        settings = self.job_settings(inputs, job_name, experiment_config)
         found.extend(_variables.outside_pipeline(settings))
-        job, facts = checked_job(settings, session, now, path_exists=_path_exists, found=found)
+        job, facts = _runner.checked_job(settings, session, now, path_exists=_runner.local_path_exists, found=found)
         self.latest_inputs = dict(settings.channels) or None
         if dry_run:
-            plan = _plan.make_plan(job, facts, now, code_digest=_code_digest(session, job))
+            plan = _runner.plan_for(job, facts, now, session)
             self._current_job_name = plan.job_name
-            return _display.RenderedRequest(plan.request, plan)
+            return _view.RenderedRequest(plan.request, plan)
         if session is None:
             from sagemaker_hetero.session import Session
 
@@ -325,7 +288,7 @@ class EstimatorBase(object):
         ``fit(estimator.latest_inputs, job_name=..., dry_run=True)`` renders the job's request again.
         Tags are not part of a job's description and are not restored.
         """
-        from sagemaker_hetero import _wire
+        from sagemaker_hetero._request import describe
         from sagemaker_hetero._job import TrainingJob
 
         if sagemaker_session is None:
@@ -333,17 +296,17 @@ class EstimatorBase(object):
 
             sagemaker_session = Session()
         desc = sagemaker_session.describe_training_job(training_job_name)
-        job = _wire.job_from_description(
+        job = describe.job_from_description(
             desc,
-            framework=cls._framework,
+            framework=cls.framework,
             region=getattr(sagemaker_session, "boto_region_name", None),
             model_channel_name=model_channel_name,
         )
         kwargs, inputs = _build.arguments(job)
-        allowed = cls._allowed()
+        allowed = cls.allowed_arguments()
         estimator = cls(sagemaker_session=sagemaker_session, **dict((k, v) for k, v in kwargs.items() if k in allowed))
         estimator.latest_inputs = inputs
-        estimator.latest_training_job = TrainingJob(sagemaker_session, training_job_name, framework=cls._framework)
+        estimator.latest_training_job = TrainingJob(sagemaker_session, training_job_name, framework=cls.framework)
         estimator._current_job_name = training_job_name
         return estimator
 
@@ -356,12 +319,12 @@ class EstimatorBase(object):
         return job.wait(logs="All")
 
     def _view(self):
-        region = _facts(self._sagemaker_session).region
+        region = _runner.session_facts(self._sagemaker_session).region
         title = "%s estimator" % type(self).__name__
         if self._current_job_name:
             title += " (latest job: %s)" % self._current_job_name
-        job, _ = _build.build(self._settings(self.latest_inputs))
-        return _display.view_of(job, title, region=region)
+        job, _ = _build.build(self.job_settings(self.latest_inputs))
+        return _view.view_of(job, title, region=region)
 
     def describe_cluster(self):
         """The cluster as a text table: each instance group's type and count, the channels it
@@ -440,8 +403,7 @@ class Estimator(EstimatorBase):
         training_plan: Optional[str] = None,
         instance_placement_config: Optional[Dict[str, Any]] = None,
         job_name: Optional[str] = None,
-        **kwargs: Any
-,
+        **kwargs: Any,
     ) -> None:
         self._setup(locals())
 

@@ -86,6 +86,17 @@ class Problem(object):
         return hash((self.path, self.message))
 
 
+class Problems(object):
+    """The one problem collector: ``add(path, message[, value])`` appends a :class:`Problem` to
+    ``items``, so every check reports everything it finds at once."""
+
+    def __init__(self):
+        self.items = []
+
+    def add(self, path, message, value=Problem._MISSING):
+        self.items.append(Problem(path, message, value))
+
+
 def _show(value):
     text = repr(value)
     if len(text) > 200:

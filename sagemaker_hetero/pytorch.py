@@ -17,7 +17,7 @@ class PyTorch(Framework):
     instance group its ``"instance_groups"`` names.
     """
 
-    _framework = "pytorch"
+    framework = "pytorch"
 
     def __init__(
         self,
@@ -74,7 +74,6 @@ class PyTorch(Framework):
         training_plan: Optional[str] = None,
         instance_placement_config: Optional[Dict[str, Any]] = None,
         job_name: Optional[str] = None,
-        **kwargs: Any
-,
+        **kwargs: Any,
     ) -> None:
         self._setup(locals())

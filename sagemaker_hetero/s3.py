@@ -4,12 +4,12 @@
 ``upload_data``, ``upload_string_as_file_body``, ``download_data``, ``read_s3_file`` or
 ``list_s3_files`` (``sagemaker_hetero.session.Session``), so every AWS call goes through the
 session. Without ``sagemaker_session`` they create a ``Session()``. Which key a local file gets and
-where a downloaded object lands is decided without AWS (``_s3_paths``). Importing this module does not
-import boto3.
+where a downloaded object lands is decided without AWS (``_s3_paths``, ``_request.s3_uris``).
+Importing this module does not import boto3.
 """
 from typing import Any, Callable, List, Optional
 
-from sagemaker_hetero._s3_paths import parse_s3_url, s3_path_join
+from sagemaker_hetero._request.s3_uris import parse_s3_url, s3_path_join
 
 __all__ = ["S3Uploader", "S3Downloader", "s3_path_join", "parse_s3_url"]
 

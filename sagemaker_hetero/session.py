@@ -26,15 +26,21 @@ import boto3
 import boto3.exceptions
 import botocore.config
 
-from sagemaker_hetero import (_apps, _archive, _aws_errors, _boto, _code_store, _context, _plan, _sdk_config, _wire,
-                              utils)
+from sagemaker_hetero import _apps, _aws_errors, _boto, _code_store, _sdk_config, utils
+from sagemaker_hetero._checks import round_one
+from sagemaker_hetero._request import plan as _plan
+from sagemaker_hetero._request import describe
+from sagemaker_hetero._request import names as _context
+from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import exceptions as E
+from sagemaker_hetero._request.names import default_bucket_name
 from sagemaker_hetero._code_store import MULTIPART_CHUNKSIZE, MULTIPART_THRESHOLD
-from sagemaker_hetero._context import default_bucket_name
 from sagemaker_hetero._defaults import CODE_IGNORE
 from sagemaker_hetero._job import TrainingJob
 from sagemaker_hetero._logs import LOG_GROUP
-from sagemaker_hetero._s3_paths import download_targets, files_to_upload, key_under, s3_path_join
+from sagemaker_hetero._request import s3_uris
+from sagemaker_hetero._request.s3_uris import key_under, s3_path_join
+from sagemaker_hetero._s3_paths import download_targets, files_to_upload
 
 __all__ = ["Session", "get_execution_role"]
 
@@ -281,9 +287,9 @@ class Session(object):
         problems = []
         s3 = self._client("s3")
         for channel in job.channels:
-            if not _wire.is_s3_uri(channel.uri):
+            if not s3_uris.is_s3_uri(channel.uri):
                 continue
-            bucket = _wire.parse_s3_uri(channel.uri)[0]
+            bucket = s3_uris.parse_s3_uri(channel.uri)[0]
             with self._lock:  # one HeadBucket per bucket, however many threads submit at once
                 if bucket in self._checked_input_buckets:
                     continue
@@ -337,7 +343,7 @@ class Session(object):
         if default_name:
             now = utils.claim_time(now)
         plan = self.plan_job(job, now)
-        problems = _plan.service_problems(plan)
+        problems = round_one.service_problems(plan)
         if problems:  # e.g. a role ARN from IAM or a bucket name the service does not take
             raise E.ConfigError(problems)
         self.upload_code(plan)
@@ -404,7 +410,7 @@ class Session(object):
         (nothing to do without code, or with code already in S3)."""
         if plan.code is None or not plan.code.upload:
             return
-        bucket, key = _wire.parse_s3_uri(plan.code.s3_uri)
+        bucket, key = s3_uris.parse_s3_uri(plan.code.s3_uri)
         with self._upload_lock:  # one upload of an archive at a time: the others find it stored
             if (bucket, key) in self._stored_code:
                 return
@@ -426,7 +432,7 @@ class Session(object):
     def _upload_code(self, plan, body, size):
         """Put the code archive at its key (its content address), never over an object that is there
         already, unless S3's checksums show that object is these bytes (``_code_store.store``)."""
-        bucket, key = _wire.parse_s3_uri(plan.code.s3_uri)
+        bucket, key = s3_uris.parse_s3_uri(plan.code.s3_uri)
         expected = self._expected_bucket_owner(bucket)
         target = (bucket, key, {"ExpectedBucketOwner": expected} if expected else {})
         part = _code_store.part_size(size, self.multipart_threshold, self.multipart_chunksize)
@@ -879,7 +885,7 @@ def _is_our_job(described, request, earliest):
         if stamp < earliest:
             return False
     for path in _ECHOED:
-        sent, got = _wire.value_at(request, path), _wire.value_at(described, path)
+        sent, got = describe.value_at(request, path), describe.value_at(described, path)
         if sent is not None and got != sent and (sent or got):  # an empty dict sent may come back absent
             return False
     return _channels(described) == _channels(request)

@@ -17,7 +17,7 @@ class TensorFlow(Framework):
     ``model_dir=False`` leaves it out.
     """
 
-    _framework = "tensorflow"
+    framework = "tensorflow"
 
     def __init__(
         self,
@@ -75,7 +75,6 @@ class TensorFlow(Framework):
         training_plan: Optional[str] = None,
         instance_placement_config: Optional[Dict[str, Any]] = None,
         job_name: Optional[str] = None,
-        **kwargs: Any
-,
+        **kwargs: Any,
     ) -> None:
         self._setup(locals())

@@ -15,13 +15,20 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero import _build, _context, _plan, _tuning, _tuning_check, _validate, _variables, _wire
+from sagemaker_hetero import _tuning, _tuning_check
+from sagemaker_hetero._checks import rules as _validate
+from sagemaker_hetero._request import describe
+from sagemaker_hetero._request import names as _names
+from sagemaker_hetero._checks import round_one
+from sagemaker_hetero._model import variables as _variables
+from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._defaults import (EARLY_STOPPING_TYPE, MAX_PARALLEL_TUNING_JOBS, OBJECTIVE_TYPE,
                                         TERMINAL_STATUSES, TUNING_STRATEGY)
 from sagemaker_hetero._job import POLL_MAX_SECONDS, POLL_MIN_SECONDS, format_elapsed
 from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
                                             WarmStartConfig, WarmStartTypes)
-from sagemaker_hetero.estimator import _FIT_DECIDES, EstimatorBase, _code_digest, _facts, _is_session, _path_exists
+from sagemaker_hetero import _runner
+from sagemaker_hetero.estimator import EstimatorBase
 from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
 from sagemaker_hetero.parameter import CategoricalParameter, ContinuousParameter, IntegerParameter, ParameterRange
 
@@ -50,7 +57,7 @@ _TUNER_UNSUPPORTED = (
 _ENDED_WELL = ("Completed", "Stopped")
 # The fit arguments whose problems the constructor leaves to fit (with the estimator's own).
 _TUNER_FIT_DECIDES = ("job_name", "include_cls_metadata", "estimator_kwargs") + tuple(
-    _tuning.estimator_arg(name) for name in _FIT_DECIDES)
+    _tuning.estimator_arg(name) for name in _runner.FIT_DECIDES)
 
 
 
@@ -121,7 +128,7 @@ class HyperparameterTuner(object):
         if self._hyperparameter_ranges is None:
             return None
         tuning, _ = _tuning.build(self._settings())
-        return _tuning.parameter_ranges(tuning, getattr(self.estimator, "_framework", None) is not None)[0]
+        return _tuning.parameter_ranges(tuning, getattr(self.estimator, "framework", None) is not None)[0]
 
     # -- checking and rendering ----------------------------------------------------------------
 
@@ -162,14 +169,14 @@ class HyperparameterTuner(object):
         if estimator_kwargs is not None:
             found.append(Problem("estimator_kwargs", "goes with several estimators, which this tuner does not tune",
                                  estimator_kwargs))
-        session = estimator._sagemaker_session
-        if session is not None and not _is_session(session):
+        session = estimator.given_session
+        if session is not None and not _runner.is_session(session):
             found.append(Problem("estimator.sagemaker_session", "must be a sagemaker_hetero Session", session))
             session = None
-        facts = _facts(session)
+        facts = _runner.session_facts(session)
         if need_region and facts.region is None:
-            found.append(Problem("estimator.sagemaker_session", _context.NO_REGION))
-        settings = estimator._settings(inputs, job_name)
+            found.append(Problem("estimator.sagemaker_session", _names.NO_REGION))
+        settings = estimator.job_settings(inputs, job_name)
         if need_region:  # fit: a tuning job is started with values
             found.extend(p.renamed(_tuning.estimator_arg(p.path)) for p in _variables.outside_pipeline(settings))
         job, tuning, facts, problems = _tuning_check.prepare(settings, self._settings(job_name, include_cls_metadata),
@@ -200,9 +207,9 @@ class HyperparameterTuner(object):
         """
         now = time.time()
         job, tuning, facts = self._checked(inputs, job_name, include_cls_metadata, estimator_kwargs, now,
-                                           path_exists=_path_exists, need_region=True)
+                                           path_exists=_runner.local_path_exists, need_region=True)
         if dry_run:
-            plan = _plan.make_plan(job, facts, now, code_digest=_code_digest(self.estimator._sagemaker_session, job))
+            plan = _runner.plan_for(job, facts, now, self.estimator.given_session)
             rendered = _tuning.render(tuning, plan, now)
             self._current_job_name = rendered.request["HyperParameterTuningJobName"]
             return rendered.request
@@ -213,16 +220,17 @@ class HyperparameterTuner(object):
             raise ConfigError(exc.problems, _TUNING_SUBJECT)
         rendered = _tuning.render(tuning, plan, now)
         # The request again with the account, bucket and role looked up, before anything is uploaded.
-        problems = [p.renamed(_tuning.estimator_arg(p.path)) for p in _plan.service_problems(plan)]
+        problems = [p.renamed(_tuning.estimator_arg(p.path)) for p in round_one.service_problems(plan)]
         reported = set(p.path for p in problems)
-        problems.extend(p for p in _plan.rendered_problems(rendered, _tuning.TUNING_OPERATION) if p.path not in reported)
+        problems.extend(p for p in round_one.rendered_problems(rendered, _tuning.TUNING_OPERATION)
+                        if p.path not in reported)
         if problems:
             raise ConfigError(problems, _TUNING_SUBJECT)
         session.upload_code(plan)
         name = rendered.request["HyperParameterTuningJobName"]
         session.create_tuning_job(rendered.request, time.time())
         self._current_job_name = name
-        self.estimator._current_job_name = plan.job_name
+        self.estimator.current_job_name = plan.job_name
         self.latest_tuning_job = TuningJob(session, name, rendered.request)
         if wait:
             self.latest_tuning_job.wait()
@@ -284,15 +292,15 @@ class HyperparameterTuner(object):
         desc = job_details if job_details is not None else sagemaker_session.describe_tuning_job(tuning_job_name)
         request = _tuning.definition_as_training_request(desc)
         estimator_class = _estimator_class(estimator_cls or _tuning.estimator_class_name(desc), request)
-        job = _wire.job_from_description(request, framework=estimator_class._framework,
+        job = describe.job_from_description(request, framework=estimator_class.framework,
                                          region=getattr(sagemaker_session, "boto_region_name", None))
         kwargs, inputs = _build.arguments(job)
         metric_definitions = kwargs.pop("metric_definitions", None)
-        allowed = estimator_class._allowed()
+        allowed = estimator_class.allowed_arguments()
         estimator = estimator_class(sagemaker_session=sagemaker_session,
                                     **dict((k, v) for k, v in kwargs.items() if k in allowed))
         estimator.latest_inputs = inputs
-        tuning = _tuning.tuning_from_description(desc, as_json=estimator_class._framework is not None)
+        tuning = _tuning.tuning_from_description(desc, as_json=estimator_class.framework is not None)
         tuner = cls(estimator, metric_definitions=metric_definitions, **_tuning.arguments(tuning))
         tuner.latest_tuning_job = TuningJob(sagemaker_session, tuning_job_name)
         tuner._current_job_name = tuning_job_name
@@ -314,7 +322,7 @@ def _estimator_class(given, request):
     if given is not None:
         raise ConfigError([Problem("estimator_cls", "must be Estimator, PyTorch or TensorFlow (a class or its name)%s"
                                    % _validate.did_you_mean(str(given), classes), given)], _TUNING_SUBJECT)
-    parsed = _wire.image_framework(_wire.training_image(request))
+    parsed = describe.image_framework(describe.image_of(request))
     return PyTorch if parsed and parsed[0] == "pytorch" else TensorFlow if parsed else Estimator
 
 

@@ -364,7 +364,7 @@ def _snapshot_shapes():
     are the snapshot's: an older botocore's ``max`` or enum may be one the service has since widened."""
     if not _SNAPSHOT:
         import botocore
-        from sagemaker_hetero import _service
+        from sagemaker_hetero._checks import service as _service
 
         data = _service._model()
         older = _version(botocore.__version__) < _version(data["botocore_version"])

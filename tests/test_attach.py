@@ -12,7 +12,9 @@ import boto3
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, PyTorch, Session, TensorFlow, TrainingInput
-from sagemaker_hetero import _build, _plan, _wire
+from sagemaker_hetero._request import plan as _plan
+from sagemaker_hetero._request import describe
+from sagemaker_hetero._model import build as _build
 from sagemaker_hetero.exceptions import ConfigError
 from tests.test_conformance import BUCKETS, SCENARIOS, _path, _run_scenario, _source, _workdir
 
@@ -63,11 +65,11 @@ def test_the_settings_of_a_request_render_it_again_exactly(name, tmp_path, monke
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("AWS_REGION", "us-west-2")
     request, original = dry_run_of(name)
-    job = _wire.job_from_description(request, framework=type(original)._framework)
+    job = describe.job_from_description(request, framework=type(original).framework)
     facts = _plan.Facts(region="us-west-2", default_bucket="unused")
     assert _plan.make_plan(job, facts, 0.0).request == request
-    if _wire.image_framework(request["AlgorithmSpecification"]["TrainingImage"]):  # a DLC image tells it
-        assert _wire.job_from_description(request).framework == type(original)._framework  # AUTO
+    if describe.image_framework(request["AlgorithmSpecification"]["TrainingImage"]):  # a DLC image tells it
+        assert describe.job_from_description(request).framework == type(original).framework  # AUTO
 
 
 @pytest.mark.parametrize("name", THROUGH_MOTO, ids=["/".join(s) for s in THROUGH_MOTO])
@@ -154,17 +156,17 @@ def test_a_custom_image_stays_the_image_and_the_versions_are_read_from_a_dlc_tag
         "StoppingCondition": {"MaxRuntimeInSeconds": 60},
         "HyperParameters": {"a": "1"},
     }
-    custom = _wire.job_from_description(desc, framework="pytorch")
+    custom = describe.job_from_description(desc, framework="pytorch")
     assert (custom.image_uri, custom.framework_version) == (desc["AlgorithmSpecification"]["TrainingImage"], None)
-    generic = _wire.job_from_description(desc, framework=None)
+    generic = describe.job_from_description(desc, framework=None)
     assert generic.hyperparameters == (("a", "1"),)  # str-encoded values stay as they are
     assert _build.arguments(generic)[0]["hyperparameters"] == {"a": "1"}
-    assert _wire.image_framework(
+    assert describe.image_framework(
         "763104351884.dkr.ecr.us-west-2.amazonaws.com/tensorflow-training:2.9-gpu-py39"
     ) == ("tensorflow", "2.9", "gpu", "py39", "us-west-2")
     # the base name of an attached job: its name without the timestamp a default name carries
     for name, base in (("my-job-2024-01-02-03-04-05-678", "my-job"), ("plain-name", "plain-name")):
-        assert _wire.job_from_description(dict(desc, TrainingJobName=name), framework=None).base_job_name == base
+        assert describe.job_from_description(dict(desc, TrainingJobName=name), framework=None).base_job_name == base
 
 
 def test_local_file_channels_and_a_model_read_back(tmp_path, monkeypatch):
@@ -179,7 +181,7 @@ def test_local_file_channels_and_a_model_read_back(tmp_path, monkeypatch):
     request = est.fit({"raw": TrainingInput("file://%s" % tmp_path, instance_groups=["a"]),
                        "dummy": TrainingInput("file://%s" % tmp_path, instance_groups=["b"])}, dry_run=True,
                       job_name="local-job")
-    job = _wire.job_from_description(request)
+    job = describe.job_from_description(request)
     assert job.channels[0].groups == ("a",)
     kwargs, inputs = _build.arguments(job)
     assert inputs["raw"].instance_groups == ["a"]

@@ -10,7 +10,7 @@ import io
 import boto3
 import botocore.config
 from sagemaker_hetero import Session
-from sagemaker_hetero._archive import s3_checksum
+from sagemaker_hetero._model.archive import s3_checksum
 from tests._aws import needs_moto_head_checksums
 from tests.test_session import DEFAULT_BUCKET, INPUTS, code, code_object, code_uri, data_bucket  # noqa: F401
 from tests.test_submission_faults import PART, big_code, estimator, in_parts, jobs  # noqa: F401

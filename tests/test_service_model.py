@@ -1,4 +1,5 @@
-"""The service model snapshot and the walker that checks requests against it (_service)."""
+"""The service model snapshot, the walker that checks requests against it (_checks.service) and the
+Java-pattern translator (_checks.patterns)."""
 import copy
 import decimal
 import glob
@@ -11,8 +12,9 @@ import sys
 
 import pytest
 
-from sagemaker_hetero import _service
-from sagemaker_hetero._service import UnsupportedPattern, Violation, check, input_shape, translate_pattern
+from sagemaker_hetero._checks import service as _service
+from sagemaker_hetero._checks.patterns import UnsupportedPattern, translate_pattern
+from sagemaker_hetero._checks.service import Violation, check, input_shape
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "tools", "snapshot_service_model.py")
@@ -102,7 +104,7 @@ def test_recorded_requests_are_valid(path):
 def test_checking_imports_no_botocore():
     code = (
         "import json, sys\n"
-        "from sagemaker_hetero import _service\n"
+        "from sagemaker_hetero._checks import service as _service\n"
         "r = json.load(open(%r))\n"
         "r['TrainingJobName'] = 'bad_name'\n"
         "r['Tags'] = [{'Key': '#', 'Value': 'x'}]\n"

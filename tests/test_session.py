@@ -15,7 +15,7 @@ import pytest
 
 from sagemaker_hetero import InstanceGroup, PyTorch, Session, TrainingInput
 from sagemaker_hetero import exceptions as E
-from sagemaker_hetero._archive import archive_members
+from sagemaker_hetero._model.archive import archive_members
 
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
 DEFAULT_BUCKET = "sagemaker-us-west-2-123456789012"

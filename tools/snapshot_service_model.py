@@ -1,7 +1,7 @@
 """Regenerate sagemaker_hetero/data/service_model.json from the installed botocore.
 
 The snapshot holds every shape reachable from the input of OPERATIONS, cut down to what
-``sagemaker_hetero._service.check`` reads, and the Unicode general categories its patterns name.
+``sagemaker_hetero._checks.service.check`` reads, and the Unicode general categories its patterns name.
 Every pattern is translated to Python with the same translator the runtime uses; a construct it
 cannot carry over fails this script (exit status 1), so a new pattern is never silently misread.
 
@@ -29,12 +29,12 @@ class SnapshotError(Exception):
     """The model holds something the runtime would misread."""
 
 
-def _service():
+def _patterns():
     if ROOT not in sys.path:
         sys.path.insert(0, ROOT)
-    from sagemaker_hetero import _service
+    from sagemaker_hetero._checks import patterns
 
-    return _service
+    return patterns
 
 
 def collect(model, operations, prefix="", shapes=None, table=None):
@@ -93,7 +93,7 @@ def category_ranges(categories):
 
 def check_patterns(shapes):
     """The categories the patterns name; raises SnapshotError naming every pattern we cannot read."""
-    service = _service()
+    patterns = _patterns()
     used, bad = set(), []
 
     def ranges_for(category):
@@ -105,13 +105,13 @@ def check_patterns(shapes):
         if pattern is None:
             continue
         try:
-            re.compile(service.translate_pattern(pattern, ranges_for), re.ASCII)
-        except (service.UnsupportedPattern, re.error) as error:
+            re.compile(patterns.translate_pattern(pattern, ranges_for), re.ASCII)
+        except (patterns.UnsupportedPattern, re.error) as error:
             bad.append("  %s: %s" % (name, error))
     if bad:
         raise SnapshotError(
             "the runtime translator cannot read %d pattern(s) of the model; teach "
-            "sagemaker_hetero/_service.py's translate_pattern the construct, then rerun:\n%s"
+            "sagemaker_hetero/_checks/patterns.py's translate_pattern the construct, then rerun:\n%s"
             % (len(bad), "\n".join(bad))
         )
     return used
@@ -133,10 +133,10 @@ def build(model=None):
             collect(session.get_service_model(service), wanted, service + ".", shapes, operations)
     used = check_patterns(shapes)
     unicode = category_ranges(sorted(used))
-    service = _service()
+    patterns = _patterns()
     for shape in shapes.values():  # again with the real ranges, as the runtime will
         if "pattern" in shape:
-            re.compile(service.translate_pattern(shape["pattern"], unicode.__getitem__), re.ASCII)
+            re.compile(patterns.translate_pattern(shape["pattern"], unicode.__getitem__), re.ASCII)
     return {
         "_about": "Service model shapes reachable from %s, snapshot of botocore %s; "
         "regenerate with `python tools/snapshot_service_model.py`." % (_names(), botocore.__version__),

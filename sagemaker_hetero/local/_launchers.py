@@ -24,7 +24,7 @@ as the toolkit reads them on SageMaker, so the local run and AWS cannot disagree
 import os
 import shutil
 
-from sagemaker_hetero import _hyperparameters
+from sagemaker_hetero._model import hyperparameters as _hyperparameters
 
 __all__ = ["TORCHRUN", "MPI", "MASTER_PORT", "AGENT", "WORKER", "MPI_DIR_ENV", "MPI_MISSING", "SMDISTRIBUTED_REFUSED",
            "launcher_of", "refusal", "mpirun_for", "write_agent", "wrap", "wrap_mpi"]

@@ -14,8 +14,8 @@ SageMaker's limits accept all of these, so they are refused for a LocalSession o
 import os
 import sys
 
-from sagemaker_hetero import _hyperparameters as H
-from sagemaker_hetero._model import CODE
+from sagemaker_hetero._model import hyperparameters as H
+from sagemaker_hetero._model.job import CODE
 from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.local._storage import escapes_root
 from sagemaker_hetero.training._codec import decode_value, env_value, split_hyperparameters, to_cmd_args, to_json

@@ -16,9 +16,12 @@ import threading
 
 import attrs
 
-from sagemaker_hetero import _archive, _context, _plan, _sdk_config, utils
+from sagemaker_hetero import _sdk_config, utils
+from sagemaker_hetero._request import plan as _plan
+from sagemaker_hetero._request import names as _context
+from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._model import CODE
+from sagemaker_hetero._model.job import CODE
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _passable, _private, _resolver, _storage, _untar
 

@@ -1,12 +1,14 @@
 """Pipeline definitions: a training step's arguments, the definition SageMaker Pipelines takes, the
 CreatePipeline request, and every problem before it. Pure: no I/O, no clock.
 
-A training step's arguments are its estimator's CreateTrainingJob request (one :class:`_plan.Plan`,
+A training step's arguments are its estimator's CreateTrainingJob request (one :class:`_request.plan.Plan`,
 rendered as for a dry run) without the job's name, which an execution gives each run (the
 ``TrainingJobName`` and the ``sagemaker_job_name`` hyperparameter, as the SDK v2 leaves them out),
-and with its pipeline parameters written in (``_variables.merged``).
+and with its pipeline parameters written in (``_model.variables.merged``).
 """
-from sagemaker_hetero import _plan, _variables, _wire
+from sagemaker_hetero._checks import round_one
+from sagemaker_hetero._request.render import Rendered
+from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.workflow.parameters import Parameter, ParameterInteger, ParameterString
 
@@ -94,7 +96,7 @@ def request_problems(request, operation=CREATE_OPERATION):
     origins = dict(_ORIGINS)
     for i, item in enumerate(request.get("PipelineParameters") or ()):
         origins[("PipelineParameters", i)] = "parameters[%r]" % (item.get("Name"),)
-    return _plan.rendered_problems(_wire.Rendered(request=request, origins=origins), operation)
+    return round_one.rendered_problems(Rendered(request=request, origins=origins), operation)
 
 
 def pipeline_problems(parameters, steps):

@@ -10,7 +10,8 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional
 
-from sagemaker_hetero import _plan
+from sagemaker_hetero._checks import round_one
+from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._job import POLL_MAX_SECONDS, POLL_MIN_SECONDS, format_elapsed
 from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
 from sagemaker_hetero.workflow import _definition
@@ -76,7 +77,7 @@ class Pipeline(object):
                 out.append(Problem("steps[%d]" % i, "must be a TrainingStep", step))
                 continue
             out.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in step.problems(values))
-            used = step.parameters() if hasattr(step.estimator, "_settings") else []
+            used = step.parameters() if hasattr(step.estimator, "job_settings") else []
             shapes.append((step.name, step.depends_on, used))
         out.extend(_definition.pipeline_problems(self.parameters, shapes))
         return out
@@ -123,14 +124,15 @@ class Pipeline(object):
         for step in self.steps:
             job, tokens_job = step.jobs()
             try:
-                plan = session.plan_job(job, step._now)
+                plan = session.plan_job(job, step.made_at)
             except ConfigError as exc:  # an input bucket that does not exist
                 problems.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in exc.problems)
                 continue
             plans.append(plan)
-            arguments.append(_definition.step_arguments(plan, _plan.make_plan(tokens_job, session.facts(), step._now,
+            arguments.append(_definition.step_arguments(plan, _plan.make_plan(tokens_job, session.facts(), step.made_at,
                                                                               code_digest=plan.code_digest)))
-            problems.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in _plan.service_problems(plan))
+            problems.extend(p.renamed(_definition.step_arg(step.name, p.path))
+                            for p in round_one.service_problems(plan))
         self._check(problems)
         request = _definition.create_request(self.name, role_arn, self._definition_text(arguments), token,
                                              description, tags, parallelism_config)

@@ -2,8 +2,11 @@
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero import _build, _plan, _variables
-from sagemaker_hetero.estimator import EstimatorBase, _code_digest, _facts, _path_exists
+from sagemaker_hetero._request import plan as _plan
+from sagemaker_hetero._model import variables as _variables
+from sagemaker_hetero._model import build as _build
+from sagemaker_hetero import _runner
+from sagemaker_hetero.estimator import EstimatorBase
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.workflow import _definition
 
@@ -52,15 +55,16 @@ class TrainingStep(object):
         self.cache_config = cache_config
         self.depends_on = depends_on
         self.retry_policies = retry_policies
-        self._now = time.time()
+        #: when the step was made (epoch seconds): it names the step's job (internal but stable)
+        self.made_at = time.time()
         self.check()
 
     # -- the job, checked ----------------------------------------------------------------------
 
     def _settings(self):
-        return self.estimator._settings(self.inputs)
+        return self.estimator.job_settings(self.inputs)
 
-    def problems(self, values=None, path_exists=_path_exists):
+    def problems(self, values=None, path_exists=_runner.local_path_exists):
         """Every problem with the step (its estimator's arguments by name), with its parameters' default
         values in their place (``values``: name -> an execution's value instead)."""
         found = []
@@ -74,13 +78,13 @@ class TrainingStep(object):
             found.append(Problem("estimator", "must be an estimator of sagemaker_hetero (Estimator, PyTorch, TensorFlow)",
                                  self.estimator))
             return found
-        session = self.estimator._sagemaker_session
+        session = self.estimator.given_session
         if getattr(session, "local_mode", False):
             found.append(Problem("estimator.sagemaker_session", "a pipeline runs its steps in SageMaker: give the "
                                                                 "estimator a Session, not a LocalSession"))
             session = None
-        _, _, more = _plan.prepare(self._settings(), session, self._now, path_exists, facts=_facts(session),
-                                   values=values)
+        _, _, more = _runner.prepare(self._settings(), session, self.made_at, path_exists,
+                                     facts=_runner.session_facts(session), values=values)
         return found + more
 
     def check(self):
@@ -95,7 +99,7 @@ class TrainingStep(object):
 
     def jobs(self, values=None):
         """``(job, tokens_job)``: the step's job with its parameters' values in their place, and with their
-        tokens (what ``_variables.merged`` reads)."""
+        tokens (what ``_model.variables.merged`` reads)."""
         settings = self._settings()
         job = _build.build(_variables.with_values(settings, values)[0])[0]
         tokens_job = _build.build(_variables.with_tokens(settings))[0]
@@ -108,10 +112,10 @@ class TrainingStep(object):
         """The CreateTrainingJob request the step sends, with what the estimator's session knows
         without a call (an unknown account shows as ``<account-id>`` in the default bucket)."""
         job, tokens_job = self.jobs()
-        session = self.estimator._sagemaker_session
-        facts, digest = _facts(session), _code_digest(session, job)
-        return _definition.step_arguments(_plan.make_plan(job, facts, self._now, code_digest=digest),
-                                          _plan.make_plan(tokens_job, facts, self._now, code_digest=digest))
+        session = self.estimator.given_session
+        facts, digest = _runner.session_facts(session), _runner.code_digest(session, job)
+        return _definition.step_arguments(_plan.make_plan(job, facts, self.made_at, code_digest=digest),
+                                          _plan.make_plan(tokens_job, facts, self.made_at, code_digest=digest))
 
     def to_request(self, arguments=None) -> Dict[str, Any]:
         """The step as a pipeline definition lists it (``arguments``: these instead of :attr:`arguments`)."""

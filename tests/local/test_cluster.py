@@ -1,7 +1,7 @@
 """The simulated cluster as plain data: names given to groups, config files, channel routing (no processes)."""
 import pytest
 
-from sagemaker_hetero._wire import job_from_description as job_of
+from sagemaker_hetero._request.describe import job_from_description as job_of
 from sagemaker_hetero.local import _cluster
 
 SEED_REQUEST = {

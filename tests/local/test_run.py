@@ -6,7 +6,7 @@ import tarfile
 import pytest
 
 from sagemaker_hetero.inputs import TrainingInput
-from sagemaker_hetero._wire import job_from_description as job_of
+from sagemaker_hetero._request.describe import job_from_description as job_of
 from sagemaker_hetero.local import _cluster
 from sagemaker_hetero.training import parse_marker
 

@@ -80,8 +80,8 @@ def test_dry_run_is_offline_and_shows_the_local_bucket_and_file_channels(monkeyp
 
 
 def test_local_paths_become_absolute_file_uris(tmp_path, monkeypatch):
-    from sagemaker_hetero import _build
-    from sagemaker_hetero._settings import JobSettings
+    from sagemaker_hetero._model import build as _build
+    from sagemaker_hetero._model.settings import JobSettings
 
     monkeypatch.chdir(tmp_path)
     settings = JobSettings(

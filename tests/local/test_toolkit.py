@@ -17,7 +17,7 @@ import pytest
 
 from sagemaker_hetero.inputs import TrainingInput
 from sagemaker_hetero.instance_group import InstanceGroup
-from sagemaker_hetero._wire import job_from_description as job_of
+from sagemaker_hetero._request.describe import job_from_description as job_of
 from sagemaker_hetero.local import _cluster
 from sagemaker_hetero.pytorch import PyTorch
 

@@ -197,8 +197,8 @@ def test_the_own_ustar_reader_writes_what_tarfile_reads_and_leaves_anything_else
     damaged header is left to tarfile."""
     import shutil
 
-    from sagemaker_hetero import _archive
-    from sagemaker_hetero._model import Code
+    from sagemaker_hetero._model import archive as _archive
+    from sagemaker_hetero._model.job import Code
 
     source = tmp_path / "src"
     (source / "pkg" / "deep").mkdir(parents=True)

@@ -1,13 +1,13 @@
 """The job model: one frozen, normalised description of a training job. Pure data.
 
 A :class:`Job` is built once — from an estimator and ``fit``'s arguments or a CLI spec
-(``_build``), or from a DescribeTrainingJob answer (``_wire.job_from_description``) — and every
-consumer reads it: the request renderer (``_wire``), the checks (``_validate``), the cluster view
-(``_display``), the local cluster and ``attach``. Nothing downstream derives these facts again.
+(``_model.build``), or from a DescribeTrainingJob answer (``_request.describe``) — and every
+consumer reads it: the request renderer (``_request.render``), the checks (``_checks.rules``), the
+cluster view (``_request.view``), the local cluster and ``attach``. Nothing downstream derives these facts again.
 
 Scalars (counts, sizes, names, URIs) are kept as the user gave them, right or wrong: the service's
-limits are checked on the rendered request against botocore's model (``_service``), and our own
-rules on this model (``_validate``). What *is* normalised here is structure: the cluster is always a
+limits are checked on the rendered request against botocore's model (``_checks.service``), and our own
+rules on this model (``_checks.rules``). What *is* normalised here is structure: the cluster is always a
 tuple of :class:`Group` (a cluster without instance groups is one group named
 ``homogeneousCluster``), every channel the request will carry is a :class:`Channel` naming its
 groups by name (the SDK's own ``model`` and ``code`` channels included), the distribution is one
@@ -19,9 +19,9 @@ import posixpath
 import attrs
 
 from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._model.arguments import ARGUMENTS, job_default
 
-__all__ = ["Group", "Channel", "Distribution", "Code", "Job", "group_name", "enabled", "NOT_GIVEN", "STRATEGIES",
-           "AS_GIVEN", "ARGUMENT"]
+__all__ = ["Group", "Channel", "Distribution", "Code", "Job", "group_name", "enabled", "NOT_GIVEN", "STRATEGIES"]
 
 NOT_GIVEN = object()
 
@@ -39,41 +39,6 @@ STRATEGIES = (
 INPUT, MODEL, CODE = "input", "model", "code"
 
 
-#: ``(Job attribute, the estimator argument it is)``: the arguments the model keeps as they were given.
-AS_GIVEN = (
-    ("framework_version", "framework_version"),
-    ("py_version", "py_version"),
-    ("image_uri", "image_uri"),
-    ("role", "role"),
-    ("input_mode", "input_mode"),
-    ("output_path", "output_path"),
-    ("output_kms_key", "output_kms_key"),
-    ("volume_size", "volume_size"),
-    ("volume_kms_key", "volume_kms_key"),
-    ("keep_alive_period", "keep_alive_period_in_seconds"),
-    ("max_run", "max_run"),
-    ("max_wait", "max_wait"),
-    ("spot", "use_spot_instances"),
-    ("network_isolation", "enable_network_isolation"),
-    ("encrypt_inter_container_traffic", "encrypt_inter_container_traffic"),
-    ("checkpoint_s3_uri", "checkpoint_s3_uri"),
-    ("checkpoint_local_path", "checkpoint_local_path"),
-    ("max_retry_attempts", "max_retry_attempts"),
-    ("training_plan", "training_plan"),
-    ("training_repository_access_mode", "training_repository_access_mode"),
-    ("training_repository_credentials_provider_arn", "training_repository_credentials_provider_arn"),
-    ("enable_infra_check", "enable_infra_check"),
-    ("container_entry_point", "container_entry_point"),
-    ("container_arguments", "container_arguments"),
-    ("enable_remote_debug", "enable_remote_debug"),
-    ("enable_session_tag_chaining", "enable_session_tag_chaining"),
-    ("instance_placement_config", "instance_placement_config"),
-)
-#: Job attribute -> the user's argument it comes from (for problems).
-ARGUMENT = dict(AS_GIVEN, enable_sagemaker_metrics="enable_sagemaker_metrics", experiment_config="experiment_config",
-                output_compression="disable_output_compression")
-#: What ``disable_output_compression=True`` sends as ``OutputDataConfig.CompressionType``.
-NO_OUTPUT_COMPRESSION = "NONE"
 
 
 def group_name(ref):
@@ -229,58 +194,40 @@ class Code(object):
         return isinstance(self.source_dir, str) and self.source_dir.startswith("s3://")
 
 
-@attrs.frozen
-class Job(object):
-    """A training job, normalised. See the module docstring."""
+def _job_fields():
+    """The Job's attributes: its structure, then one per argument of the table that an attribute holds."""
+    fields = dict(
+        framework=attrs.field(default=None),  # None (generic Estimator), "pytorch" or "tensorflow"
+        heterogeneous=attrs.field(default=False),
+        groups=attrs.field(default=()),
+        channels=attrs.field(default=()),
+        distribution=attrs.field(default=None),
+        code=attrs.field(default=None),
+        hyperparameters=attrs.field(default=()),  # ((key, encoded value), ...): the user's own
+        json_hyperparameters=attrs.field(default=True),  # encoded as JSON (else str(), a bare generic image)
+        subnets=attrs.field(default=None),
+        security_group_ids=attrs.field(default=None),
+        environment=attrs.field(default=None),  # ((name, value), ...) or None
+        tags=attrs.field(default=None),  # ({"Key": ..., "Value": ...}, ...) or None
+        metric_definitions=attrs.field(default=None),
+        debugger_hook_config=attrs.field(default=None),  # request format; True: to the output path
+        profiler_config=attrs.field(default=None),
+        model_dir=attrs.field(default=None),  # TensorFlow: None = the default, False = left out
+        job_name=attrs.field(default=None),
+        base_job_name=attrs.field(default=None),
+    )
+    for argument in ARGUMENTS:
+        if argument.setting and argument.attribute is not None:
+            fields[argument.attribute] = attrs.field(default=job_default(argument))
+    return fields
 
-    framework = attrs.field(default=None)  # None (generic Estimator), "pytorch" or "tensorflow"
-    framework_version = attrs.field(default=None)
-    py_version = attrs.field(default=None)
-    image_uri = attrs.field(default=None)  # given explicitly (else the framework's image)
-    role = attrs.field(default=None)
-    heterogeneous = attrs.field(default=False)
-    groups = attrs.field(default=())
-    channels = attrs.field(default=())
-    distribution = attrs.field(default=None)
-    code = attrs.field(default=None)
-    hyperparameters = attrs.field(default=())  # ((key, encoded value), ...): the user's own
-    json_hyperparameters = attrs.field(default=True)  # encoded as JSON (else str(), a bare generic image)
-    input_mode = attrs.field(default=D.INPUT_MODE)
-    output_path = attrs.field(default=None)  # None: the default bucket
-    output_kms_key = attrs.field(default=None)
-    volume_size = attrs.field(default=D.VOLUME_SIZE_GB)
-    volume_kms_key = attrs.field(default=None)
-    keep_alive_period = attrs.field(default=None)
-    max_run = attrs.field(default=D.MAX_RUN_SECONDS)
-    max_wait = attrs.field(default=None)
-    spot = attrs.field(default=False)
-    subnets = attrs.field(default=None)
-    security_group_ids = attrs.field(default=None)
-    network_isolation = attrs.field(default=False)
-    encrypt_inter_container_traffic = attrs.field(default=False)
-    checkpoint_s3_uri = attrs.field(default=None)
-    checkpoint_local_path = attrs.field(default=None)
-    environment = attrs.field(default=None)  # ((name, value), ...) or None
-    tags = attrs.field(default=None)  # ({"Key": ..., "Value": ...}, ...) or None
-    metric_definitions = attrs.field(default=None)
-    enable_sagemaker_metrics = attrs.field(default=None)
-    max_retry_attempts = attrs.field(default=None)
-    experiment_config = attrs.field(default=None)
-    debugger_hook_config = attrs.field(default=None)  # request format; True: to the output path
-    profiler_config = attrs.field(default=None)
-    model_dir = attrs.field(default=None)  # TensorFlow: None = the default, False = left out
-    job_name = attrs.field(default=None)
-    base_job_name = attrs.field(default=None)
-    training_plan = attrs.field(default=None)
-    training_repository_access_mode = attrs.field(default=None)
-    training_repository_credentials_provider_arn = attrs.field(default=None)
-    enable_infra_check = attrs.field(default=None)
-    container_entry_point = attrs.field(default=None)
-    container_arguments = attrs.field(default=None)
-    enable_remote_debug = attrs.field(default=None)
-    enable_session_tag_chaining = attrs.field(default=None)
-    output_compression = attrs.field(default=None)  # "NONE" with disable_output_compression
-    instance_placement_config = attrs.field(default=None)
+
+@attrs.frozen(these=_job_fields())
+class Job(object):
+    """A training job, normalised. See the module docstring. Besides its structure, each argument of
+    the table (``_model.arguments``) that one attribute holds is an attribute here: ``image_uri``
+    (given explicitly, else the framework's image), ``output_path`` (None: the default bucket),
+    ``spot``, ..."""
 
     @property
     def group_names(self):

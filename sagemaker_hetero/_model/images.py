@@ -9,7 +9,7 @@ import re
 
 __all__ = ["image_facts", "resolve_version", "image_uri", "processor_for", "training_image", "ImageLookupError"]
 
-_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "dlc_training_images.json")
+_DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "dlc_training_images.json")
 _cache = {}
 
 GPU_FAMILY = re.compile(r"^ml\.[gp]")

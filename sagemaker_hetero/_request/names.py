@@ -1,14 +1,20 @@
-"""What a dry run knows without a network: the region from the usual AWS configuration.
+"""AWS names a dry run knows without a call: the region, partition, default bucket, role ARN and job name.
 
-Reads ``AWS_DEFAULT_REGION`` (boto3's variable, so it wins as in boto3 and the SDK v2), then
-``AWS_REGION`` (the other AWS SDKs' and CLI's, which boto3 alone ignores), then the profile's
-``region`` in the AWS config file, with the standard library only (a dry run must not pay for importing boto3).
+The region (the one region rule): ``AWS_DEFAULT_REGION`` (boto3's variable, so it wins as in
+boto3 and the SDK v2), then ``AWS_REGION`` (the other AWS SDKs' and CLI's, which boto3 alone
+ignores), then the profile's ``region`` in the AWS config file, read with the standard library only
+(a dry run must not pay for importing boto3). A default job name is ``{base}-{timestamp}`` as the
+SDK v2 makes it, the clock passed in.
 """
 import os
+import re
 
 from sagemaker_hetero import _defaults as D
+from sagemaker_hetero import utils
+from sagemaker_hetero._model import images
 
-__all__ = ["region_from_environment", "partition_for", "default_bucket_name", "role_arn_for", "NO_REGION"]
+__all__ = ["region_from_environment", "partition_for", "default_bucket_name", "role_arn_for", "NO_REGION",
+           "default_job_name", "image_base_name"]
 
 #: What to do when no region is configured (the one region rule: an explicit session's, else
 #: ``AWS_DEFAULT_REGION``, ``AWS_REGION``, the profile's).
@@ -62,3 +68,28 @@ def role_arn_for(role, region, account_id=None):
     if not isinstance(role, str) or role.startswith("arn:"):
         return role
     return "arn:%s:iam::%s:role/%s" % (partition_for(region or ""), account_id or D.ACCOUNT_PLACEHOLDER, role)
+
+
+def _base_name(job, region):
+    if job.base_job_name:
+        return job.base_job_name
+    try:
+        image = images.training_image(job, region)
+    except images.ImageLookupError:
+        image = None
+    return image_base_name(image)
+
+
+def image_base_name(image):
+    """The base of a default job name made from the training image: its repository name, with what a
+    job name cannot hold replaced by hyphens (``training-job`` without an image)."""
+    if not isinstance(image, str):
+        return "training-job"
+    base = utils.base_name_from_image(image)
+    return re.sub(r"[^a-zA-Z0-9-]+", "-", base).strip("-") or "training-job"
+
+
+def default_job_name(job, region, now):
+    """``{base}-{timestamp}`` cut to 63 characters, as the SageMaker Python SDK v2 names jobs: the base
+    is ``base_job_name``, else the image's repository name."""
+    return utils.name_with_timestamp(_base_name(job, region), utils.timestamp(now))

@@ -1,30 +1,29 @@
 """The user's objects as the job model, and back. Pure: no I/O, no clock.
 
 :func:`build` turns :class:`JobSettings` (an estimator's arguments plus ``fit``'s, or a CLI spec)
-into one :class:`_model.Job`, resolving what the user's objects mean: which groups a channel and
+into one :class:`~._model.job.Job`, resolving what the user's objects mean: which groups a channel and
 the distribution name, the SDK's own channels, the hyperparameters as the job receives them. It
 reports what cannot be interpreted (an instance group that is not an ``InstanceGroup``, a channel
 reference to no group, ...) as problems under the user's argument names, and leaves every scalar as
-given: the service's limits are checked on the rendered request (``_plan``), our own rules on the
-model (``_validate``).
+given: the service's limits are checked on the rendered request (``_checks.round_one``), our own
+rules on the model (``_checks.rules``).
 
 :func:`arguments` is the inverse, for ``attach``: the estimator arguments and ``fit`` inputs that
 build a given job.
 """
 import copy
-import json
 
 import attrs
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero import _hyperparameters, _images
-from sagemaker_hetero._model import AS_GIVEN, CODE, MODEL, NO_OUTPUT_COMPRESSION, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
-from sagemaker_hetero._settings import JobSettings
-from sagemaker_hetero.exceptions import Problem
-from sagemaker_hetero.inputs import ShuffleConfig, TrainingInput
-from sagemaker_hetero.instance_group import InstanceGroup
+from sagemaker_hetero._model import hyperparameters, images
+from sagemaker_hetero._model.arguments import AS_GIVEN, FALSY_IS_NOT_GIVEN, FLAGS
+from sagemaker_hetero._model.job import CODE, MODEL, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
+from sagemaker_hetero._model.settings import JobSettings
+from sagemaker_hetero.exceptions import Problems
+from sagemaker_hetero._model.user import InstanceGroup, ShuffleConfig, TrainingInput
 
-__all__ = ["settings", "build", "arguments", "sdk_distribution", "Problems"]
+__all__ = ["settings", "build", "arguments", "sdk_distribution", "hashable", "as_sequence", "as_tags"]
 
 
 def settings(framework, arguments, inputs=None, job_name=None, experiment_config=None):
@@ -50,11 +49,6 @@ def _channels_of(inputs):
     return (), "expected an S3 URI, a TrainingInput or a dict of channel name to either"
 
 
-#: Arguments the SDK v2 tests for truth: an empty one ("", 0, False, []) is not given.
-_FALSY_IS_NOT_GIVEN = ("job_name", "base_job_name", "image_uri", "entry_point", "model_uri", "debugger_hook_config",
-                       "profiler_config")
-
-
 def _falsy(value):
     try:
         return value is not None and not value
@@ -62,22 +56,12 @@ def _falsy(value):
         return False
 
 
-class Problems(object):
-    """The problems found while building (the job's here, the tuning job's in ``_tuning``)."""
-
-    def __init__(self):
-        self.items = []
-
-    def add(self, path, message, value=Problem._MISSING):
-        self.items.append(Problem(path, message, value))
-
-
 def build(settings):
     """``(job, problems)``: the :class:`Job` of ``settings`` and what could not be interpreted."""
     s = settings
     out = Problems()
     # Where the SDK v2 tests an argument for truth, an empty one ("", 0, False, []) is not given.
-    falsy = [name for name in _FALSY_IS_NOT_GIVEN if _falsy(getattr(s, name))]
+    falsy = [name for name in FALSY_IS_NOT_GIVEN if _falsy(getattr(s, name))]
     if s.framework is None and "image_uri" in falsy:
         falsy.remove("image_uri")  # the generic Estimator sends it as given (and ours refuses an empty one)
     s = attrs.evolve(s, **dict((name, None) for name in falsy))
@@ -97,11 +81,11 @@ def build(settings):
         code=code,
         hyperparameters=_hyperparameter_items(s.hyperparameters, json_hps, out),
         json_hyperparameters=json_hps,
-        subnets=_sequence("subnets", s.subnets, out, "a list of subnet IDs"),
-        security_group_ids=_sequence("security_group_ids", s.security_group_ids, out, "a list of security group IDs"),
+        subnets=as_sequence("subnets", s.subnets, out, "a list of subnet IDs"),
+        security_group_ids=as_sequence("security_group_ids", s.security_group_ids, out, "a list of security group IDs"),
         environment=_mapping("environment", s.environment, out, "a dict of variable name to value"),
-        tags=_with_config_tags(_tags(s.tags, out), s.config_tags),
-        metric_definitions=_sequence("metric_definitions", s.metric_definitions, out,
+        tags=_with_config_tags(as_tags(s.tags, out), s.config_tags),
+        metric_definitions=as_sequence("metric_definitions", s.metric_definitions, out,
                                      "a list of {'Name': ..., 'Regex': ...}", copy_dicts=True),
         enable_sagemaker_metrics=_metrics_default(s.framework, s.framework_version) if s.enable_sagemaker_metrics is None
         else s.enable_sagemaker_metrics,
@@ -111,8 +95,8 @@ def build(settings):
         model_dir=s.model_dir if s.framework == "tensorflow" else None,
         job_name=s.job_name,
         base_job_name=base if isinstance(base, str) else None,
-        output_compression=NO_OUTPUT_COMPRESSION if s.disable_output_compression else None,  # as the SDK v2
-        **dict((attr, getattr(s, arg)) for attr, arg in AS_GIVEN)
+        **dict(dict((attr, getattr(s, arg)) for attr, arg in AS_GIVEN),
+               **dict((attr, sends if getattr(s, arg) else None) for attr, arg, sends in FLAGS))
     )
     return job, out.items
 
@@ -163,7 +147,7 @@ def _group_names(path, refs, heterogeneous, groups, out, empty="must name at lea
     if not heterogeneous:
         out.add(path, "names instance groups, but the estimator has no instance_groups", [group_name(r) for r in refs])
         return None
-    known = dict((g.name, g) for g in groups if _hashable(g.name))
+    known = dict((g.name, g) for g in groups if hashable(g.name))
     names = []
     for i, ref in enumerate(refs):
         where = "%s[%d]" % (path, i)
@@ -183,7 +167,8 @@ def _group_names(path, refs, heterogeneous, groups, out, empty="must name at lea
     return tuple(names)
 
 
-def _hashable(value):
+def hashable(value):
+    """Whether ``value`` can be a dict key or a set member."""
     try:
         hash(value)
     except TypeError:
@@ -336,7 +321,7 @@ def _metrics_default(framework, version):
     minimum = D.METRICS_MIN_VERSION.get(framework)
     if minimum is None or not isinstance(version, str):
         return None
-    return True if _images.version_tuple(version) >= minimum else None
+    return True if images.version_tuple(version) >= minimum else None
 
 
 def _hyperparameter_items(hps, as_json, out):
@@ -353,14 +338,14 @@ def _hyperparameter_items(hps, as_json, out):
             out.add("hyperparameters[%r]" % (key,), "key must be a string", key)
             continue
         try:
-            items[name] = _hyperparameters.encode(value, as_json)
+            items[name] = hyperparameters.encode(value, as_json)
         except ValueError as exc:
             what = "JSON-serialisable" if as_json else "convertible to a string"
             out.add("hyperparameters[%r]" % (key,), "must be %s (%s)" % (what, exc), value)
     return tuple(items.items())
 
 
-def _sequence(arg, value, out, what, copy_dicts=False):
+def as_sequence(arg, value, out, what, copy_dicts=False):
     """A list argument as a tuple (None when empty or not given)."""
     if value is None:
         return None
@@ -382,7 +367,7 @@ def _mapping(arg, value, out, what):
     return tuple(value.items()) or None
 
 
-def _tags(tags, out):
+def as_tags(tags, out):
     if tags is None:
         return None
     if isinstance(tags, dict):  # the SDK v2's form: keys and values as strings
@@ -391,7 +376,7 @@ def _tags(tags, out):
         except Exception as exc:  # noqa: BLE001 - a key or value whose str() fails
             out.add("tags", "must be a dict of strings (%s: %s)" % (type(exc).__name__, exc), tags)
             return None
-    return _sequence("tags", tags, out, "a list of {'Key': ..., 'Value': ...} or a dict", copy_dicts=True)
+    return as_sequence("tags", tags, out, "a list of {'Key': ..., 'Value': ...} or a dict", copy_dicts=True)
 
 
 def _with_config_tags(tags, config_tags):
@@ -399,9 +384,9 @@ def _with_config_tags(tags, config_tags):
     merge: the user's tag of a key wins)."""
     if not isinstance(config_tags, (list, tuple)) or not config_tags:
         return tags
-    keys = set(t.get("Key") for t in tags or () if isinstance(t, dict) and _hashable(t.get("Key")))
+    keys = set(t.get("Key") for t in tags or () if isinstance(t, dict) and hashable(t.get("Key")))
     extra = [dict(t) for t in config_tags
-             if isinstance(t, dict) and not (_hashable(t.get("Key")) and t.get("Key") in keys)]
+             if isinstance(t, dict) and not (hashable(t.get("Key")) and t.get("Key") in keys)]
     return tuple(tags or ()) + tuple(extra) or None
 
 
@@ -438,13 +423,6 @@ def _hook(arg, value, out):
 # -- back: the arguments that build a job (attach) -----------------------------------------------
 
 
-def _decode(value):
-    try:
-        return json.loads(value)
-    except (TypeError, ValueError):
-        return value
-
-
 def arguments(job):
     """``(estimator keyword arguments, inputs)`` that build ``job`` again (``inputs``: ``{name:
     TrainingInput}`` or None). Arguments at their defaults are left out."""
@@ -458,8 +436,9 @@ def arguments(job):
         value = getattr(job, attr)
         if value != defaults[attr].default:
             kwargs[arg] = value
-    if job.output_compression == NO_OUTPUT_COMPRESSION:
-        kwargs["disable_output_compression"] = True
+    for attr, arg, sends in FLAGS:
+        if getattr(job, attr) == sends:
+            kwargs[arg] = True
     for arg, value in (("debugger_hook_config", job.debugger_hook_config), ("profiler_config", job.profiler_config),
                        ("base_job_name", job.base_job_name)):
         if value is not None:
@@ -475,7 +454,7 @@ def arguments(job):
     if job.enable_sagemaker_metrics != _metrics_default(job.framework, job.framework_version):
         kwargs["enable_sagemaker_metrics"] = job.enable_sagemaker_metrics
     if job.hyperparameters:
-        decode = _decode if job.json_hyperparameters else (lambda v: v)
+        decode = hyperparameters.decode if job.json_hyperparameters else (lambda v: v)
         kwargs["hyperparameters"] = dict((k, decode(v)) for k, v in job.hyperparameters)
     if job.code is not None:
         kwargs["entry_point"] = job.code.entry_point

@@ -3,7 +3,7 @@
 Same sources, same bytes: entries sorted, times, owners and permissions normalised, the gzip
 header's time zeroed. Symbolic links are followed (the archive holds what they point at). Names
 matching ``CODE_IGNORE`` (``.git``, ``.venv``, ``__pycache__``, ``.ipynb_checkpoints``) stay out.
-The archive is stored under its SHA-256 (``_plan.code_plan``), so the same bytes go up once.
+The archive is stored under its SHA-256 (``_request.plan.code_plan``), so the same bytes go up once.
 """
 import base64
 import fnmatch
@@ -27,7 +27,7 @@ _SPOOL_LIMIT = 64 * 1024 * 1024
 def archive_name(path):
     """The name a dependency (a file or directory outside ``source_dir``) has at the archive's top:
     its last path component. ``None`` when it has none of its own (``..``, ``.``, ``/``): such a
-    dependency would put ``../`` members into the archive, and is refused (``_validate``)."""
+    dependency would put ``../`` members into the archive, and is refused (``_checks.rules``)."""
     name = os.path.basename(os.path.normpath(path))
     return None if name in ("", ".", "..") or name == os.sep else name
 
@@ -38,7 +38,7 @@ def _ignored(name, ignore):
 
 def scan(code, ignore=CODE_IGNORE):
     """``[(archive name, local path, os.stat result)]`` for every file and directory of a job's
-    :class:`~._model.Code`, sorted by archive name; names matching a pattern of ``ignore`` (``fnmatch``,
+    :class:`~._model.job.Code`, sorted by archive name; names matching a pattern of ``ignore`` (``fnmatch``,
     matched against each name inside ``source_dir`` and the dependency directories, e.g. ``.git``) are
     left out with all they hold. Symbolic links are followed (one ``stat`` per entry); a link loop
     stops where it repeats a directory."""
@@ -152,7 +152,7 @@ def write_archive(entries, each=None):
 
 
 def build_archive(code, ignore=CODE_IGNORE, each=None):
-    """``(file object positioned at 0, size)``: the gzipped tar of a job's :class:`~._model.Code`
+    """``(file object positioned at 0, size)``: the gzipped tar of a job's :class:`~._model.job.Code`
     (``each``: see :func:`write_archive`)."""
     return write_archive(scan(code, ignore), each)
 

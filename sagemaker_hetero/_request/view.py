@@ -9,9 +9,10 @@ import json
 
 import attrs
 
-from sagemaker_hetero import _context, _images
+from sagemaker_hetero._model import images
+from sagemaker_hetero._request import names
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._model import CODE, MODEL
+from sagemaker_hetero._model.job import CODE, MODEL
 
 __all__ = ["GroupRow", "ClusterView", "RenderedRequest", "view_of"]
 
@@ -92,8 +93,8 @@ def _escape(value):
 def _image(job, region):
     try:
         if region is not None or job.image_uri is not None:
-            return str(_images.training_image(job, region))
-    except _images.ImageLookupError:  # an image that cannot be resolved is described instead
+            return str(images.training_image(job, region))
+    except images.ImageLookupError:  # an image that cannot be resolved is described instead
         pass
     if job.framework is not None and job.framework_version is not None:
         return "%s %s %s (the image is chosen when the job is rendered)" % (
@@ -121,7 +122,7 @@ def view_of(job, title, region=None, image=None):
     if job.output_path is not None:
         output = str(job.output_path)
     elif region is not None:
-        output = "s3://%s/ (the default bucket)" % _context.default_bucket_name(region, D.ACCOUNT_PLACEHOLDER)
+        output = "s3://%s/ (the default bucket)" % names.default_bucket_name(region, D.ACCOUNT_PLACEHOLDER)
     else:
         output = "the default bucket (s3://sagemaker-{region}-{account}/)"
     notes = []

@@ -15,7 +15,7 @@ import re
 import attrs
 
 from sagemaker_hetero.exceptions import Problem
-from sagemaker_hetero.workflow.parameters import Parameter, ParameterInteger, ParameterString
+from sagemaker_hetero._model.parameters import Parameter, ParameterInteger, ParameterString
 
 __all__ = ["PLACES", "Marked", "find", "with_values", "with_tokens", "hides", "merged", "outside_pipeline"]
 

@@ -7,9 +7,10 @@ refuse a user key that would clash with one); values only known when the request
 import json
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._model import enabled as _enabled
+from sagemaker_hetero._model.job import enabled as _enabled
 
-__all__ = ["Ref", "JOB_NAME", "REGION", "CODE_URI", "MODEL_DIR", "encode", "sdk_entries", "distribution_hyperparameters"]
+__all__ = ["Ref", "JOB_NAME", "REGION", "CODE_URI", "MODEL_DIR", "encode", "sdk_entries", "distribution_hyperparameters",
+           "decode"]
 
 
 class Ref(object):
@@ -119,3 +120,11 @@ def _generic(dist, instance_type):
     if "multi_worker_mirrored_strategy" in dist:
         out["sagemaker_multi_worker_mirrored_strategy_enabled"] = _enabled(dist["multi_worker_mirrored_strategy"])
     return out
+
+
+def decode(value):
+    """A hyperparameter as the SDK encoded it, decoded: JSON back into its value (else as it is)."""
+    try:
+        return json.loads(value)
+    except (TypeError, ValueError):
+        return value

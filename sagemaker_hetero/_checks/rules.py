@@ -1,7 +1,7 @@
 """The rules that are ours, checked on the job model. Pure: path checks arrive as a function.
 
 The service's field limits (types, lengths, ranges, patterns, enums) are not here: they are checked
-on the rendered request against botocore's model (``_service`` through ``_plan``). Here are the
+on the rendered request against botocore's model (``_checks.service`` through ``_checks.round_one``). Here are the
 rules no field limit expresses — heterogeneous clusters (unique group names, one distribution
 group, all-or-none channel routing), framework versions and training images, code paths — and the
 few documented rules of ours that are stricter than the model (docs/validation.md says why).
@@ -13,11 +13,12 @@ import numbers
 import re
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero import _hyperparameters as H
-from sagemaker_hetero import _images, _wire
-from sagemaker_hetero._archive import archive_name
-from sagemaker_hetero._model import CODE, INPUT, MODEL, STRATEGIES
-from sagemaker_hetero.exceptions import Problem
+from sagemaker_hetero._model import hyperparameters as H
+from sagemaker_hetero._request import s3_uris
+from sagemaker_hetero._model import images
+from sagemaker_hetero._model.archive import archive_name
+from sagemaker_hetero._model.job import CODE, INPUT, MODEL, STRATEGIES
+from sagemaker_hetero.exceptions import Problems
 
 __all__ = ["problems", "did_you_mean", "tag_problems"]
 
@@ -36,19 +37,11 @@ def did_you_mean(word, choices, cutoff=0.6):
     return "; did you mean %r?" % close[0] if close else ""
 
 
-class _Out(object):
-    def __init__(self):
-        self.items = []
-
-    def add(self, path, message, value=Problem._MISSING):
-        self.items.append(Problem(path, message, value))
-
-
 def problems(job, region=None, path_exists=None):
     """Every problem of ours with ``job``. ``region`` (if known): the training image must exist
     there. ``path_exists(kind, path)`` (``kind`` ``"file"``, ``"dir"`` or ``"any"``) checks the local
     code paths; without it they are not checked."""
-    out = _Out()
+    out = Problems()
     _check_cluster(job, out)
     _check_role(job, out)
     _check_image(job, region, out)
@@ -111,15 +104,15 @@ def _check_image(job, region, out):
         return
     if job.heterogeneous:
         minimum = D.HETERO_MIN_VERSION[fw]
-        given = _images.version_tuple(version)
+        given = images.version_tuple(version)
         if given and given[: len(minimum)] < minimum:
             out.add("framework_version", "heterogeneous clusters need %s %s or later" % (label, ".".join(map(str, minimum))),
                     version)
     if job.image_uri is not None:
         return
     try:
-        available = _images.py_versions(fw, version)
-    except _images.ImageLookupError as exc:
+        available = images.py_versions(fw, version)
+    except images.ImageLookupError as exc:
         out.add("framework_version", str(exc), version)
         return
     if job.py_version is None:
@@ -130,8 +123,8 @@ def _check_image(job, region, out):
                 job.py_version)
     elif region is not None:
         try:
-            _images.training_image(job, region)
-        except _images.ImageLookupError as exc:  # the region is the session's
+            images.training_image(job, region)
+        except images.ImageLookupError as exc:  # the region is the session's
             out.add("sagemaker_session", str(exc), region)
 
 
@@ -139,7 +132,7 @@ def _check_code(job, path_exists, out):
     code = job.code
     if code is None:
         return
-    if code.location is not None and not _wire.is_s3_uri(code.location):
+    if code.location is not None and not s3_uris.is_s3_uri(code.location):
         out.add("code_location", "must be an S3 URI (s3://bucket/prefix): the code archive is uploaded there",
                 code.location)
     level = code.log_level
@@ -296,7 +289,7 @@ def _check_smddp_type(job, group, where, dist, out):
     if not dist.smddp or group is None or not isinstance(group.instance_type, str):
         return
     itype = group.instance_type
-    if not _images.GPU_FAMILY.match(itype):
+    if not images.GPU_FAMILY.match(itype):
         out.add(where, "smdistributed dataparallel needs GPU instances; %s has none" % itype, itype)
     elif not _smddp_type(itype):
         out.add(where, "smdistributed dataparallel supports %s and p5 or newer p types" % ", ".join(D.SMDDP_INSTANCE_TYPES),
@@ -347,7 +340,7 @@ def _check_tags(job, out):
 
 def tag_problems(tags, arg="tags"):
     """Our rules for a list of ``{"Key": ..., "Value": ...}`` tags given as the argument ``arg``."""
-    out = _Out()
+    out = Problems()
     keys = set()
     for i, tag in enumerate(tags or ()):
         key = tag.get("Key") if isinstance(tag, dict) else None

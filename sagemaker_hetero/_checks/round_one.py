@@ -1,0 +1,97 @@
+"""Round one: every problem with a job before anything is sent, the same for a dry run, AWS and a
+local run. Pure: the clock (``now``) and the file system (``path_exists``) are passed in.
+
+:func:`check` takes the problems already found (the builder's and the session's), adds our own
+rules on the model (``_checks.rules``) and the role name's, then checks the request rendered with
+the session's facts against the service's field limits (``_checks.service``, botocore's model):
+each problem under the user's argument name (the request's ``origins``), with the user's own value
+where the request holds a derived one, a pattern's meaning in words, and one problem per argument.
+:func:`rendered_problems` does the same for any rendered request (tuning jobs, pipelines).
+"""
+from sagemaker_hetero._checks import rules, service
+from sagemaker_hetero._request import plan, render
+from sagemaker_hetero.exceptions import Problem
+
+__all__ = ["check", "role_problems", "service_problems", "rendered_problems", "violations_as_problems"]
+
+_OPERATION = "CreateTrainingJob"
+
+
+def check(job, facts, now, found=(), path_exists=None):
+    """Round one: every problem with ``job`` — ``found`` (the builder's and the session's), our own
+    rules, then the service's limits on the request rendered with ``facts`` (an unknown account
+    stood in for). A service problem of an argument already reported is left out."""
+    out = list(found) + rules.problems(job, region=facts.region, path_exists=path_exists)
+    out.extend(role_problems(job.role))
+    reported = set(p.path for p in out)
+    out.extend(p for p in service_problems(plan.make_plan(job, facts.stand_in(), now)) if p.path not in reported)
+    return out
+
+
+# What the service model's patterns mean, in words (keyed by the pattern itself: a pattern that
+# changes in a newer botocore is shown as it is).
+_PATTERN_WORDS = {
+    "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}": "may hold only letters, digits and hyphens, starting and ending with a "
+                                        "letter or digit",
+    "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}": "may hold only letters, digits and hyphens, starting and ending with a "
+                                         "letter or digit",
+    "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}": "may hold only letters, digits and hyphens, starting and ending with a "
+                                         "letter or digit",
+    "(https|s3)://([^/]+)/?(.*)": "must be an S3 URI (s3://bucket/prefix) without line breaks",
+    "[A-Za-z0-9\\.\\-_]+": "channel names are letters, digits, '.', '-' and '_'",
+    "[a-zA-Z_][a-zA-Z0-9_]*": "variable names are letters, digits and '_', not starting with a digit",
+    "arn:aws[a-z\\-]*:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+": "must be an IAM role ARN "
+    "(arn:aws:iam::<12-digit account>:role/<name>) or a plain role name",
+    "([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)": "may hold only letters, digits, spaces and _ . : / = + - @",
+    "[a-zA-Z0-9:/_-]*": "must be a KMS key id, alias or ARN (letters, digits and : / _ -)",
+    "[-0-9a-zA-Z]+": "must be an ID of letters, digits and hyphens",
+    "[\\w+=,.@-]+": "must be an IAM role ARN, or a role name of letters, digits and + = , . @ _ -",
+    ".*": "must not hold line breaks",
+    ".+": "must not be empty or hold line breaks",
+}
+_PATTERN = "must match the pattern "
+
+
+def violations_as_problems(violations, name_of, value_of=None):
+    """Problems of ``violations`` (one per user argument), named by ``name_of(path)``."""
+    out, seen = [], set()
+    for v in violations:
+        path = name_of(v.path)
+        if path in seen:
+            continue  # one problem per argument: a value can break a length and a pattern at once
+        seen.add(path)
+        if v.has_value:
+            out.append(Problem(path, _words(v.message), value_of(v) if value_of else v.value))
+        else:
+            out.append(Problem(path, _words(v.message)))
+    return out
+
+
+def role_problems(role):
+    """A plain role name (not an ARN) is looked up in IAM: it must be a name IAM's GetRole takes."""
+    if not isinstance(role, str) or role.startswith("arn:"):
+        return []
+    violations = service.check({"RoleName": role}, service.input_shape("iam.GetRole"))
+    return violations_as_problems(violations, lambda path: "role")
+
+
+def _words(message):
+    """A pattern problem's message in words, the pattern after them."""
+    head, sep, pattern = message.partition(_PATTERN)
+    words = _PATTERN_WORDS.get(pattern) if sep else None
+    return "%s%s (pattern: %s)" % (head, words, pattern) if words else message
+
+
+def service_problems(plan):
+    """The service's field limits (botocore's model) checked on the plan's request, each problem under
+    the user's argument name (one per argument), with the user's own value where the request holds
+    a derived one."""
+    return rendered_problems(plan.rendered, _OPERATION)
+
+
+def rendered_problems(rendered, operation):
+    """The field limits of ``operation``'s input (botocore's model) checked on a :class:`_request.render.Rendered`
+    request, each problem under the user's argument name its origins give (one per argument)."""
+    violations = service.check(rendered.request, service.input_shape(operation), skip=rendered.skip)
+    return violations_as_problems(violations, lambda path: render.user_path(rendered.origins, path),
+                                   lambda v: rendered.given.get(v.path, v.value))

@@ -1,0 +1,285 @@
+"""THE table of estimator arguments: each written once, with everything the code needs to know of it.
+
+One :class:`Argument` row per argument of the SageMaker Python SDK v2's estimators (plus ``fit``'s
+``experiment_config`` and our ``job_name``), in the generic ``Estimator``'s order: its default in
+the signatures, the :class:`~._model.job.Job` attribute that holds it, the request field it is
+sent as and when, and which estimators take it. From this table are made: :data:`ESTIMATOR_FIELDS`,
+the fields of ``JobSettings`` (``_model.settings``), the pass-through attributes of ``Job``, what
+the builder copies as given (:data:`AS_GIVEN`), the argument each attribute comes from
+(:data:`ARGUMENT`), and the plain request fields that rendering writes and a description is read
+back from (:data:`FIELDS`). The three estimators' ``__init__`` stay written out for IDE help; a
+test proves their names, order and defaults agree with this table. A new pass-through request
+field is one row here and one parameter in each signature.
+
+Pure data: no I/O. Channel and instance group field tables (a ``TrainingInput``'s and an
+``InstanceGroup``'s arguments and their places in the request) are here too.
+"""
+import attrs
+
+from sagemaker_hetero import _defaults as D
+
+__all__ = ["Argument", "ARGUMENTS", "BY_NAME", "ESTIMATOR_FIELDS", "AS_GIVEN", "FLAGS", "ARGUMENT", "FIELDS",
+           "FALSY_IS_NOT_GIVEN", "NONE_MEANS", "ALWAYS", "GIVEN", "TRUE", "ALL", "FRAMEWORKS", "TENSORFLOW", "FIT", "takes",
+           "settings_default", "job_default", "SOURCE", "SOURCES", "CHANNEL_FIELDS", "LIST_ATTRS", "GROUP_FIELDS",
+           "data_source", "channel_fields", "channel_body", "copied"]
+
+# When a plain field is sent: always (even None, which the checks refuse), when given (not None),
+# or only when true (the SDK v2 sends these flags only when set, with the value given).
+ALWAYS, GIVEN, TRUE = "always", "given", "true"
+# Who takes an argument: every estimator, PyTorch and TensorFlow, TensorFlow alone, ``fit``.
+ALL, FRAMEWORKS, TENSORFLOW, FIT = "all", "frameworks", "tensorflow", "fit"
+#: "Same as ``default``" (the ``generic_default`` column).
+SAME = object()
+
+
+@attrs.frozen
+class Argument(object):
+    """One argument. ``attribute``: the Job attribute holding it (None: the builder turns it into
+    structure, or rendering writes it by hand). ``path``/``when``/``only_with``: the request field
+    it is sent as (None: written by hand), when, and the argument that must be sent too. ``copied``:
+    the builder copies it as given (else it computes the attribute). ``sends``: a flag whose
+    attribute holds this value when it is true (else None). ``falsy_is_not_given``: the
+    SDK v2 tests it for truth (``""``, ``0``, ``[]`` are not given). ``none_means``: what None
+    (not given, and not in the defaults configuration) stands for. ``setting``: it is part of the
+    job (``sagemaker_session`` is not)."""
+
+    name = attrs.field()
+    default = attrs.field(default=None)
+    attribute = attrs.field(default=None)
+    path = attrs.field(default=None)
+    when = attrs.field(default=GIVEN)
+    only_with = attrs.field(default=None)
+    copied = attrs.field(default=True)
+    sends = attrs.field(default=None)
+    falsy_is_not_given = attrs.field(default=False)
+    none_means = attrs.field(default=None)
+    generic_default = attrs.field(default=SAME)
+    takes = attrs.field(default=ALL)
+    setting = attrs.field(default=True)
+    doc = attrs.field(default="")
+
+
+_A = Argument
+_AS = "AlgorithmSpecification"
+_IMAGE_CONFIG = (_AS, "TrainingImageConfig")
+
+#: Every argument, in the generic Estimator's order, then the framework estimators' own, then fit's.
+ARGUMENTS = (
+    _A("image_uri", attribute="image_uri", falsy_is_not_given=True,
+       doc="The training image; a framework estimator chooses its deep learning container without it."),
+    _A("role", attribute="role", doc="The IAM role (ARN or name) SageMaker assumes to run the job."),
+    _A("instance_count", doc="The number of instances of a cluster without instance groups."),
+    _A("instance_type", doc="The instance type of a cluster without instance groups."),
+    _A("keep_alive_period_in_seconds", attribute="keep_alive_period",
+       path=("ResourceConfig", "KeepAlivePeriodInSeconds"),
+       doc="How long the instances stay warm for the next job (warm pools)."),
+    _A("volume_size", D.VOLUME_SIZE_GB, "volume_size", ("ResourceConfig", "VolumeSizeInGB"), ALWAYS,
+       doc="The size in GB of each instance's storage volume."),
+    _A("volume_kms_key", attribute="volume_kms_key", path=("ResourceConfig", "VolumeKmsKeyId"),
+       doc="The KMS key that encrypts the instances' storage volumes."),
+    _A("max_run", D.MAX_RUN_SECONDS, "max_run", ("StoppingCondition", "MaxRuntimeInSeconds"), ALWAYS,
+       doc="The longest the job may run, in seconds."),
+    _A("input_mode", D.INPUT_MODE, "input_mode", (_AS, "TrainingInputMode"), ALWAYS,
+       doc="How channels reach the container: File, Pipe or FastFile."),
+    _A("output_path", attribute="output_path",
+       doc="The S3 prefix of the model artifacts (default: the default bucket)."),
+    _A("output_kms_key", attribute="output_kms_key", path=("OutputDataConfig", "KmsKeyId"),
+       doc="The KMS key that encrypts the model artifacts."),
+    _A("base_job_name", falsy_is_not_given=True, doc="The prefix of the default job name."),
+    _A("sagemaker_session", setting=False, doc="The session jobs go through: Session (AWS) or LocalSession."),
+    _A("hyperparameters", doc="The hyperparameters the job receives."),
+    _A("tags", doc="Tags of the job: a list of {'Key': ..., 'Value': ...} or a dict."),
+    _A("subnets", doc="The VPC subnets of the job's instances (with security_group_ids)."),
+    _A("security_group_ids", doc="The VPC security groups of the job's instances (with subnets)."),
+    _A("model_uri", falsy_is_not_given=True, doc="The S3 URI of a model the job starts from (the model channel)."),
+    _A("model_channel_name", D.MODEL_CHANNEL, doc="The name of the channel model_uri arrives in."),
+    _A("metric_definitions", doc="Metrics read from the logs: a list of {'Name': ..., 'Regex': ...}."),
+    _A("encrypt_inter_container_traffic", attribute="encrypt_inter_container_traffic",
+       path=("EnableInterContainerTrafficEncryption",), when=TRUE, none_means=False,
+       doc="Encrypt the traffic between the job's instances."),
+    _A("use_spot_instances", False, "spot", ("EnableManagedSpotTraining",), TRUE,
+       doc="Run on managed spot instances (needs max_wait)."),
+    _A("max_wait", attribute="max_wait", path=("StoppingCondition", "MaxWaitTimeInSeconds"),
+       doc="The longest a spot job may wait and run, in seconds."),
+    _A("checkpoint_s3_uri", attribute="checkpoint_s3_uri", path=("CheckpointConfig", "S3Uri"), when=TRUE,
+       doc="The S3 URI checkpoints are synchronised with."),
+    _A("checkpoint_local_path", attribute="checkpoint_local_path", path=("CheckpointConfig", "LocalPath"), when=TRUE,
+       only_with="checkpoint_s3_uri", doc="Where the container writes checkpoints (with checkpoint_s3_uri)."),
+    _A("enable_network_isolation", attribute="network_isolation", path=("EnableNetworkIsolation",), when=TRUE,
+       none_means=False, doc="Run the containers without network access."),
+    _A("debugger_hook_config", falsy_is_not_given=True,
+       doc="The Debugger hook: a request dict, True (to the output path) or False."),
+    _A("enable_sagemaker_metrics", attribute="enable_sagemaker_metrics",
+       path=(_AS, "EnableSageMakerMetricsTimeSeries"), copied=False,
+       doc="Publish metrics as time series (on by default for recent framework versions)."),
+    _A("profiler_config", falsy_is_not_given=True, doc="The Profiler configuration: a request dict."),
+    _A("disable_profiler", none_means=False, generic_default=False,
+       doc="Turn the profiler off (kept on the estimator; the profiler is sent only when asked for)."),
+    _A("environment", doc="Environment variables of the containers."),
+    _A("max_retry_attempts", attribute="max_retry_attempts", path=("RetryStrategy", "MaximumRetryAttempts"),
+       doc="How often the service retries the job after an internal failure."),
+    _A("source_dir", doc="The folder (or S3 .tar.gz) holding the code; entry_point is relative to it."),
+    _A("container_log_level", D.CONTAINER_LOG_LEVEL, doc="The log level of the training toolkit in the container."),
+    _A("code_location", doc="The S3 prefix the code archive is uploaded under."),
+    _A("entry_point", falsy_is_not_given=True, doc="The script every host runs."),
+    _A("dependencies", doc="Local folders copied into the code archive beside the source."),
+    _A("instance_groups", doc="The instance groups of a heterogeneous cluster: a list of InstanceGroup."),
+    _A("training_repository_access_mode", attribute="training_repository_access_mode",
+       path=_IMAGE_CONFIG + ("TrainingRepositoryAccessMode",),
+       doc="How the image is pulled: Platform, or Vpc for a private registry."),
+    _A("training_repository_credentials_provider_arn", attribute="training_repository_credentials_provider_arn",
+       path=_IMAGE_CONFIG + ("TrainingRepositoryAuthConfig", "TrainingRepositoryCredentialsProviderArn"),
+       only_with="training_repository_access_mode",
+       doc="The Lambda function that gives the private registry's credentials."),
+    _A("container_entry_point", attribute="container_entry_point", path=(_AS, "ContainerEntrypoint"),
+       doc="The container's entry point, replacing the image's."),
+    _A("container_arguments", attribute="container_arguments", path=(_AS, "ContainerArguments"),
+       doc="The arguments of the container's entry point."),
+    _A("disable_output_compression", False, "output_compression", ("OutputDataConfig", "CompressionType"), copied=False,
+       sends="NONE", doc="Upload the model artifacts uncompressed."),
+    _A("enable_infra_check", attribute="enable_infra_check", path=("InfraCheckConfig", "EnableInfraCheck"),
+       doc="Run the service's infrastructure health check before the job."),
+    _A("enable_remote_debug", attribute="enable_remote_debug", path=("RemoteDebugConfig", "EnableRemoteDebug"),
+       doc="Allow remote debugging of the running containers."),
+    _A("enable_session_tag_chaining", attribute="enable_session_tag_chaining",
+       path=("SessionChainingConfig", "EnableSessionTagChaining"),
+       doc="Pass the session's tags on to the role the job assumes."),
+    _A("training_plan", attribute="training_plan", path=("ResourceConfig", "TrainingPlanArn"),
+       doc="The ARN of a training plan whose reserved capacity the job runs on."),
+    _A("instance_placement_config", attribute="instance_placement_config",
+       path=("ResourceConfig", "InstancePlacementConfig"), doc="Where the instances are placed (a request dict)."),
+    _A("job_name", falsy_is_not_given=True, doc="The job's name (else a base name and a timestamp)."),
+    _A("framework_version", attribute="framework_version", takes=FRAMEWORKS,
+       doc="The framework's version, which chooses the deep learning container."),
+    _A("py_version", attribute="py_version", takes=FRAMEWORKS, doc="The container's Python version (py310, ...)."),
+    _A("distribution", takes=FRAMEWORKS,
+       doc="The distributed launcher, and the one instance group that runs it."),
+    _A("model_dir", takes=TENSORFLOW, doc="Where the script saves the model (False: not passed)."),
+    _A("experiment_config", attribute="experiment_config", path=("ExperimentConfig",), copied=False, takes=FIT,
+       doc="The SageMaker Experiments run the job belongs to."),
+)
+
+BY_NAME = dict((a.name, a) for a in ARGUMENTS)
+_SETTINGS = tuple(a for a in ARGUMENTS if a.setting)
+
+
+def takes(argument, framework):
+    """Whether the estimator of ``framework`` (None: the generic Estimator) takes ``argument``."""
+    if argument.takes == FRAMEWORKS:
+        return framework is not None
+    if argument.takes == TENSORFLOW:
+        return framework == "tensorflow"
+    return argument.takes == ALL
+
+
+def settings_default(argument):
+    """The value of a setting not given at all (a CLI spec without it): None as it stands for."""
+    if argument.default is None and argument.none_means is not None:
+        return argument.none_means
+    return argument.default
+
+
+def job_default(argument):
+    """The default of the argument's Job attribute: its setting's when copied as given, else None."""
+    return settings_default(argument) if argument.copied else None
+
+
+#: Every estimator setting, as the SageMaker Python SDK v2 names it.
+ESTIMATOR_FIELDS = tuple(a.name for a in _SETTINGS if a.takes != FIT)
+#: Arguments the SDK v2 tests for truth: an empty one ("", 0, False, []) is not given.
+FALSY_IS_NOT_GIVEN = tuple(a.name for a in _SETTINGS if a.falsy_is_not_given)
+#: ``{argument: what None stands for}``: flags the SDK v2 turns from None to False when the
+#: defaults configuration does not set them.
+NONE_MEANS = dict((a.name, a.none_means) for a in _SETTINGS if a.none_means is not None)
+#: ``(Job attribute, the argument it is)`` of the arguments the model keeps as they were given.
+AS_GIVEN = tuple((a.attribute, a.name) for a in _SETTINGS if a.attribute is not None and a.copied)
+#: ``(Job attribute, the argument, the value it holds when the argument is true)`` of the flags
+#: sent as a value (the SDK v2's ``disable_output_compression=True`` sends ``CompressionType: NONE``).
+FLAGS = tuple((a.attribute, a.name, a.sends) for a in _SETTINGS if a.sends is not None)
+#: Job attribute -> the user's argument it comes from (for problems).
+ARGUMENT = dict((a.attribute, a.name) for a in _SETTINGS if a.attribute is not None)
+#: The request's plain fields, ``(wire path, Job attribute, when sent, only-with attribute)``: sent
+#: always, when given or when true, and then only if the ``only with`` attribute is sent too.
+FIELDS = tuple((a.path, a.attribute, a.when, BY_NAME[a.only_with].attribute if a.only_with else None)
+               for a in _SETTINGS if a.path is not None)
+
+
+# -- a channel's and an instance group's fields ----------------------------------------------
+
+#: ``(path in the channel body, Channel attribute, TrainingInput argument)``; ``SOURCE`` stands for
+#: the data source's key, whose member names :data:`SOURCES` gives.
+SOURCE = "<source>"
+CHANNEL_FIELDS = (
+    (("DataSource", SOURCE, "S3DataType"), "data_type", "s3_data_type"),
+    (("DataSource", SOURCE, "S3Uri"), "uri", "s3_data"),
+    (("DataSource", SOURCE, "S3DataDistributionType"), "distribution", "distribution"),
+    (("DataSource", SOURCE, "InstanceGroupNames"), "groups", "instance_groups"),
+    (("DataSource", SOURCE, "AttributeNames"), "attribute_names", "attribute_names"),
+    (("DataSource", SOURCE, "HubAccessConfig"), "hub_access_config", "hub_access_config"),
+    (("DataSource", SOURCE, "ModelAccessConfig"), "model_access_config", "model_access_config"),
+    (("CompressionType",), "compression", "compression"),
+    (("ContentType",), "content_type", "content_type"),
+    (("RecordWrapperType",), "record_wrapping", "record_wrapping"),
+    (("InputMode",), "input_mode", "input_mode"),
+    (("ShuffleConfig", "Seed"), "shuffle_seed", "shuffle_config"),
+)
+#: The data source of an S3 channel, and of a local run's ``file://`` channel (the SDK v2's local
+#: mode shape; never sent to AWS): its key and the names its members take there (None: none).
+SOURCES = {
+    "S3DataSource": {},
+    "FileDataSource": {"S3Uri": "FileUri", "S3DataDistributionType": "FileDataDistributionType",
+                       "S3DataType": None, "AttributeNames": None, "HubAccessConfig": None, "ModelAccessConfig": None},
+}
+#: Channel attributes that hold lists (tuples in the model).
+LIST_ATTRS = ("groups", "attribute_names")
+
+#: ``(key in ResourceConfig.InstanceGroups[i], Group attribute, InstanceGroup argument)``
+GROUP_FIELDS = (
+    ("InstanceGroupName", "name", "instance_group_name"),
+    ("InstanceType", "instance_type", "instance_type"),
+    ("InstanceCount", "count", "instance_count"),
+)
+
+
+def data_source(uri, local=True):
+    """The data source key of a channel at ``uri``: a local run's ``file://`` channel is a
+    ``FileDataSource`` (as in the SDK v2's local mode), any other an ``S3DataSource``."""
+    return "FileDataSource" if local and isinstance(uri, str) and uri.startswith("file://") else "S3DataSource"
+
+
+def channel_fields(source):
+    """``[(path in the channel body, Channel attribute, TrainingInput argument)]`` of a channel whose
+    data source is ``source`` (:data:`CHANNEL_FIELDS` with the source's member names)."""
+    names = SOURCES[source]
+    out = []
+    for sub, attr, arg in CHANNEL_FIELDS:
+        if sub[:2] == ("DataSource", SOURCE):
+            key = names.get(sub[2], sub[2])
+            if key is None:
+                continue
+            sub = ("DataSource", source, key)
+        out.append((sub, attr, arg))
+    return out
+
+
+def copied(value):
+    """A container of the user's as a new one (a request owns its values)."""
+    if isinstance(value, dict):
+        return dict(value)
+    return list(value) if isinstance(value, (list, tuple)) else value
+
+
+def channel_body(channel, uri=None, local=True):
+    """One channel's body as a request holds it, without ``ChannelName`` (``uri``: its URI, else the
+    channel's own); what ``TrainingInput.config`` shows."""
+    uri = channel.uri if uri is None else uri
+    source = data_source(uri, local)
+    body = {"DataSource": {source: {}}}
+    for sub, attr, _ in channel_fields(source):
+        value = uri if attr == "uri" else getattr(channel, attr)
+        if value is not None:
+            node = body
+            for key in sub[:-1]:
+                node = node.setdefault(key, {})
+            node[sub[-1]] = copied(value)
+    return body
