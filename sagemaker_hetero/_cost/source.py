@@ -157,4 +157,3 @@ def _failure_words(exc):
         return "the AWS Price List API (%s) could not be reached at %s: %s" % (
             PERMISSION, ", ".join(ENDPOINT_REGIONS), message)
     return "the AWS Price List answered %s (%s): %s" % (exc.code, PERMISSION, message)
-

@@ -163,7 +163,8 @@ def _parse_json(text, out):
 
 
 def _parse_csv(text, out):
-    rows = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip() and not line.lstrip().startswith("#")]
+    rows = [(n, line) for n, line in enumerate(text.splitlines(), 1)
+            if line.strip() and not line.lstrip().startswith("#")]
     if not rows:
         return out.problem("line 1", "holds no header: the first line names the columns instance_type,usd_per_hour"
                                      "[,region]")

@@ -38,7 +38,8 @@ def test_a_price_is_kept_for_a_week_with_the_date_it_was_read(tmp_path):
     assert cache.get("us-west-2", "ml.c5.xlarge") is None
     assert cache.put(price())
     found = cache.get("us-west-2", "ml.c5.xlarge")
-    assert found == Price("ml.c5.xlarge", "us-west-2", decimal.Decimal("0.204"), "AWS Price List (cached)", "2023-11-14")
+    assert found == Price("ml.c5.xlarge", "us-west-2", decimal.Decimal("0.204"), "AWS Price List (cached)",
+                          "2023-11-14")
     assert cache.get("us-east-1", "ml.c5.xlarge") is None and cache.get("us-west-2", "ml.m5.xlarge") is None
     clock.now = NOW + WEEK - 1
     assert cache.get("us-west-2", "ml.c5.xlarge") is not None

@@ -65,7 +65,8 @@ def test_an_answer_without_a_single_price_is_unknown_and_not_cached(price_list, 
     assert found["c5"].reason == "not a SageMaker instance type"
     assert len(fault_proxy.calls(service="pricing")) == 2  # "c5" is not asked for
     assert C.PriceCache().get("us-west-2", "ml.g4dn.xlarge") is None
-    assert S.PriceSource(None, fetch=True).price("ml.c5.xlarge").reason == "no region is known, and prices differ by region"
+    no_region = S.PriceSource(None, fetch=True).price("ml.c5.xlarge")
+    assert no_region.reason == "no region is known, and prices differ by region"
 
 
 def test_an_unreachable_endpoint_is_tried_in_every_region_then_unknown(aws, monkeypatch):
