@@ -170,13 +170,11 @@ class TrainingJob(object):
         x count x on-demand USD per hour. ``prices``: a price file's path or a mapping of instance type to
         USD per hour, read first; then the cache, then (``fetch``) the AWS Price List. A price that cannot
         be had is unknown, with the reason: never an error, but for a malformed price file (ConfigError)."""
-        from sagemaker_hetero._cost import billed, estimate, source
+        from sagemaker_hetero._cost.priced import bill_of
 
         desc = self.describe()
         region = _wire.region_of(desc) or getattr(self.sagemaker_session, "boto_region_name", None)
-        found = source.lookup(estimate.instance_types(desc), region, prices, fetch=fetch,
-                              boto_session=getattr(self.sagemaker_session, "boto_session", None))
-        return billed.bill(desc, found, region)
+        return bill_of(desc, region, prices, fetch, getattr(self.sagemaker_session, "boto_session", None))
 
     def logs(self, follow=False, instance_groups=None, out=None, poll=None, clock=time.monotonic, sleep=time.sleep):
         """Print the job's logs so far, labelled ``[<group>/<host>]``; return the description.

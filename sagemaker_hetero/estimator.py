@@ -332,13 +332,11 @@ class EstimatorBase(object):
         group without a price. ``prices`` (a price file's path, or a mapping of instance type to USD per
         hour) are read first, then the cache, then, with ``fetch``, the AWS Price List (pricing:GetProducts;
         a failure makes prices unknown, never an error). Nothing is created or uploaded."""
-        from sagemaker_hetero._cost import estimate, source
+        from sagemaker_hetero._cost.priced import estimate_of
 
         plan = self._dry_plan(inputs)
         boto_session = getattr(self._sagemaker_session, "boto_session", None) if fetch else None
-        found = source.lookup(estimate.instance_types(plan.request), plan.region, prices, fetch=fetch,
-                              boto_session=boto_session)
-        return estimate.estimate(plan.request, found, plan.region)
+        return estimate_of(plan.request, plan.region, prices, fetch=fetch, boto_session=boto_session)
 
     def diff(self, job_name_or_request, inputs=None):
         """What differs between this estimator's request (``fit(inputs, dry_run=True)``'s; ``inputs`` default:
