@@ -3,8 +3,8 @@
 One row per instance group: its type and count, the channels it receives and whether it runs the
 distributed launcher; then the image and where the output goes. Drawn from the job model: an
 estimator shows its own job (with the channels of its latest ``fit``), a dry run
-(:class:`RenderedRequest`) the job it rendered, and below it the cost estimate of its request
-(``_cost``) with the prices known without a call: a price file's, or the cache's.
+(:class:`RenderedRequest`) the job it rendered, and below it the cost estimate of its request,
+which the dry run hands over as a function of ``prices`` (it makes no call).
 """
 import json
 
@@ -154,11 +154,13 @@ class RenderedRequest(dict):
     :meth:`describe_cluster` gives the same table as text. ``dict(request)`` is a plain copy.
     """
 
-    __slots__ = ("plan",)
+    __slots__ = ("plan", "estimate")
 
-    def __init__(self, request=(), plan=None):
+    def __init__(self, request=(), plan=None, estimate=None):
         super(RenderedRequest, self).__init__(request)
         self.plan = plan
+        #: ``estimate(prices)``: the request's cost estimate shown below the cluster (None: none)
+        self.estimate = estimate
 
     def __reduce__(self):  # copies and pickles are plain requests again
         return (dict, (dict(self),))
@@ -169,14 +171,7 @@ class RenderedRequest(dict):
         title = "%s training job %s" % (label, plan.job_name)
         image = self.get("AlgorithmSpecification", {}).get("TrainingImage")
         view = view_of(plan.job, title, region=plan.region, image=image)
-        return attrs.evolve(view, cost=self.estimate_cost(prices))
-
-    def estimate_cost(self, prices=None):
-        """The request's cost estimate per instance group (docs/cost.md) with the prices known without a call:
-        ``prices`` (a price file's path or a mapping of instance type to USD per hour), then the cache."""
-        from sagemaker_hetero._cost.priced import estimate_of
-
-        return estimate_of(self, self.plan.region, prices)
+        return attrs.evolve(view, cost=self.estimate(prices)) if self.estimate is not None else view
 
     def describe_cluster(self, prices=None):
         """The cluster as a text table (instance groups, channels, launcher, image, output), then its cost

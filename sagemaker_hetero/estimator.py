@@ -9,6 +9,7 @@ one job model (``_build``), the session checks it (``check``), everything is che
 anything with ``facts()`` (what it knows without a call), ``check(job)`` (its own rules: ``(job,
 problems)``) and ``execute(job, now)`` (the started job): ``Session`` for AWS, ``LocalSession``.
 """
+import functools
 import inspect
 import os
 import time
@@ -58,6 +59,14 @@ def _code_digest(session, job):
     body, _ = _archive.build_archive(job.code)
     with body:
         return _archive.digest(body)
+
+
+def _dry_run_estimate(plan, prices=None):
+    """The cost estimate a dry run's view shows: with the prices known without a call (``prices``, a price
+    file's path or a mapping, else ``SAGEMAKER_HETERO_PRICES``'s file, then the cache)."""
+    from sagemaker_hetero._cost.priced import estimate_of
+
+    return estimate_of(plan.request, plan.region, prices)
 
 
 _PROTOCOL = ("facts", "check", "execute")
@@ -300,7 +309,7 @@ class EstimatorBase(object):
         if dry_run:
             plan = _plan.make_plan(job, facts, now, code_digest=_code_digest(session, job))
             self._current_job_name = plan.job_name
-            return _display.RenderedRequest(plan.request, plan)
+            return _display.RenderedRequest(plan.request, plan, estimate=functools.partial(_dry_run_estimate, plan))
         if session is None:
             from sagemaker_hetero.session import Session
 
