@@ -17,10 +17,10 @@ import time
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._cost.prices import Price, is_instance_type, is_region, usd
 
-__all__ = ["PriceCache", "cache_root", "SOURCE"]
+__all__ = ["PriceCache", "cache_root", "CACHED"]
 
 #: How a cached price names where it came from.
-SOURCE = "AWS Price List (cached)"
+CACHED = "AWS Price List (cached)"
 _FOLDER = "prices"
 _MAX_BYTES = 1 << 16
 _FUTURE_SLACK = 300  # a file stamped later than this from now was not written by a sane clock
@@ -103,7 +103,7 @@ class PriceCache(object):
             return None
         if not (now - self.lifetime < fetched <= now + _FUTURE_SLACK):
             return None
-        return Price(instance_type, region, usd(data["usd_per_hour"]), SOURCE, _date(fetched))
+        return Price(instance_type, region, usd(data["usd_per_hour"]), CACHED, _date(fetched))
 
     def put(self, price):
         """Keep ``price`` (read from the Price List now); True if it was written."""

@@ -36,7 +36,7 @@ class _Absent(object):
 
 #: The value of a field one side does not have.
 ABSENT = _Absent()
-_ANY = "*"
+_EACH = "*"  # any list element, in a path pattern
 #: ``(path, value)``: a field holding ``value`` is the same as the field left out (the service fills
 #: these in; ``*`` is any list element).
 SERVICE_DEFAULTS = (
@@ -45,8 +45,8 @@ SERVICE_DEFAULTS = (
     (("ResourceConfig", "VolumeKmsKeyId"), ""),
     (("ResourceConfig", "KeepAlivePeriodInSeconds"), 0),
     (("AlgorithmSpecification", "EnableSageMakerMetricsTimeSeries"), False),
-    (("InputDataConfig", _ANY, "CompressionType"), "None"),
-    (("InputDataConfig", _ANY, "RecordWrapperType"), "None"),
+    (("InputDataConfig", _EACH, "CompressionType"), "None"),
+    (("InputDataConfig", _EACH, "RecordWrapperType"), "None"),
     (("EnableNetworkIsolation",), False),
     (("EnableInterContainerTrafficEncryption",), False),
     (("EnableManagedSpotTraining",), False),
@@ -61,7 +61,7 @@ _KEYED = {
 }
 # Mappings whose keys are the user's (shown as ['key']).
 _MAPS = (("HyperParameters",), ("Environment",))
-_NAME = "{job_name}"
+_NAME_MARK = "{job_name}"
 _DESCRIPTION_KEYS = ("TrainingJobArn", "TrainingJobStatus", "CreationTime")
 
 
@@ -158,7 +158,7 @@ def _named(value, name):
 
     def walk(v):
         if isinstance(v, str):
-            return pattern.sub(_NAME, v)
+            return pattern.sub(_NAME_MARK, v)
         if isinstance(v, dict):
             return dict((k, walk(x)) for k, x in v.items())
         if isinstance(v, list):
@@ -168,7 +168,7 @@ def _named(value, name):
 
 
 def _matches(pattern, path):
-    return len(pattern) == len(path) and all(p == _ANY or p == q for p, q in zip(pattern, path))
+    return len(pattern) == len(path) and all(p == _EACH or p == q for p, q in zip(pattern, path))
 
 
 def _pruned(value, path=()):
@@ -183,7 +183,7 @@ def _pruned(value, path=()):
             out[key] = item
         return out
     if isinstance(value, list):
-        return [_pruned(item, path + (_ANY,)) for item in value]
+        return [_pruned(item, path + (_EACH,)) for item in value]
     return value
 
 
@@ -237,7 +237,7 @@ def _walk(old, new, path, shown, out):
         old_named, new_named = _by_name(old, field), _by_name(new, field)
         if old_named is not None and new_named is not None:
             for key in list(new_named) + [k for k in old_named if k not in new_named]:
-                _walk(old_named.get(key, ABSENT), new_named.get(key, ABSENT), path + (_ANY,),
+                _walk(old_named.get(key, ABSENT), new_named.get(key, ABSENT), path + (_EACH,),
                       shown + _segment(path, key), out)
             return
     out.append(Change(shown, old, new))

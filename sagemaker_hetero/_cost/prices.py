@@ -14,12 +14,12 @@ import re
 
 import attrs
 
-__all__ = ["Price", "Unknown", "SERVICE_CODE", "COMPONENT", "PERMISSION", "filters", "hourly_price", "usd",
+__all__ = ["Price", "Unknown", "SERVICE_CODE", "TRAINING_FILTER", "PERMISSION", "filters", "hourly_price", "usd",
            "is_instance_type", "is_region"]
 
-#: The Price List's service code of SageMaker, and the component of its training instances.
+#: The Price List's service code of SageMaker, and the filter keeping the products of its training instances.
 SERVICE_CODE = "AmazonSageMaker"
-COMPONENT = "Training"
+TRAINING_FILTER = {"Type": "TERM_MATCH", "Field": "component", "Value": "Training"}
 #: The IAM action reading the Price List takes.
 PERMISSION = "pricing:GetProducts"
 _UNIT = "Hrs"
@@ -83,7 +83,7 @@ def filters(region, instance_type):
     return [
         {"Type": "TERM_MATCH", "Field": "regionCode", "Value": region},
         {"Type": "TERM_MATCH", "Field": "instanceName", "Value": instance_type},
-        {"Type": "TERM_MATCH", "Field": "component", "Value": COMPONENT},
+        dict(TRAINING_FILTER),
     ]
 
 
@@ -91,7 +91,7 @@ def _is_training_product(product, region, instance_type):
     attributes = (product or {}).get("attributes") or {}
     if attributes.get("instanceName") != instance_type or attributes.get("regionCode", region) != region:
         return False
-    if attributes.get("component", COMPONENT) != COMPONENT:
+    if attributes.get(TRAINING_FILTER["Field"], TRAINING_FILTER["Value"]) != TRAINING_FILTER["Value"]:
         return False
     if "outposts" in (attributes.get("locationType") or "").lower():
         return False

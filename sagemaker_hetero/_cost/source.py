@@ -18,12 +18,12 @@ from sagemaker_hetero._cost import cache as C
 from sagemaker_hetero._cost.prices import (PERMISSION, SERVICE_CODE, Price, Unknown, filters, hourly_price,
                                            is_instance_type, is_region)
 
-__all__ = ["PriceSource", "lookup", "ENDPOINT_REGIONS", "SOURCE"]
+__all__ = ["PriceSource", "lookup", "ENDPOINT_REGIONS", "PRICE_LIST"]
 
 #: The regions whose endpoint serves the Price List Query API, in the order they are tried.
 ENDPOINT_REGIONS = ("us-east-1", "eu-central-1", "ap-south-1")
 #: How a price read from the Price List now names where it came from.
-SOURCE = "AWS Price List"
+PRICE_LIST = "AWS Price List"
 _MAX_PAGES = 5
 _TIMEOUTS = {"connect_timeout": 5, "read_timeout": 20}
 _RETRIES = {"mode": "standard", "max_attempts": 3}
@@ -109,7 +109,8 @@ class PriceSource(object):
         amount, reason = hourly_price(items, self.region, instance_type)
         if amount is None:
             return Unknown(instance_type, reason)
-        price = Price(instance_type, self.region, amount, SOURCE, time.strftime("%Y-%m-%d", time.gmtime(self.clock())))
+        today = time.strftime("%Y-%m-%d", time.gmtime(self.clock()))
+        price = Price(instance_type, self.region, amount, PRICE_LIST, today)
         self.cache.put(price)
         return price
 

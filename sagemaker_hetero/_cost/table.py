@@ -20,7 +20,7 @@ from sagemaker_hetero.exceptions import ConfigError, Problem
 __all__ = ["PriceTable", "load", "parse", "from_mapping", "table_of"]
 
 _WS = re.compile(r"[ \t\n\r]*")
-_COLUMNS = ("instance_type", "usd_per_hour", "region")
+_CSV_COLUMNS = ("instance_type", "usd_per_hour", "region")
 _PRICE_WORDS = "must be the on-demand USD per hour, a number >= 0"
 #: What a table's problems are problems with.
 SUBJECT = "the price table"
@@ -170,8 +170,8 @@ def _parse_csv(text, out):
                                      "[,region]")
     parsed = list(csv.reader([line for _, line in rows]))
     header = [cell.strip().lower() for cell in parsed[0]]
-    missing = [c for c in _COLUMNS[:2] if c not in header]
-    unknown = [c for c in header if c not in _COLUMNS]
+    missing = [c for c in _CSV_COLUMNS[:2] if c not in header]
+    unknown = [c for c in header if c not in _CSV_COLUMNS]
     if missing or unknown or len(set(header)) != len(header):
         return out.problem("line %d" % rows[0][0], "is not the header: it names the columns instance_type,"
                            "usd_per_hour[,region] once each", rows[0][1])
