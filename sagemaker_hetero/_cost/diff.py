@@ -51,6 +51,9 @@ SERVICE_DEFAULTS = (
     (("EnableInterContainerTrafficEncryption",), False),
     (("EnableManagedSpotTraining",), False),
     (("ProfilerConfig", "DisableProfiler"), False),
+    (("InfraCheckConfig", "EnableInfraCheck"), False),
+    (("RemoteDebugConfig", "EnableRemoteDebug"), False),
+    (("SessionChainingConfig", "EnableSessionTagChaining"), False),
 )
 # Lists of named things, matched by that name.
 _KEYED = {

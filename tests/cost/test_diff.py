@@ -109,6 +109,7 @@ def test_what_the_service_adds_and_the_job_name_are_no_difference():
            "InputDataConfig": [{"ChannelName": "a", "DataSource": {"S3DataSource": {"S3Uri": "s3://b/a"}}},
                                {"ChannelName": "b", "DataSource": {"S3DataSource": {"S3Uri": "s3://b/b"}}}]}
     old = {"TrainingJobName": "job-1", "RoleArn": ROLE, "EnableManagedSpotTraining": False, "Environment": {},
+           "InfraCheckConfig": {"EnableInfraCheck": False}, "ResourceConfig": {"KeepAlivePeriodInSeconds": 0},
            "HyperParameters": {"sagemaker_job_name": '"job-1"', "model_dir": '"s3://b/job-1/model"', "x": "job-20"},
            "OutputDataConfig": {"S3OutputPath": "s3://b/", "CompressionType": "GZIP", "KmsKeyId": ""},
            "InputDataConfig": [{"ChannelName": "b", "DataSource": {"S3DataSource": {"S3Uri": "s3://b/b"}},
@@ -117,3 +118,5 @@ def test_what_the_service_adds_and_the_job_name_are_no_difference():
     assert D.diff(old, new, "the request given").equal  # channels matched by name; defaults; the names
     old["HyperParameters"]["x"] = "job-1"  # a value that IS the old job's name reads {job_name} ...
     assert D.diff(old, new, "x").paths == ["HyperParameters['x']"]  # ... and "job-20" is another value
+    old["InfraCheckConfig"]["EnableInfraCheck"] = True  # not the default: a difference
+    assert D.diff(old, new, "x").paths == ["HyperParameters['x']", "InfraCheckConfig"]
