@@ -43,6 +43,16 @@ FRAMEWORK_LABELS = {"pytorch": "PyTorch", "tensorflow": "TensorFlow", None: "Est
 #: A training job's (and a tuning job's) statuses from which it does not move on.
 TERMINAL_STATUSES = ("Completed", "Failed", "Stopped")
 
+# -- cost (docs/cost.md) ---------------------------------------------------------------------------
+#: How long a price read from the AWS Price List is used from the on-disk cache (a week).
+PRICE_CACHE_SECONDS = 7 * 24 * 60 * 60
+#: The project's name: the command's, and the folder under the user's cache folder (``$XDG_CACHE_HOME``,
+#: else ``~/.cache``) that holds ours.
+PROJECT = "sagemaker-hetero"
+CACHE_FOLDER = PROJECT
+#: Set to a price file (JSON or CSV), it is the ``prices=`` of every estimate and bill not given one.
+PRICES_VARIABLE = "SAGEMAKER_HETERO_PRICES"
+
 # -- documented rules of ours that the service model does not carry --------------------------------
 #: AWS documents 28 days as the longest a training job may run.
 MAX_RUN_LIMIT_SECONDS = 28 * 24 * 60 * 60

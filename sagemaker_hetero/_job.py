@@ -158,10 +158,22 @@ class TrainingJob(object):
             )
             out.flush()
             raise
-        _write(out, end_of_job_lines(desc))
+        _write(out, end_of_job_lines(desc, _known_prices(desc)))
         if status != "Completed":
             raise UnexpectedStatusException(self.name, status, desc.get("FailureReason"))
         return desc
+
+    def cost(self, prices=None, fetch=True):
+        """The job's seconds and billed cost per instance group (a ``Bill``; see docs/cost.md): training and
+        billable seconds and the spot savings as the SDK v2 prints them, and each group's billable seconds
+        x count x on-demand USD per hour. ``prices``: a price file's path or a mapping of instance type to
+        USD per hour, read first; then the cache, then (``fetch``) the AWS Price List. A price that cannot
+        be had is unknown, with the reason: never an error, but for a malformed price file (ConfigError)."""
+        from sagemaker_hetero._cost.priced import bill_of
+
+        desc = self.describe()
+        region = describe.region_of(desc) or getattr(self.sagemaker_session, "boto_region_name", None)
+        return bill_of(desc, region, prices, fetch, getattr(self.sagemaker_session, "boto_session", None))
 
     def logs(self, follow=False, instance_groups=None, out=None, poll=None, clock=time.monotonic, sleep=time.sleep):
         """Print the job's logs so far, labelled ``[<group>/<host>]``; return the description.
@@ -190,31 +202,40 @@ def _join(*hints):
     return "\n".join(h for h in hints if h)
 
 
-def end_of_job_lines(desc):
+def end_of_job_lines(desc, prices=None):
     """What is printed when a waited-for job has ended, from its last description. Pure.
 
     The SDK v2's lines, same wording and numbers (``sagemaker.session._logs_for_job``): the job's
     ``TrainingTimeInSeconds`` and ``BillableTimeInSeconds`` times its instance count (for instance
     groups, the sum of their counts, as the SDK v2 counts them), then the managed spot savings
-    ``(1 - billable / training) * 100`` from the per-instance figures. Each line only when its
-    figures are in the description. Then ``Model artifacts: <S3 URI>``, ours, when the job
-    has one and did not fail.
+    ``(1 - billable / training) * 100`` from the per-instance figures (``_cost.billed``). Each line
+    only when its figures are in the description. With ``prices`` (``{instance_type: Price or
+    Unknown}``), the billed cost per group follows. Then ``Model artifacts: <S3 URI>``, ours, when
+    the job has one and did not fail.
     """
+    from sagemaker_hetero._cost import billed
+
     summary = describe.status_summary(desc)
-    counts = [g["count"] for g in summary["instance_groups"]]
-    count = sum(counts) if counts and all(isinstance(c, int) for c in counts) else None
-    training = desc.get("TrainingTimeInSeconds")
-    billable = desc.get("BillableTimeInSeconds")
-    lines = []
-    if count is not None and training is not None:
-        lines.append("Training seconds: %s" % (training * count,))
-    if count is not None and billable is not None:
-        lines.append("Billable seconds: %s" % (billable * count,))
-        if desc.get("EnableManagedSpotTraining") and training:
-            lines.append("Managed Spot Training savings: {:.1f}%".format((1 - float(billable) / training) * 100))
+    bill = billed.bill(desc, prices)
+    lines = bill.seconds_lines() + (bill.cost_lines() if prices is not None else [])
     if summary["model_artifacts"] and summary["status"] != "Failed":
         lines.append("Model artifacts: %s" % (summary["model_artifacts"],))
     return lines
+
+
+def _known_prices(desc):
+    """The prices the end of a wait shows its bill with: a price file's or the cache's, no call (None
+    before the job has billable seconds). A price file that cannot be read makes them unknown: the
+    job has ended, and that is not the place to fail."""
+    from sagemaker_hetero._cost import estimate, prices, source
+
+    if desc.get("BillableTimeInSeconds") is None:
+        return None
+    types = estimate.instance_types(desc)
+    try:
+        return source.lookup(types, describe.region_of(desc))
+    except ConfigError as exc:
+        return dict((t, prices.Unknown(t, str(exc).replace("\n", " "))) for t in types)
 
 
 def _poll_bounds(poll, session):

@@ -3,9 +3,12 @@
 ::
 
     sagemaker-hetero render SPEC [--format json|cli-input-json]   the request as JSON (no network)
+                                 [--cost [--prices FILE]]           and its cost estimate on stderr
     sagemaker-hetero validate SPEC                                  every problem at once (no network)
+    sagemaker-hetero cost SPEC [--prices FILE] [--offline]          per-group cost estimate
+    sagemaker-hetero diff SPEC --against JOB|FILE [--json]          what changed since a job (exit 1: a change)
     sagemaker-hetero submit SPEC [--wait] [--logs] [--group NAME]   create the job (and wait for it)
-    sagemaker-hetero status JOB                                     the job's status
+    sagemaker-hetero status JOB [--prices FILE]                     the job's status (and bill, once ended)
     sagemaker-hetero logs JOB [--follow] [--group NAME]             its logs, labelled by instance group
     sagemaker-hetero stop JOB                                       stop it
     sagemaker-hetero local SPEC                                     run it on this machine
@@ -14,8 +17,9 @@
 Exit codes: 0 success (job Completed), 1 job Failed or Stopped, 2 invalid spec or usage, 3 AWS
 error, 4 unexpected error (one line on stderr; the traceback with ``--debug`` or
 ``SAGEMAKER_HETERO_DEBUG=1``), 130 interrupted, 141 stdout closed early (``| head``). A crash never
-exits 1, so 1 always means a job that ended Failed or Stopped. ``render`` and ``validate`` import
-neither boto3 nor botocore.
+exits 1, so 1 always means a job that ended Failed or Stopped, but for ``diff``, where it means a
+difference (as diff(1)'s). ``render`` (``--cost`` too), ``validate``, ``cost --offline`` and ``diff
+--against FILE`` import neither boto3 nor botocore.
 """
 import argparse
 import json
@@ -25,13 +29,14 @@ import time
 import traceback
 
 from sagemaker_hetero import exceptions as E
-from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER
+from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER, PROJECT
 
-__all__ = ["main", "EXIT_OK", "EXIT_JOB_FAILED", "EXIT_USAGE", "EXIT_AWS", "EXIT_UNEXPECTED", "EXIT_INTERRUPTED",
-           "EXIT_BROKEN_PIPE", "DEBUG_VARIABLE"]
+__all__ = ["main", "EXIT_OK", "EXIT_JOB_FAILED", "EXIT_DIFFERENT", "EXIT_USAGE", "EXIT_AWS", "EXIT_UNEXPECTED",
+           "EXIT_INTERRUPTED", "EXIT_BROKEN_PIPE", "DEBUG_VARIABLE"]
 
 EXIT_OK = 0
 EXIT_JOB_FAILED = 1
+EXIT_DIFFERENT = 1  # diff: the requests differ (as diff(1) exits)
 EXIT_USAGE = 2
 EXIT_AWS = 3
 EXIT_UNEXPECTED = 4
@@ -39,7 +44,7 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a writer whose reader went away
 #: Set (to anything but "" or "0"), an unexpected error also prints its traceback, as --debug does.
 DEBUG_VARIABLE = "SAGEMAKER_HETERO_DEBUG"
-PROG = "sagemaker-hetero"
+PROG = PROJECT
 
 
 # -- reading a spec ----------------------------------------------------------------------------
@@ -144,7 +149,48 @@ def _render(args):
             raise E.ConfigError([E.Problem("--archive", "cannot be written: %s" % exc, args.archive)])
         sys.stderr.write("Wrote %s; upload it to %s before creating the job.\n" % (args.archive, plan.code.s3_uri))
     sys.stdout.write(text + "\n")
+    if args.cost:  # stdout stays the request
+        from sagemaker_hetero._cost.priced import estimate_of
+
+        sys.stderr.write(estimate_of(plan.request, plan.region, args.prices, argument="--prices").text() + "\n")
     return EXIT_OK
+
+
+def _planned(args, account_id=None):
+    """The plan of the spec's job as ``render`` makes it (the code key from the archive's digest), in the
+    account of ``--account-id``, else ``account_id``."""
+    from sagemaker_hetero import _runner
+    from sagemaker_hetero._request import plan as _plan
+
+    facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id or account_id,
+                        default_bucket=args.default_bucket)
+    _, job, facts, now = _load(args, facts=facts)
+    return _runner.plan_for(job, facts, now, None)
+
+
+def _cost(args):
+    from sagemaker_hetero._cost.priced import estimate_of
+
+    plan = _planned(args)
+    boto_session = _session(args).boto_session if args.profile and not args.offline else None
+    estimate = estimate_of(plan.request, plan.region, args.prices, not args.offline, boto_session, "--prices")
+    sys.stdout.write((json.dumps(estimate.to_dict()) if args.output == "json" else estimate.text()) + "\n")
+    return EXIT_OK
+
+
+def _diff(args):
+    """``diff``: the spec's request against a job's (described) or a saved render's; exit 1 if they differ.
+    The spec's job is rendered in the job's account (its default bucket, its role ARNs)."""
+    from sagemaker_hetero._checks import text as _spec_text
+    from sagemaker_hetero._cost import diff
+
+    if os.path.exists(args.against) or args.against.lower().endswith(".json"):
+        old, against = _spec_text.read_json_object(args.against, "--against", "request"), "file %s" % args.against
+    else:
+        old, against = _session(args).describe_training_job(args.against), "job %s" % args.against
+    result = diff.diff(old, _planned(args, diff.account_of(old)).request, against)
+    sys.stdout.write((json.dumps(result.to_dict(), default=str) if args.output == "json" else str(result)) + "\n")
+    return EXIT_OK if result.equal else EXIT_DIFFERENT
 
 
 def _validate(args):
@@ -200,14 +246,18 @@ def _status_text(desc):
     return "%s: %s%s" % (desc.get("TrainingJobName"), _status_words(desc), _failure_line(desc))
 
 
-def _report(args, desc):
+def _report(args, desc, bill=None):
+    """The job's status (and, given, its ``bill``) on stdout; exit 1 if it Failed or was Stopped."""
     from sagemaker_hetero._request import describe
 
     summary = describe.status_summary(desc)
     if args.output == "json":
+        if bill is not None or getattr(args, "command", None) == "status":
+            summary["cost"] = bill.to_dict() if bill is not None else None
         sys.stdout.write(json.dumps(summary) + "\n")
     else:
-        sys.stdout.write(_status_text(desc) + "\n")
+        lines = [_status_text(desc)] + (bill.seconds_lines() + bill.cost_lines() if bill is not None else [])
+        sys.stdout.write("\n".join(lines) + "\n")
     return EXIT_JOB_FAILED if summary["status"] in ("Failed", "Stopped") else EXIT_OK
 
 
@@ -249,7 +299,16 @@ def _submit(args):
 
 
 def _status(args):
-    return _report(args, _session(args).describe_training_job(args.job))
+    from sagemaker_hetero._cost.priced import bill_of
+    from sagemaker_hetero._request import describe
+
+    session = _session(args)
+    desc = session.describe_training_job(args.job)
+    bill = None
+    if desc.get("BillableTimeInSeconds") is not None:  # the job has ended: what it was billed
+        bill = bill_of(desc, describe.region_of(desc) or session.boto_region_name, args.prices, fetch=True,
+                       boto_session=session.boto_session, argument="--prices")
+    return _report(args, desc, bill)
 
 
 class _Watched(object):
@@ -399,6 +458,28 @@ def _add_tune(commands, spec, aws, output):
     p.set_defaults(handler=_tune_status)
 
 
+_PRICES = dict(metavar="FILE", help="a price file (JSON, or CSV: instance_type,usd_per_hour[,region]) read before "
+               "the cache and the AWS Price List (default: the file SAGEMAKER_HETERO_PRICES names)")
+
+
+def _add_cost(commands, spec, aws, output, debug):
+    """The ``cost`` and ``diff`` commands."""
+    names = argparse.ArgumentParser(add_help=False)
+    names.add_argument("--account-id", help="the AWS account id, for the default bucket's name (no look-up)")
+    names.add_argument("--default-bucket", help="the bucket to use instead of sagemaker-{region}-{account}")
+    p = commands.add_parser("cost", parents=[spec, aws, output, names, debug],
+                            help="print the job's cost estimate per instance group")
+    p.add_argument("--prices", **_PRICES)
+    p.add_argument("--offline", action="store_true", help="read no price list: prices from --prices or the cache")
+    p.set_defaults(handler=_cost)
+    p = commands.add_parser("diff", parents=[spec, aws, output, names, debug],
+                            help="print what differs from a job's request; exit 1 if anything does")
+    p.add_argument("--against", required=True, metavar="JOB|FILE",
+                   help="a training job's name (described), or a file holding a saved render (or description)")
+    p.add_argument("--json", dest="output", action="store_const", const="json", help="the same as --output json")
+    p.set_defaults(handler=_diff)
+
+
 # -- the parser --------------------------------------------------------------------------------
 
 
@@ -439,6 +520,8 @@ def _parser():
     p.add_argument("--account-id", help="the AWS account id, for the default bucket's name (no look-up)")
     p.add_argument("--default-bucket", help="the bucket to use instead of sagemaker-{region}-{account}")
     p.add_argument("--archive", metavar="FILE", help="also write the code archive (sourcedir.tar.gz) to FILE")
+    p.add_argument("--cost", action="store_true", help="also print the cost estimate on stderr (no network)")
+    p.add_argument("--prices", **_PRICES)
     p.set_defaults(handler=_render)
     p = commands.add_parser("validate", parents=[spec, aws, output, debug], help="check the spec; list every problem")
     p.set_defaults(handler=_validate)
@@ -446,7 +529,8 @@ def _parser():
     p.add_argument("--wait", action="store_true", help="wait until the job ends; exit 1 if it fails or is stopped")
     p.add_argument("--logs", action="store_true", help="wait, printing the job's logs labelled by instance group")
     p.set_defaults(handler=_submit)
-    p = commands.add_parser("status", parents=[job, aws, output, debug], help="print a job's status")
+    p = commands.add_parser("status", parents=[job, aws, output, debug], help="print a job's status (and bill)")
+    p.add_argument("--prices", **_PRICES)
     p.set_defaults(handler=_status)
     p = commands.add_parser("logs", parents=[job, aws, group, debug], help="print a job's logs labelled by instance group")
     p.add_argument("--follow", action="store_true", help="keep printing until the job ends")
@@ -456,6 +540,7 @@ def _parser():
     p = commands.add_parser("local", parents=[spec, debug], help="run the job on this machine (LocalSession)")
     p.add_argument("--root", metavar="DIR", help="where the job's folders go (default: LocalSession's)")
     p.set_defaults(handler=_local)
+    _add_cost(commands, spec, aws, output, debug)
     _add_tune(commands, spec, aws, output)
     return parser
 

@@ -10,9 +10,12 @@ pipeline steps and the CLI: :attr:`EstimatorBase.framework`, :meth:`EstimatorBas
 :attr:`EstimatorBase.given_session`, :meth:`EstimatorBase.allowed_arguments` and
 :attr:`EstimatorBase.current_job_name` (docs/architecture.md).
 """
+import functools
 import inspect
 import time
 from typing import Any, Dict, List, Optional, Union
+
+import attrs
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _runner, _sdk_config
@@ -37,6 +40,14 @@ _PRIVATE = {
     "enable_remote_debug": "_enable_remote_debug",
     "enable_session_tag_chaining": "_enable_session_tag_chaining",
 }
+
+
+def _dry_run_estimate(plan, prices=None):
+    """The cost estimate a dry run's view shows: with the prices known without a call (``prices``, a price
+    file's path or a mapping, else ``SAGEMAKER_HETERO_PRICES``'s file, then the cache)."""
+    from sagemaker_hetero._cost.priced import estimate_of
+
+    return estimate_of(plan.request, plan.region, prices)
 
 
 def _volume_kms_allowed(arguments):
@@ -261,7 +272,7 @@ class EstimatorBase(object):
         if dry_run:
             plan = _runner.plan_for(job, facts, now, session)
             self._current_job_name = plan.job_name
-            return _view.RenderedRequest(plan.request, plan)
+            return _view.RenderedRequest(plan.request, plan, estimate=functools.partial(_dry_run_estimate, plan))
         if session is None:
             from sagemaker_hetero.session import Session
 
@@ -272,6 +283,52 @@ class EstimatorBase(object):
         if wait:
             started.wait(logs=logs)
         return None
+
+    # -- what a job will cost, and what changed since another --------------------------------
+
+    def _dry_plan(self, inputs=None, job_name=None, experiment_config=None, account_id=None):
+        """The plan ``fit(dry_run=True)`` renders (``inputs`` default: the latest ``fit``'s), with no
+        side effect on the estimator; ``account_id`` stands in for an account the session has not looked up."""
+        session = self._sagemaker_session
+        found = [] if _runner.session_facts(session).region is not None else [
+            Problem("sagemaker_session", _names.NO_REGION)]
+        now = time.time()
+        settings = self.job_settings(self.latest_inputs if inputs is None else inputs, job_name, experiment_config)
+        job, facts = _runner.checked_job(settings, session, now, path_exists=_runner.local_path_exists, found=found)
+        if facts.account_id is None and account_id is not None:
+            facts = attrs.evolve(facts, account_id=account_id)
+        return _runner.plan_for(job, facts, now, session)
+
+    def estimate_cost(self, inputs=None, prices=None, fetch=True):
+        """What the job would cost, per instance group (an ``Estimate``; see docs/cost.md): count x on-demand
+        USD per hour, and the worst case at ``max_run`` (plus a warm pool's keep-alive); "unknown" for a
+        group without a price. ``prices`` (a price file's path, or a mapping of instance type to USD per
+        hour) are read first, then the cache, then, with ``fetch``, the AWS Price List (pricing:GetProducts;
+        a failure makes prices unknown, never an error). Nothing is created or uploaded."""
+        from sagemaker_hetero._cost.priced import estimate_of
+
+        plan = self._dry_plan(inputs)
+        boto_session = getattr(self._sagemaker_session, "boto_session", None) if fetch else None
+        return estimate_of(plan.request, plan.region, prices, fetch=fetch, boto_session=boto_session)
+
+    def diff(self, job_name_or_request, inputs=None):
+        """What differs between this estimator's request (``fit(inputs, dry_run=True)``'s; ``inputs`` default:
+        the latest ``fit``'s) and a previous job's (its name: DescribeTrainingJob, read back as ``attach``
+        reads it) or a saved request (a dict), field by field in request terms (a ``Diff``: ``.changes``,
+        ``.equal``, ``.text()``, ``.to_dict()``; see docs/cost.md). The job name, timestamps and what derives
+        from them are no difference; the code key differs only when the code does."""
+        from sagemaker_hetero._cost import diff
+
+        if isinstance(job_name_or_request, str):
+            old = self.sagemaker_session.describe_training_job(job_name_or_request)
+            against = "job %s" % job_name_or_request
+        elif isinstance(job_name_or_request, dict):
+            old, against = job_name_or_request, "the request given"
+        else:
+            raise ConfigError([Problem("job_name_or_request", "must be a training job's name or a request (a dict)",
+                                       job_name_or_request)])
+        plan = self._dry_plan(inputs, account_id=diff.account_of(old))
+        return diff.diff(old, plan.request, against)
 
     # -- jobs started elsewhere, logs, and how an estimator shows itself ------------------------
 

@@ -61,6 +61,14 @@ def no_sagemaker_defaults_configuration(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("SAGEMAKER_USER_CONFIG_OVERRIDE", "")
 
 
+@pytest.fixture(autouse=True)
+def no_price_cache_or_file(monkeypatch, tmp_path_factory):
+    """No developer's price cache (~/.cache/sagemaker-hetero) or price file reaches a test, and no test
+    writes to theirs: every test has an empty cache folder of its own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.delenv("SAGEMAKER_HETERO_PRICES", raising=False)
+
+
 @pytest.fixture(scope="session")
 def moto_server():
     server = MotoServer().start()

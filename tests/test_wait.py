@@ -195,7 +195,10 @@ def test_a_failed_job_shows_its_seconds_but_no_model():
 
 
 @pytest.mark.parametrize("logs", ["All", "None"])
-def test_the_seconds_and_the_model_follow_the_last_status_line(fault_proxy, logs):
+def test_the_seconds_the_bill_and_the_model_follow_the_last_status_line(fault_proxy, logs, tmp_path, monkeypatch):
+    prices = tmp_path / "prices.csv"
+    prices.write_text("instance_type,usd_per_hour\nml.m5.2xlarge,0.461\nml.p3.2xlarge,3.825\n")
+    monkeypatch.setenv("SAGEMAKER_HETERO_PRICES", str(prices))  # the wait reads no price list: a file or the cache
     job = start(fault_proxy)
     script(fault_proxy, describe("InProgress", "Training"),
            ended(TrainingTimeInSeconds=1000, BillableTimeInSeconds=350, EnableManagedSpotTraining=True))
@@ -209,8 +212,13 @@ def test_the_seconds_and_the_model_follow_the_last_status_line(fault_proxy, logs
         "Training seconds: 3000",
         "Billable seconds: 1050",
         "Managed Spot Training savings: 65.0%",
+        "Billed cost (us-west-2, on-demand USD): $0.46",  # 350 s x (2 x 0.461 + 3.825) / 3600 = 0.4615...
+        "  cpu: 2 x ml.m5.2xlarge x 350 s at $0.461/h = $0.09",  # 0.0896...
+        "  gpu: 1 x ml.p3.2xlarge x 350 s at $3.825/h = $0.37",  # 0.371875
+        "  ml.m5.2xlarge, ml.p3.2xlarge: prices file %s" % prices,
         MODEL_LINE,
     ]
+    assert not fault_proxy.calls(service="pricing")
 
 
 @pytest.mark.parametrize("status", ["Failed", "Stopped"])
@@ -223,7 +231,12 @@ def test_a_job_that_did_not_complete_shows_its_seconds_then_raises(fault_proxy, 
         job.wait(poll=FAST, out=out, sleep=FakeTime().sleep)
     assert info.value.status == status
     lines = out.getvalue().splitlines()
-    assert lines[1:] == ["Training seconds: 180", "Billable seconds: 180"] + ([MODEL_LINE] if status == "Stopped" else [])
+    unknown = ["Billed cost (us-west-2, on-demand USD): unknown",  # no price file, an empty cache
+               "  ml.m5.2xlarge, ml.p3.2xlarge: unknown: no price in us-west-2 is given (prices=, --prices or "
+               "SAGEMAKER_HETERO_PRICES) or cached from the AWS Price List this week (estimate_cost(), "
+               "TrainingJob.cost() and sagemaker-hetero cost read and cache it)"]
+    assert lines[1:] == ["Training seconds: 180", "Billable seconds: 180"] + unknown + (
+        [MODEL_LINE] if status == "Stopped" else [])
 
 
 def test_ctrl_c_prints_no_end_of_job_lines(fault_proxy):

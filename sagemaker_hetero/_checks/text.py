@@ -12,7 +12,7 @@ import stat
 
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
-__all__ = ["loads", "read_bounded", "text_of", "MAX_SPEC_BYTES", "MAX_SPEC_DEPTH", "MAX_SPEC_VALUES", "MAX_SPEC_CHARS",
+__all__ = ["loads", "read_bounded", "text_of", "read_json_object", "MAX_SPEC_BYTES", "MAX_SPEC_DEPTH", "MAX_SPEC_VALUES", "MAX_SPEC_CHARS",
            "SPEC"]
 
 #: The largest spec file read, in bytes (1 MiB; a real spec is a few kilobytes).
@@ -84,6 +84,20 @@ def loads(text, name, kind=None, noun="spec"):
     problems = _size_problems(_top_pairs(data), _data_children, _data_chars, "", noun)
     if problems:
         raise ConfigError(problems)
+    return data
+
+
+def read_json_object(path, argument, noun):
+    """The JSON object in the file at ``path`` (a ``noun``: a saved request, say), read as a spec is:
+    at most ``MAX_SPEC_BYTES``, within the limits. Raises :class:`ConfigError` under ``argument``."""
+    try:
+        data = loads(text_of(read_bounded(path), path, noun), path, "json", noun)
+    except OSError as exc:
+        raise ConfigError([Problem(argument, "cannot be read: %s" % (exc.strerror or exc), path)])
+    except ConfigError as exc:
+        raise ConfigError([p.renamed(argument) for p in exc.problems])
+    if not isinstance(data, dict):
+        raise ConfigError([Problem(argument, "is not a JSON object (a %s)" % noun, path)])
     return data
 
 

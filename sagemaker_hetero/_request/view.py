@@ -3,7 +3,8 @@
 One row per instance group: its type and count, the channels it receives and whether it runs the
 distributed launcher; then the image and where the output goes. Drawn from the job model: an
 estimator shows its own job (with the channels of its latest ``fit``), a dry run
-(:class:`RenderedRequest`) the job it rendered.
+(:class:`RenderedRequest`) the job it rendered, and below it the cost estimate of its request,
+which the dry run hands over as a function of ``prices`` (it makes no call).
 """
 import json
 
@@ -47,6 +48,7 @@ class ClusterView(object):
     image = attrs.field()
     output = attrs.field()
     notes = attrs.field(default=())
+    cost = attrs.field(default=None)  # the cost estimate shown below the table (``_cost.estimate.Estimate``)
 
     def text(self):
         table = [_COLUMNS] + [row.cells() for row in self.rows]
@@ -57,6 +59,8 @@ class ClusterView(object):
         lines.append("  image:  %s" % self.image)
         lines.append("  output: %s" % self.output)
         lines.extend("  %s" % note for note in self.notes)
+        if self.cost is not None:
+            lines.append(self.cost.text())
         return "\n".join(lines)
 
     def html(self, details=None):
@@ -74,6 +78,8 @@ class ClusterView(object):
             "<p>image: <code>%s</code><br>output: <code>%s</code>%s</p>"
             % (e(self.image), e(self.output), "".join("<br>%s" % e(n) for n in self.notes)),
         ]
+        if self.cost is not None:
+            parts.append(self.cost.html())
         if details is not None:
             parts.append("<details><summary>request</summary><pre>%s</pre></details>" % e(details))
         parts.append("</div>")
@@ -149,24 +155,30 @@ class RenderedRequest(dict):
     :meth:`describe_cluster` gives the same table as text. ``dict(request)`` is a plain copy.
     """
 
-    __slots__ = ("plan",)
+    __slots__ = ("plan", "estimate")
 
-    def __init__(self, request=(), plan=None):
+    def __init__(self, request=(), plan=None, estimate=None):
         super(RenderedRequest, self).__init__(request)
         self.plan = plan
+        #: ``estimate(prices)``: the request's cost estimate shown below the cluster (None: none)
+        self.estimate = estimate
 
     def __reduce__(self):  # copies and pickles are plain requests again
         return (dict, (dict(self),))
 
-    def _view(self):
+    def _view(self, prices=None):
         plan = self.plan
         label = D.FRAMEWORK_LABELS[plan.job.framework] if plan.job.framework else "Generic"
         title = "%s training job %s" % (label, plan.job_name)
-        return view_of(plan.job, title, region=plan.region, image=self.get("AlgorithmSpecification", {}).get("TrainingImage"))
+        image = self.get("AlgorithmSpecification", {}).get("TrainingImage")
+        view = view_of(plan.job, title, region=plan.region, image=image)
+        return attrs.evolve(view, cost=self.estimate(prices)) if self.estimate is not None else view
 
-    def describe_cluster(self):
-        """The cluster as a text table (instance groups, channels, launcher, image, output)."""
-        return self._view().text()
+    def describe_cluster(self, prices=None):
+        """The cluster as a text table (instance groups, channels, launcher, image, output), then its cost
+        estimate (no call: ``prices``, a price file's path or a mapping, else ``SAGEMAKER_HETERO_PRICES``'s
+        file, and the price cache)."""
+        return self._view(prices).text()
 
     def _repr_html_(self):
         try:

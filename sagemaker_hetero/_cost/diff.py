@@ -1,0 +1,261 @@
+"""What differs between a job's request and another's, field by field, in request terms. Pure.
+
+The other side is a saved render (a CreateTrainingJob request, compared as it is) or a
+DescribeTrainingJob answer, turned back into the request form by the describe code ``attach`` uses
+(:func:`request_form`: the description read as a job, rendered again), so the fields the service
+adds to a description (status, times, ARN, artifacts, ...) are gone. What is no difference:
+
+- the job name, and what derives from it: each side's own name, wherever it stands as a whole word
+  in a value (``sagemaker_job_name``, TensorFlow's ``model_dir``, a code key or a checkpoint path
+  holding it), reads ``{job_name}``; a default name's timestamp goes with it;
+- a value the service fills in when a field is left out (:data:`SERVICE_DEFAULTS`), and empty
+  lists and mappings;
+- against a description: tags (a description holds none) and the metric definitions the new
+  request does not name (the service adds its own for some images; moto adds one to every job).
+
+The code archive's key is content-addressed (``code/<sha256>/sourcedir.tar.gz``): it is the same
+for the same code, so it differs exactly when the code does. Channels, instance groups, tags and
+metric definitions are matched by name, so their order is no difference; other lists are compared
+whole. Each :class:`Change` is ``path: old -> new``, ``(absent)`` for a side without the field.
+"""
+import copy
+import json
+import re
+
+import attrs
+
+from sagemaker_hetero._request import describe as _describe
+from sagemaker_hetero._request import plan as _plan
+
+__all__ = ["Change", "Diff", "diff", "request_form", "is_description", "account_of", "SERVICE_DEFAULTS", "ABSENT"]
+
+
+class _Absent(object):
+    def __repr__(self):
+        return "ABSENT"
+
+
+#: The value of a field one side does not have.
+ABSENT = _Absent()
+_EACH = "*"  # any list element, in a path pattern
+#: ``(path, value)``: a field holding ``value`` is the same as the field left out (the service fills
+#: these in; ``*`` is any list element).
+SERVICE_DEFAULTS = (
+    (("OutputDataConfig", "CompressionType"), "GZIP"),
+    (("OutputDataConfig", "KmsKeyId"), ""),
+    (("ResourceConfig", "VolumeKmsKeyId"), ""),
+    (("ResourceConfig", "KeepAlivePeriodInSeconds"), 0),
+    (("AlgorithmSpecification", "EnableSageMakerMetricsTimeSeries"), False),
+    (("InputDataConfig", _EACH, "CompressionType"), "None"),
+    (("InputDataConfig", _EACH, "RecordWrapperType"), "None"),
+    (("EnableNetworkIsolation",), False),
+    (("EnableInterContainerTrafficEncryption",), False),
+    (("EnableManagedSpotTraining",), False),
+    (("ProfilerConfig", "DisableProfiler"), False),
+    (("InfraCheckConfig", "EnableInfraCheck"), False),
+    (("RemoteDebugConfig", "EnableRemoteDebug"), False),
+    (("SessionChainingConfig", "EnableSessionTagChaining"), False),
+)
+# Lists of named things, matched by that name.
+_KEYED = {
+    ("InputDataConfig",): "ChannelName",
+    ("ResourceConfig", "InstanceGroups"): "InstanceGroupName",
+    ("Tags",): "Key",
+    ("AlgorithmSpecification", "MetricDefinitions"): "Name",
+}
+# Mappings whose keys are the user's (shown as ['key']).
+_MAPS = (("HyperParameters",), ("Environment",))
+_NAME_MARK = "{job_name}"
+_DESCRIPTION_KEYS = ("TrainingJobArn", "TrainingJobStatus", "CreationTime")
+
+
+def is_description(data):
+    """Whether ``data`` is a DescribeTrainingJob answer (rather than a request)."""
+    return isinstance(data, dict) and any(k in data for k in _DESCRIPTION_KEYS)
+
+
+def account_of(desc):
+    """The account id in a description's job ARN, or None."""
+    parts = (desc.get("TrainingJobArn") or "").split(":")
+    return parts[4] if len(parts) > 5 and parts[4] else None
+
+
+def request_form(desc, region=None):
+    """A DescribeTrainingJob answer as the CreateTrainingJob request it reads back as: the describe
+    code's job, rendered again in its region and account."""
+    job = _describe.job_from_description(desc, region=region)
+    facts = _plan.Facts(region=region or _describe.region_of(desc), account_id=account_of(desc))
+    return _plan.make_plan(job, facts, 0).request
+
+
+@attrs.frozen
+class Change(object):
+    """One field that differs: ``path`` in request terms, ``old`` and ``new`` (:data:`ABSENT`: no such field)."""
+
+    path = attrs.field()
+    old = attrs.field()
+    new = attrs.field()
+
+    @property
+    def kind(self):
+        return "added" if self.old is ABSENT else "removed" if self.new is ABSENT else "changed"
+
+    def text(self):
+        return "%s: %s -> %s" % (self.path, _shown(self.old), _shown(self.new))
+
+    def to_dict(self):
+        return {"path": self.path, "change": self.kind, "old": None if self.old is ABSENT else self.old,
+                "new": None if self.new is ABSENT else self.new}
+
+
+def _shown(value):
+    return "(absent)" if value is ABSENT else json.dumps(value, sort_keys=True, default=str)
+
+
+@attrs.frozen
+class Diff(object):
+    """The :class:`Change` list between ``against`` (what was compared: ``job NAME``, ``file PATH``)
+    and the new request; empty when they are the same. ``notes`` say what was not compared."""
+
+    changes = attrs.field()
+    against = attrs.field()
+    notes = attrs.field(default=())
+
+    @property
+    def equal(self):
+        return not self.changes
+
+    @property
+    def paths(self):
+        return [c.path for c in self.changes]
+
+    def __len__(self):
+        return len(self.changes)
+
+    def __iter__(self):
+        return iter(self.changes)
+
+    def text(self):
+        if self.equal:
+            lines = ["No difference from %s (in request terms)." % self.against]
+        else:
+            count = len(self.changes)
+            lines = ["%d difference%s from %s (in request terms; path: old -> new):" % (
+                count, "" if count == 1 else "s", self.against)]
+            lines.extend("  " + c.text() for c in self.changes)
+        lines.extend("  (%s)" % n for n in self.notes)
+        return "\n".join(lines)
+
+    def __str__(self):
+        return self.text()
+
+    def to_dict(self):
+        return {"equal": self.equal, "against": self.against, "changes": [c.to_dict() for c in self.changes],
+                "notes": list(self.notes)}
+
+
+def _named(value, name):
+    """``value`` with ``name`` as a whole word in its strings replaced by ``{job_name}``."""
+    if not name:
+        return value
+    pattern = re.compile(r"(?<![A-Za-z0-9-])%s(?![A-Za-z0-9-])" % re.escape(name))
+
+    def walk(v):
+        if isinstance(v, str):
+            return pattern.sub(_NAME_MARK, v)
+        if isinstance(v, dict):
+            return dict((k, walk(x)) for k, x in v.items())
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        return v
+    return walk(value)
+
+
+def _matches(pattern, path):
+    return len(pattern) == len(path) and all(p == _EACH or p == q for p, q in zip(pattern, path))
+
+
+def _pruned(value, path=()):
+    """``value`` without service defaults and empty lists and mappings."""
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            item = _pruned(item, path + (key,))
+            if item in ({}, []) or any(_matches(p, path + (key,)) and item == v and type(item) is type(v)
+                                       for p, v in SERVICE_DEFAULTS):
+                continue
+            out[key] = item
+        return out
+    if isinstance(value, list):
+        return [_pruned(item, path + (_EACH,)) for item in value]
+    return value
+
+
+def _normal(request, described=False, named=None):
+    """The comparable form of a request (its job name out of it)."""
+    request = copy.deepcopy(dict(request))
+    name = request.pop("TrainingJobName", None)
+    request = _pruned(_named(request, name))
+    if described:
+        request.pop("Tags", None)
+    return request
+
+
+def _only_named_metrics(old, new):
+    """Against a description: its metric definitions that the new request names (none if it names none)."""
+    spec = old.get("AlgorithmSpecification") or {}
+    if "MetricDefinitions" not in spec:
+        return
+    names = set(m.get("Name") for m in (new.get("AlgorithmSpecification") or {}).get("MetricDefinitions") or ())
+    kept = [m for m in spec["MetricDefinitions"] if isinstance(m, dict) and m.get("Name") in names]
+    if kept:
+        spec["MetricDefinitions"] = kept
+    else:
+        del spec["MetricDefinitions"]
+
+
+def _segment(path, key):
+    if path in _MAPS or isinstance(key, tuple):
+        return "[%r]" % (key[0] if isinstance(key, tuple) else key,)
+    return key if not path else "." + str(key)
+
+
+def _by_name(items, field):
+    """``{(name,): item}`` of a list of mappings each with a distinct ``field``, else None."""
+    if not isinstance(items, list) or not all(isinstance(i, dict) and field in i for i in items):
+        return None
+    named = dict(((i[field],), i) for i in items)
+    return named if len(named) == len(items) else None
+
+
+def _walk(old, new, path, shown, out):
+    if old == new and type(old) is type(new):
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        keys = list(new) + [k for k in old if k not in new]
+        for key in keys:
+            _walk(old.get(key, ABSENT), new.get(key, ABSENT), path + (key,), shown + _segment(path, key), out)
+        return
+    field = _KEYED.get(path)
+    if field is not None:
+        old_named, new_named = _by_name(old, field), _by_name(new, field)
+        if old_named is not None and new_named is not None:
+            for key in list(new_named) + [k for k in old_named if k not in new_named]:
+                _walk(old_named.get(key, ABSENT), new_named.get(key, ABSENT), path + (_EACH,),
+                      shown + _segment(path, key), out)
+            return
+    out.append(Change(shown, old, new))
+
+
+def diff(old, new, against, region=None):
+    """The :class:`Diff` of the request ``new`` against ``old`` (a request, or a DescribeTrainingJob
+    answer read back into one with :func:`request_form` in ``region``)."""
+    described = is_description(old)
+    notes = ("tags are not compared: a job's description holds none",) if described and new.get("Tags") else ()
+    before = _normal(request_form(old, region) if described else old, described)
+    after = _normal(new, described)
+    if described:
+        _only_named_metrics(before, after)
+    changes = []
+    _walk(before, after, (), "", changes)
+    return Diff(changes=tuple(changes), against=against, notes=notes)

@@ -1,0 +1,228 @@
+"""A user's (or an organisation's) price table: ``prices=`` in Python, ``--prices FILE`` on the command line.
+
+A table gives on-demand USD per hour by instance type, for every region or for one. It is a mapping
+(``{"ml.c5.xlarge": 0.204, "us-east-1": {"ml.p3.2xlarge": 3.06}}``), or a file of that JSON, or a
+CSV file with a header naming the columns ``instance_type``, ``usd_per_hour`` and, optionally,
+``region`` (empty: every region); blank lines and lines starting with ``#`` are skipped. A region's
+own price wins over an every-region one. Everything wrong is reported at once in one
+:class:`ConfigError`, each problem naming the file's line (or the mapping's key). Parsing is pure;
+:func:`load` reads the file (at most 1 MiB).
+"""
+import csv
+import json
+import os
+import re
+
+from sagemaker_hetero._checks import text as _spec_text
+from sagemaker_hetero._cost.prices import Price, is_instance_type, is_region, usd
+from sagemaker_hetero.exceptions import ConfigError, Problem
+
+__all__ = ["PriceTable", "load", "parse", "from_mapping", "table_of"]
+
+_WS = re.compile(r"[ \t\n\r]*")
+_CSV_COLUMNS = ("instance_type", "usd_per_hour", "region")
+_PRICE_WORDS = "must be the on-demand USD per hour, a number >= 0"
+#: What a table's problems are problems with.
+SUBJECT = "the price table"
+
+
+class PriceTable(object):
+    """Prices by ``(region or None, instance_type)``; :meth:`price` looks one up."""
+
+    def __init__(self, entries, source):
+        self.entries = dict(entries)
+        self.source = source
+
+    def price(self, region, instance_type):
+        """The :class:`Price` of ``instance_type`` in ``region`` (that region's, else every region's), or None."""
+        for key in ((region, instance_type), (None, instance_type)):
+            if key in self.entries:
+                return Price(instance_type, key[0], self.entries[key], self.source)
+        return None
+
+    def __len__(self):
+        return len(self.entries)
+
+    def __repr__(self):
+        return "PriceTable(%d prices, %s)" % (len(self.entries), self.source)
+
+
+class _Collector(object):
+    def __init__(self, argument, where):
+        self.argument, self.where = argument, where
+        self.problems, self.entries, self.lines = [], {}, {}
+
+    def problem(self, at, message, *value):
+        self.problems.append(Problem(self.argument, "%s%s: %s" % (self.where, at, message), *value))
+
+    def add(self, at, region, instance_type, price):
+        bad = False
+        if region is not None and not is_region(region):
+            self.problem(at, "is not a region name (such as us-west-2)", region)
+            bad = True
+        if not is_instance_type(instance_type):
+            self.problem(at, "is not a SageMaker instance type (ml.<family>.<size>)", instance_type)
+            bad = True
+        try:
+            amount = usd(price)
+        except ValueError:
+            self.problem(at, "%s %s" % (instance_type, _PRICE_WORDS), price)
+            return
+        key = (region, instance_type)
+        if not bad and key in self.lines:
+            self.problem(at, "%s%s is priced twice (first %s)" % (
+                instance_type, " in %s" % region if region else "", self.lines[key]))
+        elif not bad:
+            self.entries[key], self.lines[key] = amount, at
+
+    def table(self, source):
+        if self.problems:
+            raise ConfigError(self.problems, SUBJECT)
+        return PriceTable(self.entries, source)
+
+
+def from_mapping(mapping, argument="prices"):
+    """The :class:`PriceTable` of a Python mapping (``prices={...}``)."""
+    out = _Collector(argument, "")
+    for key, value in mapping.items():
+        at = "[%r]" % (key,)
+        if isinstance(value, dict) and isinstance(key, str) and not key.startswith("ml."):
+            for itype, price in value.items():
+                out.add("%s[%r]" % (at, itype), key, itype, price)
+        else:
+            out.add(at, None, key, value)
+    return out.table("the prices given (prices=)")
+
+
+def _line(text, pos):
+    return text.count("\n", 0, pos) + 1
+
+
+class _Pairs(list):
+    """A JSON object's ``(key, value, line)`` pairs, in their order."""
+
+
+class _Bad(ValueError):
+    def __init__(self, pos, expected):
+        ValueError.__init__(self, expected)
+        self.pos, self.expected = pos, expected
+
+
+def _pairs(text, pos, decoder, nested):
+    """``([(key, value, line)], end)`` of the JSON object starting at ``text[pos]``; an object value
+    is read as pairs again once (``nested``)."""
+    pairs = _Pairs()
+    pos = _WS.match(text, pos + 1).end()
+    if text.startswith("}", pos):
+        return pairs, pos + 1
+    while True:
+        if not text.startswith('"', pos):
+            raise _Bad(pos, "a key in double quotes")
+        key, pos = json.decoder.scanstring(text, pos + 1)
+        pos = _WS.match(text, pos).end()
+        if not text.startswith(":", pos):
+            raise _Bad(pos, "':' after the key")
+        pos = _WS.match(text, pos + 1).end()
+        line = _line(text, pos)
+        if nested and text.startswith("{", pos):
+            value, pos = _pairs(text, pos, decoder, False)
+        else:
+            value, pos = decoder.raw_decode(text, pos)
+        pairs.append((key, value, line))
+        pos = _WS.match(text, pos).end()
+        if text.startswith("}", pos):
+            return pairs, pos + 1
+        if not text.startswith(",", pos):
+            raise _Bad(pos, "',' or '}'")
+        pos = _WS.match(text, pos + 1).end()
+
+
+def _parse_json(text, out):
+    decoder = json.JSONDecoder()
+    start = _WS.match(text).end()
+    try:
+        if not text.startswith("{", start):
+            raise _Bad(start, "a JSON object: {\"ml.c5.xlarge\": 0.204, ...}")
+        pairs, end = _pairs(text, start, decoder, True)
+        if _WS.match(text, end).end() != len(text):
+            raise _Bad(_WS.match(text, end).end(), "nothing after the object")
+    except _Bad as exc:
+        return out.problem("line %d" % _line(text, exc.pos), "is not valid: expected %s" % exc.expected)
+    except json.JSONDecodeError as exc:
+        return out.problem("line %d" % exc.lineno, "is not valid JSON: %s" % exc.msg)
+    except RecursionError:
+        return out.problem("line 1", "nests too deep")
+    for key, value, line in pairs:
+        if isinstance(value, _Pairs) and not key.startswith("ml."):  # a region's prices
+            for itype, price, at in value:
+                out.add("line %d" % at, key, itype, price)
+        elif isinstance(value, _Pairs):
+            out.add("line %d" % line, None, key, dict((k, v) for k, v, _ in value))
+        else:
+            out.add("line %d" % line, None, key, value)
+
+
+def _parse_csv(text, out):
+    rows = [(n, line) for n, line in enumerate(text.splitlines(), 1)
+            if line.strip() and not line.lstrip().startswith("#")]
+    if not rows:
+        return out.problem("line 1", "holds no header: the first line names the columns instance_type,usd_per_hour"
+                                     "[,region]")
+    parsed = list(csv.reader([line for _, line in rows]))
+    header = [cell.strip().lower() for cell in parsed[0]]
+    missing = [c for c in _CSV_COLUMNS[:2] if c not in header]
+    unknown = [c for c in header if c not in _CSV_COLUMNS]
+    if missing or unknown or len(set(header)) != len(header):
+        return out.problem("line %d" % rows[0][0], "is not the header: it names the columns instance_type,"
+                           "usd_per_hour[,region] once each", rows[0][1])
+    for (n, line), cells in zip(rows[1:], parsed[1:]):
+        if len(cells) != len(header):
+            out.problem("line %d" % n, "has %d values for %d columns" % (len(cells), len(header)), line)
+            continue
+        row = dict(zip(header, (c.strip() for c in cells)))
+        out.add("line %d" % n, row.get("region") or None, row["instance_type"], row["usd_per_hour"])
+
+
+def parse(text, name, argument="prices"):
+    """The :class:`PriceTable` of a price file's ``text`` (``name``: its path; JSON if it ends in
+    ``.json`` or its text starts with ``{``, else CSV). Raises :class:`ConfigError`."""
+    out = _Collector(argument, "%s " % name)
+    is_json = name.lower().endswith(".json") or (not name.lower().endswith(".csv") and text.lstrip().startswith("{"))
+    (_parse_json if is_json else _parse_csv)(text, out)
+    return out.table("prices file %s" % name)
+
+
+def load(path, argument="prices"):
+    """The :class:`PriceTable` of the file at ``path``. Raises :class:`ConfigError`: unreadable, over
+    1 MiB, not UTF-8, or malformed (every problem with its line)."""
+    name = os.fspath(path)
+    try:
+        raw = _spec_text.read_bounded(name, regular_only=True)
+    except OSError as exc:
+        raise ConfigError([Problem(argument, "cannot be read: %s" % (exc.strerror or exc), name)], SUBJECT)
+    if len(raw) > _spec_text.MAX_SPEC_BYTES:
+        raise ConfigError([Problem(argument, "is larger than {:,} bytes, the most a price file may be".format(
+            _spec_text.MAX_SPEC_BYTES), name)], SUBJECT)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError([Problem(argument, "is not UTF-8 text (%s)" % exc, name)], SUBJECT)
+    return parse(text, name, argument)
+
+
+def table_of(prices, argument="prices", environ=None):
+    """The :class:`PriceTable` ``prices`` stands for: a table as it is, a mapping, a file's path; None:
+    the file named by ``SAGEMAKER_HETERO_PRICES``, if set, else None (no table)."""
+    from sagemaker_hetero._defaults import PRICES_VARIABLE
+
+    if prices is None:
+        path = (os.environ if environ is None else environ).get(PRICES_VARIABLE)
+        return load(path, PRICES_VARIABLE) if path else None
+    if isinstance(prices, PriceTable):
+        return prices
+    if isinstance(prices, dict):
+        return from_mapping(prices, argument)
+    if isinstance(prices, (str, bytes, os.PathLike)):
+        return load(os.fsdecode(prices), argument)
+    raise ConfigError([Problem(argument, "must be a price file's path or a mapping of instance type to USD per "
+                                         "hour", prices)], SUBJECT)

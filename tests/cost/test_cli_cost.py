@@ -1,0 +1,155 @@
+"""The command line's cost and diff: ``render --cost``, ``cost``, ``status``'s bill and ``diff``,
+through ``main(argv)`` against the moto server (GetProducts answered by the proxy), and a dry run
+with a price cache as a subprocess: no boto3, so no call."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import boto3
+import pytest
+
+from sagemaker_hetero._cost.cache import PriceCache
+from sagemaker_hetero._cost.prices import Price
+from sagemaker_hetero.cli import main
+from tests.cost.test_billed import described
+from tests.cost import _jobs
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLE = os.path.join(ROOT, "examples", "spec.yaml")
+PRICES = os.path.join(ROOT, "examples", "prices.csv")
+JOB = "my-training-job-with-heterogeneous-cluster"
+
+
+@pytest.fixture(autouse=True)
+def region(monkeypatch):
+    monkeypatch.setenv("AWS_REGION", "us-west-2")
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def example(tmp_path):
+    """A copy of the seed spec and its code, to change."""
+    shutil.copytree(os.path.join(ROOT, "examples", "seed_src"), str(tmp_path / "seed_src"))
+    shutil.copy(EXAMPLE, str(tmp_path / "spec.yaml"))
+    return tmp_path
+
+
+def test_render_cost_keeps_stdout_the_request_and_prints_the_estimate_on_stderr(capsys):
+    code, plain, _ = run(capsys, "render", EXAMPLE)
+    code, out, err = run(capsys, "render", EXAMPLE, "--cost", "--prices", PRICES)
+    assert code == 0 and out == plain
+    # 2 x 3.672 = 7.344 an hour, 176.256 in max_run's 24 hours; 31.212 an hour, 749.088
+    assert err.splitlines()[1:5] == [
+        "  group             instance type     count  $/h each  $/h     worst case",
+        "  instance_group_1  ml.c5.18xlarge    2      $3.672    $7.34   $176.26",
+        "  instance_group_2  ml.p3dn.24xlarge  1      $31.212   $31.21  $749.09",
+        "  total                                                $38.56  $925.34",
+    ]
+    code, _, err = run(capsys, "render", EXAMPLE, "--cost")
+    assert code == 0 and "ml.c5.18xlarge, ml.p3dn.24xlarge: unknown: no price in us-west-2 is given" in err
+
+
+def test_a_malformed_price_file_exits_2_naming_its_line(capsys, tmp_path):
+    bad = tmp_path / "prices.csv"
+    bad.write_text("instance_type,usd_per_hour\nml.c5.18xlarge,3.672\nml.p3dn.24xlarge,lots\n")
+    code, out, err = run(capsys, "cost", EXAMPLE, "--prices", str(bad), "--offline")
+    assert (code, out) == (2, "")
+    assert "--prices: %s line 3: ml.p3dn.24xlarge must be the on-demand USD per hour, a number >= 0 (got 'lots')" % (
+        bad) in err
+
+
+def test_cost_reads_the_price_list_and_json_has_the_figures(capsys, price_list):
+    code, out, _ = run(capsys, "cost", EXAMPLE, "--output", "json")
+    assert code == 0
+    estimate = json.loads(out)
+    assert [(g["name"], g["hourly_usd"], g["worst_case_usd"]) for g in estimate["groups"]] == [
+        ("instance_group_1", 7.344, 176.256), ("instance_group_2", 31.212, 749.088)]
+    assert (estimate["hourly_usd"], estimate["worst_case_usd"], estimate["complete"]) == (38.556, 925.344, True)
+    assert len(price_list.requests) == 2
+    code, out, _ = run(capsys, "cost", EXAMPLE, "--offline")  # now from the cache
+    assert code == 0 and "AWS Price List (cached) as of" in out and len(price_list.requests) == 2
+
+
+def test_status_shows_the_bill_of_a_job_that_has_ended(capsys, fault_proxy, price_list):
+    desc = described(_jobs.TWO, 1900, 1800)
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="status", status=200, body=desc, times=None)
+    code, out, _ = run(capsys, "status", "billed")
+    assert code == 0
+    assert out.splitlines()[:5] == [
+        "billed: Completed", "Training seconds: 5700", "Billable seconds: 5400",
+        "Billed cost (us-west-2, on-demand USD): $2.12", "  cpu: 2 x ml.c5.xlarge x 1800 s at $0.204/h = $0.20"]
+    code, out, _ = run(capsys, "status", "billed", "--output", "json")
+    cost = json.loads(out)["cost"]
+    assert (cost["billed_usd"], [g["billed_usd"] for g in cost["groups"]]) == (2.1165, [0.204, 1.9125])
+
+
+def test_status_of_a_running_job_has_no_bill(capsys, fault_proxy, price_list):
+    desc = described(_jobs.TWO, None, None)
+    desc.update(TrainingJobStatus="InProgress", SecondaryStatus="Training")
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="status", status=200, body=desc, times=None)
+    code, out, _ = run(capsys, "status", "billed", "--output", "json")
+    assert code == 0 and json.loads(out)["cost"] is None and price_list.requests == []
+    assert run(capsys, "status", "billed")[1] == "billed: InProgress/Training\n"
+
+
+def test_diff_against_a_job_exits_0_when_equal_and_1_with_the_changed_paths(capsys, aws, example):
+    boto3.client("s3").create_bucket(Bucket="your-training-data-storage",
+                                     CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    spec = str(example / "spec.yaml")
+    code, _, err = run(capsys, "submit", spec)
+    assert code == 0, err
+    code, out, _ = run(capsys, "diff", spec, "--against", JOB)
+    assert (code, out) == (0, "No difference from job %s (in request terms).\n" % JOB)
+    text = (example / "spec.yaml").read_text()
+    (example / "spec.yaml").write_text(text.replace("count: 2}", "count: 3}") + "hyperparameters: {lr: 0.1}\n")
+    code, out, _ = run(capsys, "diff", spec, "--against", JOB, "--json")
+    assert code == 1
+    assert [(c["path"], c["old"], c["new"]) for c in json.loads(out)["changes"]] == [
+        ("ResourceConfig.InstanceGroups['instance_group_1'].InstanceCount", 2, 3),
+        ("HyperParameters['lr']", None, "0.1")]
+
+
+def test_diff_against_a_saved_render_needs_no_aws(capsys, example, tmp_path):
+    spec = str(example / "spec.yaml")
+    saved = tmp_path / "request.json"
+    saved.write_text(run(capsys, "render", spec)[1])
+    assert run(capsys, "diff", spec, "--against", str(saved))[0] == 0
+    (example / "seed_src" / "train.py").write_text("print('new code')\n")
+    code, out, _ = run(capsys, "diff", spec, "--against", str(saved))
+    assert code == 1 and out.splitlines()[1].startswith("  HyperParameters['sagemaker_submit_directory']: ")
+    saved.write_text("[1, 2]")
+    code, _, err = run(capsys, "diff", spec, "--against", str(saved))
+    assert code == 2 and "--against: is not a JSON object (a request) (got %r)" % str(saved) in err
+    code, _, err = run(capsys, "diff", spec, "--against", str(tmp_path / "missing.json"))
+    assert code == 2 and "--against: cannot be read: No such file or directory" in err
+
+
+def test_a_dry_run_with_a_price_cache_makes_no_call(tmp_path):
+    cache = tmp_path / "cache"
+    for itype, usd in (("ml.c5.18xlarge", "3.672"), ("ml.p3dn.24xlarge", "31.212")):
+        PriceCache(str(cache / "sagemaker-hetero")).put(Price(itype, "us-west-2", usd, "AWS Price List"))
+    code = (
+        "import sys, io, contextlib, os\n"
+        "from sagemaker_hetero import PyTorch, InstanceGroup\n"
+        "from sagemaker_hetero.cli import main\n"
+        "with contextlib.redirect_stderr(io.StringIO()) as err, contextlib.redirect_stdout(io.StringIO()):\n"
+        "    rc = main(['render', %r, '--cost'])\n"
+        "est = PyTorch(entry_point='train.py', source_dir=%r, role='arn:aws:iam::123456789012:role/R',\n"
+        "              framework_version='1.10.0', py_version='py38',\n"
+        "              instance_groups=[InstanceGroup('a', 'ml.c5.18xlarge', 2), InstanceGroup('b', 'ml.p3dn.24xlarge', 1)])\n"
+        "request = est.fit(dry_run=True)\n"
+        "view = request.describe_cluster() + request._repr_html_()\n"
+        "print(rc, '$925.34' in err.getvalue(), '$925.34' in view, 'AWS Price List (cached)' in view)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('boto3', 'botocore')))\n"
+    ) % (EXAMPLE, os.path.join(ROOT, "examples", "seed_src"))
+    env = dict(os.environ, PYTHONPATH=ROOT, XDG_CACHE_HOME=str(cache), AWS_REGION="us-west-2")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+    assert result.stdout.splitlines() == ["0 True True True", "[]"], result.stderr

@@ -1,0 +1,122 @@
+"""The diff against a job created in moto: exactly the changed paths for each kind of change, and
+nothing for an unchanged job (its content-addressed code key included), in request terms."""
+import json
+
+import boto3
+import pytest
+
+from sagemaker_hetero import Estimator, InstanceGroup, Session
+from sagemaker_hetero._cost import diff as D
+from sagemaker_hetero.inputs import TrainingInput
+from tests.cost._jobs import IMAGE, ROLE
+
+BUCKET = "diff-bucket"
+
+
+def groups(cpu=2, gpu_type="ml.p3.2xlarge"):
+    return [InstanceGroup("cpu", "ml.c5.xlarge", cpu), InstanceGroup("gpu", gpu_type, 1)]
+
+
+def inputs(train_groups=("cpu",)):
+    return {"train": TrainingInput("s3://%s/train" % BUCKET, instance_groups=list(train_groups)),
+            "eval": TrainingInput("s3://%s/eval" % BUCKET, instance_groups=["gpu"])}
+
+
+def estimator(**changes):
+    kwargs = dict(image_uri=IMAGE, role=ROLE, instance_groups=groups(), entry_point="train.py", source_dir="src",
+                  hyperparameters={"lr": 0.1, "epochs": 3}, max_run=3600, output_path="s3://%s/out" % BUCKET,
+                  tags=[{"Key": "team", "Value": "ml"}])
+    kwargs.update(changes)
+    return Estimator(**kwargs)
+
+
+@pytest.fixture
+def created(aws, workdir):
+    """A job created in moto with a default (timestamped) name; its name."""
+    boto3.client("s3").create_bucket(Bucket=BUCKET, CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    est = estimator()
+    est.fit(inputs(), wait=False)
+    return est.latest_training_job.name
+
+
+def test_an_unchanged_job_has_no_difference_its_code_key_included(created):
+    est = estimator()
+    result = est.diff(created, inputs=inputs())
+    assert result.equal and result.changes == () and not result
+    assert result.text() == ("No difference from job %s (in request terms).\n"
+                             "  (tags are not compared: a job's description holds none)" % created)
+    old = Session().describe_training_job(created)
+    assert "/code/" in old["HyperParameters"]["sagemaker_submit_directory"]  # content-addressed: the same key again
+    assert est.fit(inputs(), dry_run=True)["TrainingJobName"] != created  # another timestamp, no difference
+
+
+@pytest.mark.parametrize("kind, changes, train_groups, paths", [
+    ("a hyperparameter", dict(hyperparameters={"lr": 0.2, "epochs": 3}), ("cpu",), ["HyperParameters['lr']"]),
+    ("a group's count", dict(instance_groups=groups(cpu=3)), ("cpu",),
+     ["ResourceConfig.InstanceGroups['cpu'].InstanceCount"]),
+    ("a channel's routing", {}, ("cpu", "gpu"),
+     ["InputDataConfig['train'].DataSource.S3DataSource.InstanceGroupNames"]),
+    ("a group's instance type", dict(instance_groups=groups(gpu_type="ml.g5.2xlarge")), ("cpu",),
+     ["ResourceConfig.InstanceGroups['gpu'].InstanceType"]),
+    ("max_run", dict(max_run=7200), ("cpu",), ["StoppingCondition.MaxRuntimeInSeconds"]),
+    ("managed spot", dict(use_spot_instances=True, max_wait=7200), ("cpu",),
+     ["StoppingCondition.MaxWaitTimeInSeconds", "EnableManagedSpotTraining"]),
+])
+def test_each_kind_of_change_is_exactly_its_paths(created, kind, changes, train_groups, paths):
+    result = estimator(**changes).diff(created, inputs=inputs(train_groups))
+    assert result.paths == paths, kind
+    assert not result.equal and len(result) == len(paths)
+
+
+def test_the_changes_old_and_new_values_and_json(created):
+    result = estimator(hyperparameters={"lr": 0.2, "epochs": 3}, instance_groups=groups(cpu=3)).diff(
+        created, inputs=inputs(("cpu", "gpu")))
+    assert result.text().splitlines()[:4] == [  # in the request's order
+        "3 differences from job %s (in request terms; path: old -> new):" % created,
+        "  ResourceConfig.InstanceGroups['cpu'].InstanceCount: 2 -> 3",
+        "  InputDataConfig['train'].DataSource.S3DataSource.InstanceGroupNames: [\"cpu\"] -> [\"cpu\", \"gpu\"]",
+        "  HyperParameters['lr']: \"0.1\" -> \"0.2\"",
+    ]
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["equal"] is False and data["against"] == "job %s" % created
+    assert data["changes"][0] == {"path": "ResourceConfig.InstanceGroups['cpu'].InstanceCount", "change": "changed",
+                                  "old": 2, "new": 3}
+
+
+def test_changed_code_changes_its_key_and_nothing_else(created, workdir):
+    (workdir / "src" / "train.py").write_text("print('changed')\n")
+    result = estimator().diff(created, inputs=inputs())
+    assert result.paths == ["HyperParameters['sagemaker_submit_directory']"]
+    old, new = result.changes[0].old, result.changes[0].new
+    assert old != new and old.startswith('"s3://%s/code/' % BUCKET) and new.startswith('"s3://%s/code/' % BUCKET)
+
+
+def test_against_a_saved_request_added_and_removed_fields(aws, workdir):
+    boto3.client("s3").create_bucket(Bucket=BUCKET, CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    saved = dict(estimator().fit(inputs(), dry_run=True))
+    result = estimator(environment={"MODE": "fast"}, tags=None).diff(saved, inputs=inputs())
+    assert [(c.path, c.kind) for c in result] == [("Environment", "added"), ("Tags", "removed")]
+    assert result.changes[0].to_dict() == {"path": "Environment", "change": "added", "old": None,
+                                           "new": {"MODE": "fast"}}
+    assert estimator().diff(saved, inputs=inputs()).equal
+    assert aws.calls(operation="DescribeTrainingJob") == []
+
+
+def test_what_the_service_adds_and_the_job_name_are_no_difference():
+    new = {"TrainingJobName": "job-2", "RoleArn": ROLE,
+           "HyperParameters": {"sagemaker_job_name": '"job-2"', "model_dir": '"s3://b/job-2/model"', "x": "job-20"},
+           "OutputDataConfig": {"S3OutputPath": "s3://b/"},
+           "InputDataConfig": [{"ChannelName": "a", "DataSource": {"S3DataSource": {"S3Uri": "s3://b/a"}}},
+                               {"ChannelName": "b", "DataSource": {"S3DataSource": {"S3Uri": "s3://b/b"}}}]}
+    old = {"TrainingJobName": "job-1", "RoleArn": ROLE, "EnableManagedSpotTraining": False, "Environment": {},
+           "InfraCheckConfig": {"EnableInfraCheck": False}, "ResourceConfig": {"KeepAlivePeriodInSeconds": 0},
+           "HyperParameters": {"sagemaker_job_name": '"job-1"', "model_dir": '"s3://b/job-1/model"', "x": "job-20"},
+           "OutputDataConfig": {"S3OutputPath": "s3://b/", "CompressionType": "GZIP", "KmsKeyId": ""},
+           "InputDataConfig": [{"ChannelName": "b", "DataSource": {"S3DataSource": {"S3Uri": "s3://b/b"}},
+                                "CompressionType": "None", "RecordWrapperType": "None"},
+                               {"ChannelName": "a", "DataSource": {"S3DataSource": {"S3Uri": "s3://b/a"}}}]}
+    assert D.diff(old, new, "the request given").equal  # channels matched by name; defaults; the names
+    old["HyperParameters"]["x"] = "job-1"  # a value that IS the old job's name reads {job_name} ...
+    assert D.diff(old, new, "x").paths == ["HyperParameters['x']"]  # ... and "job-20" is another value
+    old["InfraCheckConfig"]["EnableInfraCheck"] = True  # not the default: a difference
+    assert D.diff(old, new, "x").paths == ["HyperParameters['x']", "InfraCheckConfig"]

@@ -1,0 +1,77 @@
+"""Reading the Price List's answers (pure): the training price of a type in a region, and nothing else."""
+import decimal
+import json
+
+import botocore.session
+import pytest
+from botocore.validate import ParamValidator
+
+from sagemaker_hetero._cost import prices as P
+from tests.cost import _price_list
+
+ITEMS = _price_list.recorded()["PriceList"]
+
+
+def test_the_recorded_answer_has_the_shape_botocore_parses_get_products_into():
+    model = botocore.session.get_session().get_service_model("pricing")
+    operation = model.operation_model("GetProducts")
+    assert model.metadata["targetPrefix"] == "AWSPriceListService" and operation.http["method"] == "POST"
+    answer = _price_list.recorded()
+    report = ParamValidator().validate(answer, operation.output_shape)
+    assert not report.has_errors(), report.generate_report()
+    assert operation.output_shape.members["PriceList"].member.type_name == "string"  # JSON documents in strings
+    for item in answer["PriceList"]:
+        document = json.loads(item)
+        assert document["serviceCode"] == P.SERVICE_CODE
+        assert set(document["product"]["attributes"]) >= {"regionCode", "instanceName", "component", "usagetype"}
+        assert document["terms"]["OnDemand"]
+    # the request the source sends is one botocore takes
+    request = dict(ServiceCode=P.SERVICE_CODE, Filters=P.filters("us-west-2", "ml.c5.xlarge"), FormatVersion="aws_v1",
+                   MaxResults=100)
+    assert not ParamValidator().validate(request, operation.input_shape).has_errors()
+
+
+@pytest.mark.parametrize("instance_type, usd", sorted(_price_list.US_WEST_2.items()))
+def test_each_training_price_is_read_exactly(instance_type, usd):
+    assert P.hourly_price(ITEMS, "us-west-2", instance_type) == (decimal.Decimal(usd), None)
+
+
+def test_what_is_not_an_on_demand_training_price_is_left_out():
+    # ml.c5.xlarge has a hosting price of 0.238; ml.p4d.24xlarge a training plan's upfront fee of 85000;
+    # ml.p3dn.24xlarge an Outposts price of 44.1 under the same usage type; ml.m5.large a $0 row
+    assert P.hourly_price(ITEMS, "us-west-2", "ml.c5.xlarge")[0] == decimal.Decimal("0.204")
+    assert P.hourly_price(ITEMS, "us-west-2", "ml.p4d.24xlarge")[0] == decimal.Decimal("37.688")
+    assert P.hourly_price(ITEMS, "us-west-2", "ml.p3dn.24xlarge")[0] == decimal.Decimal("31.212")
+    assert P.hourly_price(ITEMS, "us-west-2", "ml.m5.large")[0] == decimal.Decimal("0.115")
+    # parsed documents are read as their strings are
+    assert P.hourly_price([json.loads(i) for i in ITEMS], "us-west-2", "ml.m5.large")[0] == decimal.Decimal("0.115")
+
+
+def test_other_regions_and_their_usage_type_prefixes():
+    assert P.hourly_price(ITEMS, "eu-west-1", "ml.c5.xlarge")[0] == decimal.Decimal("0.23")  # EU-Train:
+    assert P.hourly_price(ITEMS, "us-east-1", "ml.p3.2xlarge")[0] == decimal.Decimal("3.825")
+
+
+def test_no_price_or_two_prices_is_no_price_with_the_reason():
+    assert P.hourly_price(ITEMS, "us-west-2", "ml.g4dn.xlarge") == (
+        None, "the AWS Price List has 2 different on-demand training prices of it in us-west-2 ($0.736, $0.7364)")
+    assert P.hourly_price(ITEMS, "eu-west-1", "ml.p3.2xlarge") == (
+        None, "the AWS Price List has no on-demand training price of it in eu-west-1")
+    assert P.hourly_price(["not json", "[]", json.dumps({"product": None})], "us-west-2", "ml.c5.xlarge")[0] is None
+    assert P.hourly_price(None, "us-west-2", "ml.c5.xlarge")[0] is None
+
+
+def test_usd_reads_a_float_as_the_decimal_it_prints_as():
+    assert P.usd(0.204) == decimal.Decimal("0.204") and P.usd("3.8250000000") == decimal.Decimal("3.825")
+    assert P.usd(2) == 2
+    for bad in (True, "abc", -1, float("nan"), float("inf"), None, [1]):
+        with pytest.raises(ValueError):
+            P.usd(bad)
+
+
+def test_filters_ask_for_the_training_component_of_the_type_in_the_region():
+    assert P.filters("us-west-2", "ml.c5.xlarge") == [
+        {"Type": "TERM_MATCH", "Field": "regionCode", "Value": "us-west-2"},
+        {"Type": "TERM_MATCH", "Field": "instanceName", "Value": "ml.c5.xlarge"},
+        {"Type": "TERM_MATCH", "Field": "component", "Value": "Training"},
+    ]

@@ -1,0 +1,113 @@
+"""A user's price table: JSON or CSV files and mappings; every problem at once, each naming its line."""
+import decimal
+
+import pytest
+
+from sagemaker_hetero._cost import table as T
+from sagemaker_hetero.exceptions import ConfigError
+
+D = decimal.Decimal
+
+
+def problems(call, *args, **kwargs):
+    with pytest.raises(ConfigError) as info:
+        call(*args, **kwargs)
+    assert info.value.subject == "the price table"
+    return [str(p) for p in info.value.problems]
+
+
+def test_a_json_file_prices_types_everywhere_or_in_one_region(tmp_path):
+    path = tmp_path / "prices.json"
+    path.write_text('{"ml.c5.xlarge": 0.204, "ml.p3.2xlarge": "3.825",\n "us-east-1": {"ml.p3.2xlarge": 3.06}}\n')
+    table = T.load(str(path))
+    assert table.price("us-west-2", "ml.c5.xlarge").usd_per_hour == D("0.204")
+    assert table.price("us-west-2", "ml.p3.2xlarge").usd_per_hour == D("3.825")
+    assert table.price("us-east-1", "ml.p3.2xlarge").usd_per_hour == D("3.06")  # the region's own wins
+    assert table.price("us-east-1", "ml.p3.2xlarge").region == "us-east-1"
+    assert table.price("us-west-2", "ml.g5.2xlarge") is None
+    assert table.price("us-west-2", "ml.c5.xlarge").origin() == "prices file %s" % path
+
+
+def test_a_csv_file_with_a_header_comments_and_an_optional_region_column(tmp_path):
+    path = tmp_path / "prices.csv"
+    path.write_text("# our negotiated prices\ninstance_type, usd_per_hour, region\n\nml.c5.xlarge,0.20,\n"
+                    "ml.c5.xlarge,0.19,eu-west-1\n")
+    table = T.load(str(path))
+    assert table.price("us-west-2", "ml.c5.xlarge").usd_per_hour == D("0.20")
+    assert table.price("eu-west-1", "ml.c5.xlarge").usd_per_hour == D("0.19")
+    assert len(table) == 2
+
+
+def test_every_problem_of_a_json_file_names_its_line(tmp_path):
+    path = tmp_path / "prices.json"
+    path.write_text('{\n "ml.c5.xlarge": 0.2,\n "ml.c5.xlarge": 0.3,\n "us-west-2": {"ml.p3.2xlarge": -1,\n'
+                    '   "p3": 1},\n "europe": {"ml.m5.xlarge": "x"},\n "ml.g5.2xlarge": {"a": 1}\n}\n')
+    assert problems(T.load, str(path)) == [
+        "prices: %s line 3: ml.c5.xlarge is priced twice (first line 2)" % path,
+        "prices: %s line 4: ml.p3.2xlarge must be the on-demand USD per hour, a number >= 0 (got -1)" % path,
+        "prices: %s line 5: is not a SageMaker instance type (ml.<family>.<size>) (got 'p3')" % path,
+        "prices: %s line 6: is not a region name (such as us-west-2) (got 'europe')" % path,
+        "prices: %s line 6: ml.m5.xlarge must be the on-demand USD per hour, a number >= 0 (got 'x')" % path,
+        "prices: %s line 7: ml.g5.2xlarge must be the on-demand USD per hour, a number >= 0 (got {'a': 1})" % path,
+    ]
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ('{\n "ml.c5.xlarge": 0.2\n "ml.m5.xlarge": 0.3\n}', 3, "is not valid: expected ',' or '}'"),
+    ('{\n "ml.c5.xlarge": 0.2,\n "ml.m5.xlarge": tru\n}', 3, "is not valid JSON: Expecting value"),
+    ('[\n {"ml.c5.xlarge": 0.2}\n]', 1, "is not valid: expected a JSON object"),
+    ('{"ml.c5.xlarge": 0.2}\n\n{}', 3, "is not valid: expected nothing after the object"),
+    ('{\n "ml.c5.xlarge": 0.2,\n "ml.m5.xlarge": "0.3\n}', 3, "is not valid JSON: Invalid control character"),
+])
+def test_malformed_json_names_the_line(text, line, words):
+    (problem,) = problems(T.parse, text, "p.json")
+    assert problem.startswith("prices: p.json line %d: %s" % (line, words)), problem
+
+
+def test_every_problem_of_a_csv_file_names_its_line():
+    text = "instance_type,usd_per_hour,region\nml.c5.xlarge,0.2\nml.c5.xlarge,abc,us-west-2\nml.m5.xlarge,1,usa\n"
+    assert problems(T.parse, text, "p.csv", "--prices") == [
+        "--prices: p.csv line 2: has 2 values for 3 columns (got 'ml.c5.xlarge,0.2')",
+        "--prices: p.csv line 3: ml.c5.xlarge must be the on-demand USD per hour, a number >= 0 (got 'abc')",
+        "--prices: p.csv line 4: is not a region name (such as us-west-2) (got 'usa')",
+    ]
+    assert problems(T.parse, "# nothing\n", "p.csv") == [
+        "prices: p.csv line 1: holds no header: the first line names the columns instance_type,usd_per_hour[,region]"]
+    assert problems(T.parse, "\ntype,price\nml.c5.xlarge,1\n", "p.csv") == [
+        "prices: p.csv line 2: is not the header: it names the columns instance_type,usd_per_hour[,region] once each "
+        "(got 'type,price')"]
+
+
+def test_a_mapping_names_its_keys():
+    table = T.from_mapping({"ml.c5.xlarge": 0.204, "us-east-1": {"ml.c5.xlarge": D("0.19")}})
+    assert table.price("us-west-2", "ml.c5.xlarge").usd_per_hour == D("0.204")
+    assert table.price("us-east-1", "ml.c5.xlarge").usd_per_hour == D("0.19")
+    assert table.price("us-east-1", "ml.c5.xlarge").origin() == "the prices given (prices=)"
+    assert problems(T.from_mapping, {"ml.c5.xlarge": None, "c5": 1, "us-east-1": {"ml.c5.xlarge": "x"}}) == [
+        "prices: ['ml.c5.xlarge']: ml.c5.xlarge must be the on-demand USD per hour, a number >= 0 (got None)",
+        "prices: ['c5']: is not a SageMaker instance type (ml.<family>.<size>) (got 'c5')",
+        "prices: ['us-east-1']['ml.c5.xlarge']: ml.c5.xlarge must be the on-demand USD per hour, a number >= 0 "
+        "(got 'x')",
+    ]
+
+
+def test_table_of_takes_a_path_a_mapping_a_table_or_the_variable(tmp_path):
+    path = tmp_path / "org-prices.csv"
+    path.write_text("instance_type,usd_per_hour\nml.c5.xlarge,0.1\n")
+    assert T.table_of(str(path)).price("us-west-2", "ml.c5.xlarge").usd_per_hour == D("0.1")
+    assert T.table_of(path).price("us-west-2", "ml.c5.xlarge").usd_per_hour == D("0.1")  # a PathLike
+    table = T.table_of({"ml.c5.xlarge": 1})
+    assert T.table_of(table) is table
+    assert T.table_of(None, environ={}) is None
+    assert T.table_of(None, environ={"SAGEMAKER_HETERO_PRICES": str(path)}).source == "prices file %s" % path
+    assert problems(T.table_of, 42) == [
+        "prices: must be a price file's path or a mapping of instance type to USD per hour (got 42)"]
+
+
+def test_a_file_that_cannot_be_read_or_is_not_text(tmp_path):
+    assert problems(T.load, str(tmp_path / "missing.csv")) == [
+        "prices: cannot be read: No such file or directory (got %r)" % str(tmp_path / "missing.csv")]
+    assert problems(T.load, str(tmp_path)) == ["prices: cannot be read: not a regular file (got %r)" % str(tmp_path)]
+    binary = tmp_path / "p.csv"
+    binary.write_bytes(b"\xff\xfe\x00")
+    assert problems(T.load, str(binary))[0].startswith("prices: is not UTF-8 text")
