@@ -319,12 +319,12 @@ class EstimatorBase(object):
         return job.wait(logs="All")
 
     def _view(self):
-        region = _runner.session_facts(self._sagemaker_session).region
+        facts = _runner.session_facts(self._sagemaker_session)
         title = "%s estimator" % type(self).__name__
         if self._current_job_name:
             title += " (latest job: %s)" % self._current_job_name
         job, _ = _build.build(self.job_settings(self.latest_inputs))
-        return _view.view_of(job, title, region=region)
+        return _view.view_of_job(job, title, facts)
 
     def describe_cluster(self):
         """The cluster as a text table: each instance group's type and count, the channels it
