@@ -232,10 +232,11 @@ def describe_as(fault_proxy, description):
     fault_proxy.add_fault(operation="DescribeTrainingJob", kind="status", status=200, body=description, times=None)
 
 
-@pytest.mark.parametrize("flags", [["--wait"], ["--logs"], ["--logs", "--group", "homogeneousCluster"]])
+@pytest.mark.parametrize("flags", [["--wait"], ["--logs"], ["--logs", "--group", "train"]])
 def test_submit_wait_exits_1_and_says_why_when_the_job_fails(capsys, spec_dir, fault_proxy, data_bucket, flags):
     path = write_spec(spec_dir, small_spec())
-    describe_as(fault_proxy, FAILED)
+    groups = [{"InstanceGroupName": name, "InstanceType": "ml.c5.xlarge", "InstanceCount": 1} for name in ("data", "train")]
+    describe_as(fault_proxy, dict(FAILED, ResourceConfig={"InstanceGroups": groups}))
     code, out, err = run(capsys, "submit", path, *flags)
     assert code == 1
     assert "cli-job: Failed - Training job failed" in out  # the waiter's last status line
