@@ -11,9 +11,14 @@ Name the groups through hyperparameters if they are not the seed's::
             hyperparameters={"data_group": "data_group", "train_group": "dnn_group"}, ...)
 
 (``sagemaker-hetero`` must be installed in the container, e.g. via ``requirements.txt``.)
-Try it without SageMaker against a fake ``/opt/ml``::
+Try it without SageMaker::
 
-    SAGEMAKER_BASE_DIR=/tmp/fake-opt-ml python examples/fork_by_group.py
+    python examples/fork_by_group.py
+
+Run outside a job (no ``resourceconfig.json`` under ``$SAGEMAKER_BASE_DIR``, default ``/opt/ml``), it
+starts itself as the entry point of a two-group job on this machine (``LocalSession``: two CPU hosts
+reading ``seed_data/folder1``, one GPU host), so every host runs this file as it would on SageMaker
+and each line it prints is labelled ``[<group>/<host>]``.
 """
 import argparse
 import json
@@ -78,5 +83,34 @@ def main(argv=None):
     return run_by_group({args.data_group: preprocess, args.train_group: train}, env)
 
 
+def in_a_job():
+    """Whether this process runs as a host of a job: SageMaker (or a local run) wrote its cluster's file."""
+    base = os.environ.get("SAGEMAKER_BASE_DIR", "/opt/ml")
+    return os.path.isfile(os.path.join(base, "input", "config", "resourceconfig.json"))
+
+
+def run_locally():
+    """Run this file as the entry point of every host of a two-group job on this machine."""
+    from sagemaker_hetero import InstanceGroup, PyTorch, TrainingInput
+    from sagemaker_hetero.local import LocalSession
+
+    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "seed_data", "folder1")
+    estimator = PyTorch(
+        entry_point=os.path.abspath(__file__), framework_version="1.12.1", py_version="py38",
+        role="arn:aws:iam::123456789012:role/SageMakerRole", job_name="fork-by-group",
+        instance_groups=[InstanceGroup("instance_group_1", "ml.c5.18xlarge", 2),
+                         InstanceGroup("instance_group_2", "ml.p3dn.24xlarge", 1)],
+        sagemaker_session=LocalSession(),
+    )
+    estimator.fit({"training": TrainingInput("file://" + data, instance_groups=["instance_group_1"])})
+    print("model: %s" % estimator.latest_training_job.describe()["ModelArtifacts"]["S3ModelArtifacts"])
+
+
 if __name__ == "__main__":
-    main()
+    if in_a_job():
+        main()
+    else:
+        print("Not inside a training job: running this file on every host of a local two-group job "
+              "(LocalSession).")
+        sys.stdout.flush()
+        run_locally()

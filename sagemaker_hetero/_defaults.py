@@ -35,6 +35,14 @@ MAX_JOB_NAME = 63
 HOMOGENEOUS_GROUP = "homogeneousCluster"
 #: The account id shown where it is not known (dry runs).
 ACCOUNT_PLACEHOLDER = "<account-id>"
+#: The region shown where no region is configured (dry runs: the bucket, the image, ``sagemaker_region``);
+#: a submission needs a real one.
+REGION_PLACEHOLDER = "<region>"
+#: The Deep Learning Containers' registry account in an image URI whose region is the placeholder (the
+#: account differs by region).
+REGISTRY_PLACEHOLDER = "<registry-account>"
+#: Every placeholder a dry run's request may hold (a request holding one cannot be sent as it is).
+PLACEHOLDERS = (ACCOUNT_PLACEHOLDER, REGION_PLACEHOLDER, REGISTRY_PLACEHOLDER)
 #: An account id that fits the service's patterns: a local run's account, and the stand-in for an
 #: unknown account while a request is checked.
 ZERO_ACCOUNT_ID = "000000000000"

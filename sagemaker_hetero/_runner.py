@@ -6,7 +6,7 @@ One way for a constructor, a dry run, AWS and a local run alike: settings -> :fu
 archive's digest the session would give it). A session is anything with ``facts()`` (what it knows
 without a call), ``check(job)`` (its own rules: ``(job, problems)``) and ``execute(job, now)`` (the
 started job): ``Session`` for AWS, ``LocalSession``. Without one (an AWS dry run) the region is the
-AWS configuration's. The file system and the clock enter here (:func:`local_path_exists`, ``now``)
+AWS configuration's, else a placeholder. The file system and the clock enter here (:func:`local_path_exists`, ``now``)
 and are passed down: what this module calls is pure.
 """
 import os
@@ -32,10 +32,11 @@ def is_session(session):
 
 
 def session_facts(session):
-    """What ``session`` knows without a call; without one, the region of the AWS configuration."""
+    """What ``session`` knows without a call; without one, the region of the AWS configuration (the
+    placeholder ``<region>`` when none is configured: ``names.dry_run_region``)."""
     if is_session(session):
         return session.facts()
-    return plan.Facts(region=names.region_from_environment())
+    return plan.Facts(region=names.dry_run_region(names.region_from_environment()))
 
 
 def local_path_exists(kind, path):

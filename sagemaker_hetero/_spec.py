@@ -11,8 +11,9 @@ A spec is a mapping holding an estimator's keyword arguments, plus ``framework``
       dummy: "s3://bucket/dummy"
     distribution: {torch_distributed: {enabled: true}, instance_groups: [dnn_group]}
 
-Local paths (``entry_point`` without ``source_dir``, ``source_dir``, ``dependencies``) are relative to
-the spec's folder. Every problem is reported at once as a :class:`ConfigError`, with paths into the
+Every local path is relative to the spec's folder, whatever the working folder: ``source_dir``,
+``entry_point`` without ``source_dir``, ``dependencies``, ``model_uri`` and the channels of ``inputs``
+(``file://`` URIs and plain paths), and a ``file://`` ``output_path``. Every problem is reported at once as a :class:`ConfigError`, with paths into the
 spec (``instance_groups[1].type``); unknown keys are problems naming the closest valid key.
 
 :func:`loads` turns the file's text into that mapping (JSON or YAML), within limits that keep a
@@ -57,6 +58,7 @@ _FIT_KEYS = ("inputs", "experiment_config")
 #: The section of a spec holding a tuning job's settings (the ``tune`` commands; ``_tuning_spec``).
 TUNING_KEY = "tuning"
 _STRING_KEYS = ("framework_version", "py_version")
+_FILE = "file://"
 
 
 
@@ -128,6 +130,31 @@ def _resolve(base_dir, path):
     return os.path.normpath(os.path.join(base_dir, path))
 
 
+def _resolve_uri(base_dir, uri, plain=True):
+    """A local ``file://`` URI (and, with ``plain``, a plain path) relative to ``base_dir``; any other URI
+    (``s3://``, ``https://``, absolute) unchanged."""
+    if not isinstance(uri, str):
+        return uri
+    if uri.startswith(_FILE):
+        rest = uri[len(_FILE):]
+        return _FILE + _resolve(base_dir, rest) if rest and not rest.startswith("/") else uri
+    return _resolve(base_dir, uri) if plain and "://" not in uri else uri
+
+
+def _resolve_paths(kwargs, base_dir):
+    """The estimator arguments' local paths made relative to ``base_dir`` (the spec's folder), in place."""
+    if kwargs.get("source_dir") is not None:
+        kwargs["source_dir"] = _resolve(base_dir, kwargs["source_dir"])
+    elif kwargs.get("entry_point") is not None:  # else relative to source_dir, as in Python
+        kwargs["entry_point"] = _resolve(base_dir, kwargs["entry_point"])
+    if isinstance(kwargs.get("dependencies"), list):
+        kwargs["dependencies"] = [_resolve(base_dir, d) for d in kwargs["dependencies"]]
+    if "model_uri" in kwargs:
+        kwargs["model_uri"] = _resolve_uri(base_dir, kwargs["model_uri"])
+    if "output_path" in kwargs:  # a local run's file:// output (an S3 URI otherwise)
+        kwargs["output_path"] = _resolve_uri(base_dir, kwargs["output_path"], plain=False)
+
+
 def _groups(value, out):
     from sagemaker_hetero.instance_group import InstanceGroup
 
@@ -150,11 +177,11 @@ def _groups(value, out):
     return groups
 
 
-def _input(path, value, out):
+def _input(path, value, out, base_dir=None):
     from sagemaker_hetero.inputs import ShuffleConfig
 
     if isinstance(value, str):
-        return value
+        return _resolve_uri(base_dir, value)
     if not isinstance(value, dict):
         out.append(Problem(path, "must be an S3 URI or a mapping of TrainingInput arguments", value))
         return value
@@ -163,7 +190,7 @@ def _input(path, value, out):
         if key not in INPUT_KEYS:
             _unknown("%s.%s" % (path, key), key, INPUT_KEYS, out)
             continue
-        kwargs[key] = item
+        kwargs[key] = _resolve_uri(base_dir, item) if key == "s3_data" else item
     if "s3_data" not in value:
         out.append(Problem(path + ".s3_data", "is required"))
     shuffle = kwargs.get("shuffle_config")
@@ -210,17 +237,14 @@ def parse(data, base_dir=None):
             )
     if "instance_groups" in kwargs:
         kwargs["instance_groups"] = _groups(kwargs["instance_groups"], out)
-    if kwargs.get("source_dir") is not None:
-        kwargs["source_dir"] = _resolve(base_dir, kwargs["source_dir"])
-    elif kwargs.get("entry_point") is not None:
-        kwargs["entry_point"] = _resolve(base_dir, kwargs["entry_point"])
-    if isinstance(kwargs.get("dependencies"), list):
-        kwargs["dependencies"] = [_resolve(base_dir, d) for d in kwargs["dependencies"]]
+    _resolve_paths(kwargs, base_dir)
     inputs = data.get("inputs")
-    if inputs is not None:
+    if isinstance(inputs, str):
+        inputs = _resolve_uri(base_dir, inputs)
+    elif inputs is not None:
         if isinstance(inputs, dict):
-            inputs = {name: _input("inputs[%r]" % (name,), value, out) for name, value in inputs.items()}
-        elif not isinstance(inputs, str):
+            inputs = {name: _input("inputs[%r]" % (name,), value, out, base_dir) for name, value in inputs.items()}
+        else:
             out.append(Problem("inputs", "must be an S3 URI or a mapping of channel name to URI or TrainingInput arguments", inputs))
             inputs = None
     return Spec(

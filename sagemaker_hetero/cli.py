@@ -2,37 +2,46 @@
 
 ::
 
-    sagemaker-hetero render SPEC [--format json|cli-input-json]   the request as JSON (no network)
+    sagemaker-hetero render SPEC [--format json|cli-input-json] [--archive FILE]   the request (no network)
                                  [--cost [--prices FILE]]           and its cost estimate on stderr
     sagemaker-hetero validate SPEC                                  every problem at once (no network)
-    sagemaker-hetero cost SPEC [--prices FILE] [--offline]          per-group cost estimate
-    sagemaker-hetero diff SPEC --against JOB|FILE [--json]          what changed since a job (exit 1: a change)
     sagemaker-hetero submit SPEC [--wait] [--logs] [--group NAME]   create the job (and wait for it)
+    sagemaker-hetero submit SPEC --dry-run                          the same as render SPEC
     sagemaker-hetero status JOB [--prices FILE]                     the job's status (and bill, once ended)
     sagemaker-hetero logs JOB [--follow] [--group NAME]             its logs, labelled by instance group
     sagemaker-hetero stop JOB                                       stop it
     sagemaker-hetero local SPEC                                     run it on this machine
     sagemaker-hetero tune render|submit SPEC / tune status JOB      tuning jobs (a spec's 'tuning:')
+    sagemaker-hetero cost SPEC [--prices FILE] [--offline]          per-group cost estimate
+    sagemaker-hetero diff SPEC --against JOB|FILE [--json]          what changed since a job (exit 1: a change)
 
-Exit codes: 0 success (job Completed), 1 job Failed or Stopped, 2 invalid spec or usage, 3 AWS
-error, 4 unexpected error (one line on stderr; the traceback with ``--debug`` or
+``--region``, ``--profile`` and ``--debug`` go before or after the command; ``--version`` prints the
+version. Exit codes: 0 success (job Completed), 1 job Failed or Stopped, 2 invalid spec or usage, 3
+AWS error, 4 unexpected error (one line on stderr; the traceback with ``--debug`` or
 ``SAGEMAKER_HETERO_DEBUG=1``), 130 interrupted, 141 stdout closed early (``| head``). A crash never
 exits 1, so 1 always means a job that ended Failed or Stopped, but for ``diff``, where it means a
 difference (as diff(1)'s). ``render`` (``--cost`` too), ``validate``, ``cost --offline`` and ``diff
---against FILE`` import neither boto3 nor botocore.
+--against FILE`` import neither boto3 nor botocore; ``render`` and ``validate`` need no region (a
+placeholder stands for it). Messages speak the
+command line's language: the Python API's hints (``fit(dry_run=True)``, ``Session(...)``) are said
+as the options that do the same (:data:`CLI_WORDS`). What every command reads first (the spec file,
+the region, the AWS session) is ``_cli_input``'s.
 """
 import argparse
 import json
 import os
+import shlex
 import sys
 import time
 import traceback
 
 from sagemaker_hetero import exceptions as E
-from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER, PROJECT
+from sagemaker_hetero import _cli_input as _input
+from sagemaker_hetero._cli_input import CLI_WORDS, PROG  # noqa: F401 (part of this module's interface)
+from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER, HOMOGENEOUS_GROUP, PLACEHOLDERS, REGION_PLACEHOLDER
 
 __all__ = ["main", "EXIT_OK", "EXIT_JOB_FAILED", "EXIT_DIFFERENT", "EXIT_USAGE", "EXIT_AWS", "EXIT_UNEXPECTED",
-           "EXIT_INTERRUPTED", "EXIT_BROKEN_PIPE", "DEBUG_VARIABLE"]
+           "EXIT_INTERRUPTED", "EXIT_BROKEN_PIPE", "DEBUG_VARIABLE", "CLI_WORDS"]
 
 EXIT_OK = 0
 EXIT_JOB_FAILED = 1
@@ -44,74 +53,7 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a writer whose reader went away
 #: Set (to anything but "" or "0"), an unexpected error also prints its traceback, as --debug does.
 DEBUG_VARIABLE = "SAGEMAKER_HETERO_DEBUG"
-PROG = PROJECT
-
-
-# -- reading a spec ----------------------------------------------------------------------------
-
-
-def _read_spec(path):
-    """``(data, base folder)`` of a YAML or JSON spec file (``-``: standard input), at most
-    ``MAX_SPEC_BYTES`` long."""
-    from sagemaker_hetero import _spec
-    from sagemaker_hetero._checks import text as _spec_text
-
-    if path == "-":
-        text, base = sys.stdin.read(_spec.MAX_SPEC_BYTES + 1), os.getcwd()
-        text = _spec_text.text_of(text.encode("utf-8", "replace"), path)
-    else:
-        try:
-            raw = _spec_text.read_bounded(path)
-        except OSError as exc:
-            raise E.ConfigError([E.Problem(_spec.SPEC, "cannot be read: %s" % exc, path)])
-        text = _spec_text.text_of(raw, path)
-        base = os.path.dirname(os.path.abspath(path))
-    ext = os.path.splitext(path)[1].lower()
-    kind = "json" if ext == ".json" else "yaml" if ext in (".yaml", ".yml") else None
-    return _spec.loads(text, path, kind), base
-
-
-def _load(args, session=None, facts=None):
-    """``(spec, job, facts, now)`` after every check of round one, as ``session`` (None: AWS) runs
-    the job (raises ConfigError listing all problems)."""
-    from sagemaker_hetero import _runner, _spec
-
-    data, base = _read_spec(args.spec)
-    spec = _spec.parse(data, base)
-    now = time.time()
-    job, facts, problems = spec.check(session, facts, now, path_exists=_runner.local_path_exists)
-    if problems:
-        raise E.ConfigError(problems)
-    return spec, job, facts, now
-
-
-def _region(args, required):
-    from sagemaker_hetero._request import names as _context
-
-    if args.region:
-        return args.region
-    env = dict(os.environ)
-    if args.profile:
-        env["AWS_PROFILE"] = args.profile
-    region = _context.region_from_environment(env)
-    if region is None and required:
-        raise E.ConfigError(
-            [E.Problem("--region", "no AWS region is configured: pass --region, or set AWS_REGION or a profile's region")]
-        )
-    return region
-
-
-def _session(args):
-    import botocore.exceptions
-
-    from sagemaker_hetero import _aws_errors, _boto
-    from sagemaker_hetero.session import Session
-
-    try:  # the region as every command reads it: --region, else the environment's and the profile's
-        boto_session = _boto.new_boto_session(profile_name=args.profile, region_name=_region(args, required=False))
-    except botocore.exceptions.BotoCoreError as exc:  # an unknown profile, say
-        raise _aws_errors.translate(exc, "Session")
-    return Session(boto_session=boto_session)
+_COMMAND_LINE = "the command line"  # what problems with options are problems with
 
 
 # -- commands ----------------------------------------------------------------------------------
@@ -119,35 +61,16 @@ def _session(args):
 
 def _render(args):
     from sagemaker_hetero import _runner
-    from sagemaker_hetero._model import archive as _archive
-    from sagemaker_hetero._request import plan as _plan
 
-    facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id,
-                        default_bucket=args.default_bucket)
-    _, job, facts, now = _load(args, facts=facts)
+    _, job, facts, now = _input.load(args, facts=_input.dry_run_facts(args))
     plan = _runner.plan_for(job, facts, now, None)  # the code key is the archive's SHA-256
     text = json.dumps(plan.request, indent=2)
-    if args.format == "cli-input-json" and ACCOUNT_PLACEHOLDER in text:
-        raise E.ConfigError(
-            [
-                E.Problem(
-                    "--format cli-input-json",
-                    "the request holds the placeholder %s (the default bucket or a role name's ARN); pass "
-                    "--account-id or --default-bucket, or give output_path (and code_location) and a role ARN "
-                    "in the spec" % ACCOUNT_PLACEHOLDER,
-                )
-            ]
-        )
+    if args.format == "cli-input-json":
+        problems = _placeholder_problems(text)
+        if problems:
+            raise E.ConfigError(problems, _COMMAND_LINE)
     if args.archive:
-        if plan.code is None or not plan.code.upload:
-            raise E.ConfigError([E.Problem("--archive", "the job ships no code archive to build")])
-        body, _ = _archive.build_archive(job.code)
-        try:
-            with body, open(args.archive, "wb") as f:
-                f.write(body.read())
-        except OSError as exc:
-            raise E.ConfigError([E.Problem("--archive", "cannot be written: %s" % exc, args.archive)])
-        sys.stderr.write("Wrote %s; upload it to %s before creating the job.\n" % (args.archive, plan.code.s3_uri))
+        _write_archive(args.archive, plan)
     sys.stdout.write(text + "\n")
     if args.cost:  # stdout stays the request
         from sagemaker_hetero._cost.priced import estimate_of
@@ -158,13 +81,15 @@ def _render(args):
 
 def _planned(args, account_id=None):
     """The plan of the spec's job as ``render`` makes it (the code key from the archive's digest), in the
-    account of ``--account-id``, else ``account_id``."""
-    from sagemaker_hetero import _runner
-    from sagemaker_hetero._request import plan as _plan
+    account of ``--account-id``, else ``account_id``; prices are per region, so a region is needed."""
+    import attrs
 
-    facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id or account_id,
-                        default_bucket=args.default_bucket)
-    _, job, facts, now = _load(args, facts=facts)
+    from sagemaker_hetero import _runner
+
+    facts = attrs.evolve(_input.dry_run_facts(args), region=_input.required_region(args))
+    if facts.account_id is None and account_id is not None:
+        facts = attrs.evolve(facts, account_id=account_id)
+    _, job, facts, now = _input.load(args, facts=facts)
     return _runner.plan_for(job, facts, now, None)
 
 
@@ -172,7 +97,7 @@ def _cost(args):
     from sagemaker_hetero._cost.priced import estimate_of
 
     plan = _planned(args)
-    boto_session = _session(args).boto_session if args.profile and not args.offline else None
+    boto_session = _input.boto_session(args) if getattr(args, "profile", None) and not args.offline else None
     estimate = estimate_of(plan.request, plan.region, args.prices, not args.offline, boto_session, "--prices")
     sys.stdout.write((json.dumps(estimate.to_dict()) if args.output == "json" else estimate.text()) + "\n")
     return EXIT_OK
@@ -187,17 +112,60 @@ def _diff(args):
     if os.path.exists(args.against) or args.against.lower().endswith(".json"):
         old, against = _spec_text.read_json_object(args.against, "--against", "request"), "file %s" % args.against
     else:
-        old, against = _session(args).describe_training_job(args.against), "job %s" % args.against
+        old, against = _input.session(args).describe_training_job(args.against), "job %s" % args.against
     result = diff.diff(old, _planned(args, diff.account_of(old)).request, against)
     sys.stdout.write((json.dumps(result.to_dict(), default=str) if args.output == "json" else str(result)) + "\n")
     return EXIT_OK if result.equal else EXIT_DIFFERENT
 
 
+def _placeholder_problems(text):
+    """Why a request ``text`` holding placeholders cannot go to ``aws sagemaker create-training-job``."""
+    problems = []
+    if REGION_PLACEHOLDER in text:
+        problems.append(E.Problem("--format cli-input-json", "the request holds the placeholder %s (no AWS region is "
+                                  "configured): pass --region, or set AWS_REGION or a profile's region"
+                                  % REGION_PLACEHOLDER))
+    if ACCOUNT_PLACEHOLDER in text:
+        problems.append(E.Problem("--format cli-input-json", "the request holds the placeholder %s (the default "
+                                  "bucket or a role name's ARN); pass --account-id or --default-bucket, or give "
+                                  "output_path (and code_location) and a role ARN in the spec" % ACCOUNT_PLACEHOLDER))
+    return problems
+
+
+def _write_archive(path, plan):
+    """Write the plan's code archive to ``path`` and say on stderr how to put it where the request points:
+    the ``aws s3 cp`` line, or, while the key holds a placeholder, what to pass to get it."""
+    from sagemaker_hetero._model import archive as _archive
+
+    if plan.code is None or not plan.code.upload:
+        raise E.ConfigError([E.Problem("--archive", "the job ships no code archive to build")])
+    body, _ = _archive.build_archive(plan.job.code)
+    try:
+        with body, open(path, "wb") as f:
+            f.write(body.read())
+    except OSError as exc:
+        raise E.ConfigError([E.Problem("--archive", "cannot be written: %s" % exc, path)])
+    uri = plan.code.s3_uri
+    if any(p in uri for p in PLACEHOLDERS):
+        needed = ["--region"] if REGION_PLACEHOLDER in uri else []
+        needed += ["--account-id (or --default-bucket)"] if ACCOUNT_PLACEHOLDER in uri else []
+        sys.stderr.write("%s: wrote the code archive %s; the request expects it at %s: pass %s to get the "
+                         "'aws s3 cp' line\n" % (PROG, path, uri, " and ".join(needed)))
+        return
+    sys.stderr.write("%s: wrote the code archive %s; upload it where the request expects it before creating the "
+                     "job:\n%s\n" % (PROG, path, _upload_command(path, uri)))
+
+
+def _upload_command(path, uri):
+    """The ``aws s3 cp`` line that puts the code archive at ``path`` at ``uri``, with its SHA-256 checksum kept
+    by S3 (as ``submit`` uploads it, so a later ``submit`` of the same code finds it stored)."""
+    return "aws s3 cp %s %s --checksum-algorithm SHA256" % (shlex.quote(path), shlex.quote(uri))
+
+
 def _validate(args):
-    from sagemaker_hetero._request import plan as _plan
     from sagemaker_hetero._model.job import INPUT
 
-    spec, job, _, _ = _load(args, facts=_plan.Facts(region=_region(args, required=False)))
+    spec, job, _, _ = _input.load(args, facts=_input.dry_run_facts(args))
     groups = job.group_names if job.heterogeneous else None
     channels = [c.name for c in job.channels if c.kind == INPUT]
     summary = {
@@ -277,10 +245,11 @@ def _ended(args, job, exc):
 
 
 def _submit(args):
-    from sagemaker_hetero._request import plan as _plan
-
-    spec, _, _, _ = _load(args, facts=_plan.Facts(region=_region(args, required=False)))
-    session = _session(args)
+    if args.dry_run:
+        return _submit_dry_run(args)
+    spec, job, _, _ = _input.load(args, facts=_input.dry_run_facts(args))
+    _check_groups(args.group, job.group_names if job.heterogeneous else [HOMOGENEOUS_GROUP], "the spec's job")
+    session = _input.session(args)
     estimator = spec.estimator(session)
     estimator.fit(spec.inputs, wait=False, experiment_config=spec.experiment_config)
     job = estimator.latest_training_job
@@ -292,17 +261,47 @@ def _submit(args):
             return _report(args, job.describe())
         return EXIT_OK
     try:
-        desc = job.wait(logs="All" if args.logs else "None", out=progress, instance_groups=args.group)
+        desc = _with_group_option(job.wait, logs="All" if args.logs else "None", out=progress,
+                                  instance_groups=args.group)
     except E.UnexpectedStatusException as exc:
         return _ended(args, job, exc)
     return _report(args, desc) if args.output == "json" else EXIT_OK
+
+
+def _submit_dry_run(args):
+    """``submit SPEC --dry-run``: what ``render SPEC`` prints (nothing is sent)."""
+    given = [flag for flag, on in (("--wait", args.wait), ("--logs", args.logs), ("--group", args.group)) if on]
+    if given:
+        raise E.ConfigError([E.Problem("--dry-run", "prints the request and sends nothing, so it does not go with %s"
+                                       % " or ".join(given))], _COMMAND_LINE)
+    args.format, args.archive, args.account_id, args.cost, args.prices = "json", None, None, False, None
+    return _render(args)
+
+
+def _check_groups(only, groups, whose):
+    """Refuse ``--group`` names that are not among ``groups`` (before anything is created)."""
+    from sagemaker_hetero import _logs as _labels
+
+    problems = _labels.filter_problems(only, groups)
+    if problems:
+        raise E.ConfigError([E.Problem("--group", p.message.replace("the job", whose), p.value) for p in problems],
+                            _COMMAND_LINE)
+
+
+def _with_group_option(call, **kwargs):
+    """``call(**kwargs)``, its problems with ``instance_groups`` named as the option ``--group``."""
+    try:
+        return call(**kwargs)
+    except E.ConfigError as exc:
+        renamed = [p.renamed("--group") if p.path.startswith("instance_groups") else p for p in exc.problems]
+        raise E.ConfigError(renamed, _COMMAND_LINE)
 
 
 def _status(args):
     from sagemaker_hetero._cost.priced import bill_of
     from sagemaker_hetero._request import describe
 
-    session = _session(args)
+    session = _input.session(args)
     desc = session.describe_training_job(args.job)
     bill = None
     if desc.get("BillableTimeInSeconds") is not None:  # the job has ended: what it was billed
@@ -330,15 +329,15 @@ def _logs(args):
     from sagemaker_hetero._defaults import TERMINAL_STATUSES
     from sagemaker_hetero._job import TrainingJob
 
-    job = TrainingJob(_session(args), args.job)
+    job = TrainingJob(_input.session(args), args.job)
     if args.follow:
         try:
-            job.logs(follow=True, instance_groups=args.group)
+            _with_group_option(job.logs, follow=True, instance_groups=args.group)
         except E.UnexpectedStatusException as exc:
             return _ended(args, job, exc)
         return EXIT_OK
     out = _Watched(sys.stdout)
-    desc = job.logs(instance_groups=args.group, out=out)
+    desc = _with_group_option(job.logs, instance_groups=args.group, out=out)
     if not out.written:  # say why there is nothing, rather than print nothing
         whose = "job %s" % args.job
         if args.group:
@@ -350,7 +349,7 @@ def _logs(args):
 
 
 def _stop(args):
-    _session(args).stop_training_job(args.job)
+    _input.session(args).stop_training_job(args.job)
     if args.output == "json":
         sys.stdout.write(json.dumps({"job_name": args.job, "stopping": True}) + "\n")
     else:
@@ -361,8 +360,9 @@ def _stop(args):
 def _local(args):
     from sagemaker_hetero.local import LocalSession
 
-    session = LocalSession(root=args.root)
-    spec, _, _, _ = _load(args, session)
+    boto_session = _input.boto_session(args) if getattr(args, "profile", None) else None  # for s3:// channels
+    session = LocalSession(boto_session, root=args.root, region=getattr(args, "region", None))
+    spec, _, _, _ = _input.load(args, session)
     estimator = spec.estimator(session)
     try:
         estimator.fit(spec.inputs, wait=True, experiment_config=spec.experiment_config)
@@ -379,7 +379,7 @@ def _load_tuning(args, session=None, facts=None):
     """``(spec, section, job, tuning, facts, now)`` after every check of the spec's tuning job."""
     from sagemaker_hetero import _runner, _spec, _tuning_spec
 
-    data, base = _read_spec(args.spec)
+    data, base = _input.read_spec(args.spec)
     spec = _spec.parse(data, base)
     now = time.time()
     section, job, tuning, facts, problems = _tuning_spec.check(spec, session, facts, now,
@@ -393,9 +393,7 @@ def _tune_render(args):
     from sagemaker_hetero import _tuning
     from sagemaker_hetero._request import plan as _plan
 
-    facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id,
-                        default_bucket=args.default_bucket)
-    _, _, job, tuning, facts, now = _load_tuning(args, facts=facts)
+    _, _, job, tuning, facts, now = _load_tuning(args, facts=_input.dry_run_facts(args))
     rendered = _tuning.render(tuning, _plan.make_plan(job, facts, now), now)
     sys.stdout.write(json.dumps(rendered.request, indent=2) + "\n")
     return EXIT_OK
@@ -417,11 +415,10 @@ def _tune_report(args, desc):
 
 
 def _tune_submit(args):
-    from sagemaker_hetero._request import plan as _plan
     from sagemaker_hetero.tuner import HyperparameterTuner
 
-    spec, section, _, _, _, _ = _load_tuning(args, facts=_plan.Facts(region=_region(args, required=False)))
-    session = _session(args)
+    spec, section, _, _, _, _ = _load_tuning(args, facts=_input.dry_run_facts(args))
+    session = _input.session(args)
     tuner = HyperparameterTuner(spec.estimator(session), **section.kwargs)
     tuner.fit(spec.inputs, wait=False, **section.fit_kwargs)
     job = tuner.latest_tuning_job
@@ -438,18 +435,19 @@ def _tune_submit(args):
 
 
 def _tune_status(args):
-    return _tune_report(args, _session(args).describe_tuning_job(args.job))
+    return _tune_report(args, _input.session(args).describe_tuning_job(args.job))
 
 
-def _add_tune(commands, spec, aws, output):
+def _add_tune(commands, spec, aws, output, bucket):
     """The ``tune`` command and its subcommands."""
-    tune = commands.add_parser("tune", help="hyperparameter tuning jobs from a spec with a 'tuning:' section")
+    tune = commands.add_parser("tune", parents=[aws], help="hyperparameter tuning jobs from a spec with a 'tuning:' "
+                               "section")
     sub = tune.add_subparsers(dest="tune_command", metavar="SUBCOMMAND")
-    p = sub.add_parser("render", parents=[spec, aws], help="print the CreateHyperParameterTuningJob request (no network)")
+    p = sub.add_parser("render", parents=[spec, aws, bucket],
+                       help="print the CreateHyperParameterTuningJob request (no network)")
     p.add_argument("--account-id", help="the AWS account id, for the default bucket's name (no look-up)")
-    p.add_argument("--default-bucket", help="the bucket to use instead of sagemaker-{region}-{account}")
     p.set_defaults(handler=_tune_render)
-    p = sub.add_parser("submit", parents=[spec, aws, output], help="create the tuning job")
+    p = sub.add_parser("submit", parents=[spec, aws, output, bucket], help="create the tuning job")
     p.add_argument("--wait", action="store_true", help="wait until it ends; exit 1 if it fails or is stopped")
     p.set_defaults(handler=_tune_submit)
     job = argparse.ArgumentParser(add_help=False)
@@ -458,21 +456,35 @@ def _add_tune(commands, spec, aws, output):
     p.set_defaults(handler=_tune_status)
 
 
+# -- the parser --------------------------------------------------------------------------------
+
+
+def _global_options(parser):
+    """``--region``, ``--profile`` and ``--debug``: before the command (on the main parser) and after it
+    (on each command's). Unset they are absent (``argparse.SUPPRESS``), so a command's parser never
+    overwrites what was given before the command."""
+    parser.add_argument("--region", default=argparse.SUPPRESS,
+                        help="AWS region (default: AWS_DEFAULT_REGION, AWS_REGION or the profile's)")
+    parser.add_argument("--profile", default=argparse.SUPPRESS, help="AWS profile (default: AWS_PROFILE or 'default')")
+    parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                        help="on an unexpected error (exit 4), print its traceback too (also: %s=1)" % DEBUG_VARIABLE)
+    return parser
+
+
 _PRICES = dict(metavar="FILE", help="a price file (JSON, or CSV: instance_type,usd_per_hour[,region]) read before "
                "the cache and the AWS Price List (default: the file SAGEMAKER_HETERO_PRICES names)")
 
 
-def _add_cost(commands, spec, aws, output, debug):
+def _add_cost(commands, spec, aws, output, bucket):
     """The ``cost`` and ``diff`` commands."""
     names = argparse.ArgumentParser(add_help=False)
     names.add_argument("--account-id", help="the AWS account id, for the default bucket's name (no look-up)")
-    names.add_argument("--default-bucket", help="the bucket to use instead of sagemaker-{region}-{account}")
-    p = commands.add_parser("cost", parents=[spec, aws, output, names, debug],
+    p = commands.add_parser("cost", parents=[spec, aws, output, names, bucket],
                             help="print the job's cost estimate per instance group")
     p.add_argument("--prices", **_PRICES)
     p.add_argument("--offline", action="store_true", help="read no price list: prices from --prices or the cache")
     p.set_defaults(handler=_cost)
-    p = commands.add_parser("diff", parents=[spec, aws, output, names, debug],
+    p = commands.add_parser("diff", parents=[spec, aws, output, names, bucket],
                             help="print what differs from a job's request; exit 1 if anything does")
     p.add_argument("--against", required=True, metavar="JOB|FILE",
                    help="a training job's name (described), or a file holding a saved render (or description)")
@@ -480,20 +492,18 @@ def _add_cost(commands, spec, aws, output, debug):
     p.set_defaults(handler=_diff)
 
 
-# -- the parser --------------------------------------------------------------------------------
-
-
 def _parser():
-    parser = argparse.ArgumentParser(
+    from sagemaker_hetero import __version__
+
+    parser = _global_options(argparse.ArgumentParser(
         prog=PROG,
         description="Render, validate, submit and watch SageMaker training jobs on heterogeneous clusters.",
         epilog="Exit codes: 0 success, 1 job Failed or Stopped, 2 invalid spec or usage, 3 AWS error, "
         "4 unexpected error (--debug shows its traceback). "
         "See docs/cli.md for the spec format.",
-    )
-    aws = argparse.ArgumentParser(add_help=False)
-    aws.add_argument("--region", help="AWS region (default: AWS_DEFAULT_REGION, AWS_REGION or the profile's)")
-    aws.add_argument("--profile", help="AWS profile (default: AWS_PROFILE or 'default')")
+    ))
+    parser.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
+    aws = _global_options(argparse.ArgumentParser(add_help=False))
     output = argparse.ArgumentParser(add_help=False)
     output.add_argument("--output", choices=("text", "json"), default="text", help="text (default) or json on stdout")
     spec = argparse.ArgumentParser(add_help=False)
@@ -504,44 +514,44 @@ def _parser():
     group.add_argument(
         "--group", action="append", metavar="NAME", help="show only this instance group's log lines (repeatable)"
     )
-    debug = argparse.ArgumentParser(add_help=False)
-    debug.add_argument("--debug", action="store_true",
-                       help="on an unexpected error (exit 4), print its traceback too (also: %s=1)" % DEBUG_VARIABLE)
+    bucket = argparse.ArgumentParser(add_help=False)
+    bucket.add_argument("--default-bucket", help="the bucket to use instead of sagemaker-{region}-{account}")
 
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    p = commands.add_parser("render", parents=[spec, aws, debug], help="print the CreateTrainingJob request (no network)")
+    p = commands.add_parser("render", parents=[spec, aws, bucket], help="print the CreateTrainingJob request (no network)")
     p.add_argument(
         "--format",
         choices=("json", "cli-input-json"),
         default="json",
         help="json (default), or cli-input-json: for 'aws sagemaker create-training-job --cli-input-json', "
-        "refused while the account is a placeholder",
+        "refused while the request holds a placeholder (<region>, <account-id>)",
     )
     p.add_argument("--account-id", help="the AWS account id, for the default bucket's name (no look-up)")
-    p.add_argument("--default-bucket", help="the bucket to use instead of sagemaker-{region}-{account}")
-    p.add_argument("--archive", metavar="FILE", help="also write the code archive (sourcedir.tar.gz) to FILE")
+    p.add_argument("--archive", metavar="FILE", help="also write the code archive (sourcedir.tar.gz) to FILE and print "
+                   "the 'aws s3 cp' line that uploads it where the request expects it (on stderr)")
     p.add_argument("--cost", action="store_true", help="also print the cost estimate on stderr (no network)")
     p.add_argument("--prices", **_PRICES)
     p.set_defaults(handler=_render)
-    p = commands.add_parser("validate", parents=[spec, aws, output, debug], help="check the spec; list every problem")
+    p = commands.add_parser("validate", parents=[spec, aws, output], help="check the spec; list every problem")
     p.set_defaults(handler=_validate)
-    p = commands.add_parser("submit", parents=[spec, aws, output, group, debug], help="create the training job")
+    p = commands.add_parser("submit", parents=[spec, aws, output, group, bucket], help="create the training job")
     p.add_argument("--wait", action="store_true", help="wait until the job ends; exit 1 if it fails or is stopped")
     p.add_argument("--logs", action="store_true", help="wait, printing the job's logs labelled by instance group")
+    p.add_argument("--dry-run", action="store_true", help="print the request and send nothing (the same as render)")
     p.set_defaults(handler=_submit)
-    p = commands.add_parser("status", parents=[job, aws, output, debug], help="print a job's status (and bill)")
+    p = commands.add_parser("status", parents=[job, aws, output], help="print a job's status (and bill)")
     p.add_argument("--prices", **_PRICES)
     p.set_defaults(handler=_status)
-    p = commands.add_parser("logs", parents=[job, aws, group, debug], help="print a job's logs labelled by instance group")
+    p = commands.add_parser("logs", parents=[job, aws, group], help="print a job's logs labelled by instance group")
     p.add_argument("--follow", action="store_true", help="keep printing until the job ends")
     p.set_defaults(handler=_logs)
-    p = commands.add_parser("stop", parents=[job, aws, output, debug], help="stop a job")
+    p = commands.add_parser("stop", parents=[job, aws, output], help="stop a job")
     p.set_defaults(handler=_stop)
-    p = commands.add_parser("local", parents=[spec, debug], help="run the job on this machine (LocalSession)")
+    p = commands.add_parser("local", parents=[spec, aws], help="run the job on this machine (LocalSession)")
     p.add_argument("--root", metavar="DIR", help="where the job's folders go (default: LocalSession's)")
     p.set_defaults(handler=_local)
-    _add_cost(commands, spec, aws, output, debug)
-    _add_tune(commands, spec, aws, output)
+    _add_cost(commands, spec, aws, output, bucket)
+    _add_tune(commands, spec, aws, output, bucket)
     return parser
 
 
@@ -567,27 +577,22 @@ def _main(argv):
         parser.print_usage(sys.stderr)
         sys.stderr.write("%s: error: a command is required\n" % PROG)
         return EXIT_USAGE
-    what = getattr(args, "spec", None) or getattr(args, "job", None)
     try:
         return args.handler(args)
     except E.ConfigError as exc:
-        sys.stderr.write("%s: %s: %s\n" % (PROG, what, exc))
-        if getattr(args, "output", None) == "json":
-            problems = [{"path": p.path, "message": p.message, "value": p.value} for p in exc.problems]
-            sys.stdout.write(json.dumps({"valid": False, "problems": problems}, default=repr) + "\n")
-        return EXIT_USAGE
+        return _refused(args, exc)
     except E.UnexpectedStatusException as exc:
         sys.stderr.write("%s: %s\n" % (PROG, exc))
         return EXIT_JOB_FAILED
     except E.AWSError as exc:
-        sys.stderr.write("%s: %s\n" % (PROG, exc))
+        sys.stderr.write("%s: %s\n" % (PROG, _input.spoken(str(exc))))
         return EXIT_AWS
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         raise
     except Exception as exc:  # a crash must not look like a failed job (1) or a bad spec (2)
-        debug = args.debug or os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
+        debug = getattr(args, "debug", False) or os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
         if debug:
             traceback.print_exc()
         text = ("%s" % exc).strip().splitlines()
@@ -595,3 +600,17 @@ def _main(argv):
             PROG, type(exc).__name__, ": " + text[0][:300] if text else "",
             "the traceback is above" if debug else "run again with --debug to see the traceback"))
         return EXIT_UNEXPECTED
+
+
+def _refused(args, exc):
+    """Exit 2 for a ConfigError: a spec file's one line, or every problem (in the command line's words)."""
+    if isinstance(exc, _input.SpecFileError):
+        sys.stderr.write("%s: %s\n" % (PROG, exc.line))
+    else:
+        exc = E.ConfigError([_input.cli_problem(p) for p in exc.problems], exc.subject)
+        what = getattr(args, "spec", None) or getattr(args, "job", None)
+        sys.stderr.write("%s: %s%s\n" % (PROG, "%s: " % what if what else "", exc))
+    if getattr(args, "output", None) == "json":
+        problems = [{"path": p.path, "message": p.message, "value": p.value} for p in exc.problems]
+        sys.stdout.write(json.dumps({"valid": False, "problems": problems}, default=repr) + "\n")
+    return EXIT_USAGE

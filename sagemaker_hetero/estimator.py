@@ -209,7 +209,7 @@ class EstimatorBase(object):
         if not isinstance(name, str) or name.lower() != _apps.TENSORBOARD:
             raise ValueError("%s does not support URL retrieval." % (name,))
         job_name = self._current_job_name
-        region = _runner.session_facts(self._sagemaker_session).region
+        region = _names.known_region(_runner.session_facts(self._sagemaker_session).region)
         if region is None:
             raise ConfigError([Problem("sagemaker_session", _names.NO_REGION)])
         studio = _apps.studio_user()
@@ -262,7 +262,7 @@ class EstimatorBase(object):
         found = []
         if logs not in _LOGS:
             found.append(Problem("logs", "must be one of %s" % ", ".join(map(repr, _LOGS)), logs))
-        if _runner.session_facts(session).region is None:
+        if not dry_run and _names.known_region(_runner.session_facts(session).region) is None:
             found.append(Problem("sagemaker_session", _names.NO_REGION))
         now = time.time()
         settings = self.job_settings(inputs, job_name, experiment_config)
@@ -376,12 +376,12 @@ class EstimatorBase(object):
         return job.wait(logs="All")
 
     def _view(self):
-        region = _runner.session_facts(self._sagemaker_session).region
+        facts = _runner.session_facts(self._sagemaker_session)
         title = "%s estimator" % type(self).__name__
         if self._current_job_name:
             title += " (latest job: %s)" % self._current_job_name
         job, _ = _build.build(self.job_settings(self.latest_inputs))
-        return _view.view_of(job, title, region=region)
+        return _view.view_of_job(job, title, facts)
 
     def describe_cluster(self):
         """The cluster as a text table: each instance group's type and count, the channels it

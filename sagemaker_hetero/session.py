@@ -67,6 +67,8 @@ _ATTEMPTS = threading.local()
 _KEPT_ARCHIVES = 4
 #: How many default names a submission tries when the name it was given is taken (another process).
 DEFAULT_NAME_ATTEMPTS = 5
+#: What to do when the default bucket cannot be used (the CLI says it in its own words).
+ELSEWHERE = "Pass Session(default_bucket='a-bucket-you-own') or output_path and code_location."
 # Training job names this process is creating (any session, any thread): while one call creates a job,
 # no other call of this process creates (or takes as its own) a job of that name.
 _CLAIMED_NAMES = set()
@@ -232,7 +234,7 @@ class Session(object):
         """The error for a 403 from HeadBucket on the default bucket: another account owns the name, or
         this identity may not use a bucket of its own account. ListBuckets (this account's buckets) tells
         which, when the identity may call it."""
-        elsewhere = "Pass Session(default_bucket='a-bucket-you-own') or output_path and code_location."
+        elsewhere = ELSEWHERE
         try:
             listed = _aws_errors.call(self._client("s3"), "ListBuckets", Prefix=name)
         except E.AWSError:
@@ -261,8 +263,7 @@ class Session(object):
                 return
             if exc.code == "BucketAlreadyExists":
                 raise exc.hinted(
-                    "The default bucket name %s belongs to another AWS account. Pass "
-                    "Session(default_bucket='a-bucket-you-own') or output_path/code_location." % name,
+                    "The default bucket name %s belongs to another AWS account. %s" % (name, ELSEWHERE),
                     cls=E.BucketOwnedByOtherAccountError,
                 )
             raise

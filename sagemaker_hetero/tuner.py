@@ -154,7 +154,7 @@ class HyperparameterTuner(object):
         )
 
     def _checked(self, inputs, job_name, include_cls_metadata, estimator_kwargs, now, path_exists=None, later=(),
-                 need_region=False):
+                 need_region=False, dry_run=False):
         """``(job, tuning, facts)`` after every check; raises :class:`ConfigError` listing every problem
         but those of the arguments in ``later``."""
         estimator = self.estimator
@@ -174,7 +174,7 @@ class HyperparameterTuner(object):
             found.append(Problem("estimator.sagemaker_session", "must be a sagemaker_hetero Session", session))
             session = None
         facts = _runner.session_facts(session)
-        if need_region and facts.region is None:
+        if need_region and not dry_run and _names.known_region(facts.region) is None:
             found.append(Problem("estimator.sagemaker_session", _names.NO_REGION))
         settings = estimator.job_settings(inputs, job_name)
         if need_region:  # fit: a tuning job is started with values
@@ -207,7 +207,7 @@ class HyperparameterTuner(object):
         """
         now = time.time()
         job, tuning, facts = self._checked(inputs, job_name, include_cls_metadata, estimator_kwargs, now,
-                                           path_exists=_runner.local_path_exists, need_region=True)
+                                           path_exists=_runner.local_path_exists, need_region=True, dry_run=dry_run)
         if dry_run:
             plan = _runner.plan_for(job, facts, now, self.estimator.given_session)
             rendered = _tuning.render(tuning, plan, now)

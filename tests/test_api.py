@@ -553,10 +553,13 @@ def test_dry_run_without_a_region(monkeypatch, tmp_path):
     for name in ("AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "AWS_DEFAULT_PROFILE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-such-config"))
-    est = pytorch()  # the constructor needs no region
-    with pytest.raises(ConfigError) as info:
-        dry_run(est, grouped_inputs())
-    assert "AWS_REGION" in str(info.value)
+    est = pytorch()  # the constructor needs no region, nor does a dry run: it shows a placeholder
+    request = dry_run(est, grouped_inputs())
+    assert request["OutputDataConfig"]["S3OutputPath"] == "s3://sagemaker-<region>-<account-id>/"
+    assert request["AlgorithmSpecification"]["TrainingImage"].startswith("<registry-account>.dkr.ecr.<region>.")
+    with pytest.raises(ConfigError) as info:  # a submission needs a real one, and says so before anything else
+        est.fit(grouped_inputs())
+    assert "sagemaker_session: no AWS region is configured" in str(info.value) and "AWS_REGION" in str(info.value)
 
 
 def test_region_from_a_profile_in_the_aws_config_file(monkeypatch, tmp_path):

@@ -93,3 +93,29 @@ def test_repr_never_fails():
     est.instance_groups = "not a list"
     assert isinstance(repr(est), str)
     assert RenderedRequest({"ResourceConfig": "not a dict"})._repr_html_() is None  # Jupyter then shows the dict
+
+
+@pytest.mark.parametrize("where", ["AWS", "LocalSession", "Session(default_bucket=...)"])
+def test_the_view_shows_the_output_and_code_its_request_holds(where, aws, tmp_path):
+    import html
+    import re
+
+    from sagemaker_hetero import Session
+    from sagemaker_hetero.local import LocalSession
+
+    session = {"AWS": None, "LocalSession": LocalSession(root=str(tmp_path / "jobs")),
+               "Session(default_bucket=...)": Session(default_bucket="my-team-bucket")}[where]
+    est = hetero(distribution=None, sagemaker_session=session)
+    request = est.fit(INPUTS, dry_run=True, job_name="shown")
+    output = request["OutputDataConfig"]["S3OutputPath"]
+    code = json.loads(request["HyperParameters"]["sagemaker_submit_directory"])
+    buckets = {uri.split("/")[2] for uri in (output, code)}
+    assert len(buckets) == 1 and ("my-team-bucket" in buckets) == (where == "Session(default_bucket=...)")
+    text = request.describe_cluster()
+    assert "  output: %s (the default bucket)" % output in text.splitlines()
+    assert "  code:   %s" % code in text.splitlines()
+    page = html.unescape(request._repr_html_()).split("<details>")[0]  # not the request folded below
+    assert "output: <code>%s (the default bucket)</code>" % output in page and "code: <code>%s</code>" % code in page
+    for shown in (text, page, est.describe_cluster(), html.unescape(est._repr_html_())):
+        assert set(re.findall(r"s3://([^/\s]+)/", shown)) == buckets  # no other bucket, however worked out
+    assert "  output: %s (the default bucket)" % output in est.describe_cluster().splitlines()

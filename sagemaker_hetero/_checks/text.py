@@ -116,6 +116,7 @@ def _load_yaml(text, name, noun):
             ]
         )
     loader = _bounded_loader(yaml, noun)(text)
+    loader.name = name  # PyYAML's error marks name the file, not "<unicode string>"
     try:
         return loader.get_single_data()
     except ConfigError:

@@ -184,6 +184,12 @@ class Estimate(object):
                          "is training" % (wait, duration(self.max_run)))
         return notes + price_notes(self.groups)
 
+    def brief(self):
+        """One line for a cluster view when no group's price is known (None when one is): why, once."""
+        if any(g.known for g in self.groups):
+            return None
+        return "unknown: %s" % "; ".join(sorted(set(g.price.reason for g in self.groups)))
+
     def rows(self):
         """The table's rows (header first), as text cells."""
         rows = [("group", "instance type", "count", "$/h each", "$/h", "worst case")]

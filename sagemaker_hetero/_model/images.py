@@ -7,6 +7,8 @@ import json
 import os
 import re
 
+from sagemaker_hetero import _defaults as D
+
 __all__ = ["image_facts", "resolve_version", "image_uri", "processor_for", "training_image", "ImageLookupError"]
 
 _DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "dlc_training_images.json")
@@ -65,7 +67,8 @@ def py_versions(framework, version):
 
 
 def image_uri(framework, version, py_version, processor, region):
-    """The image URI; the tag keeps ``version`` as written (an alias stays an alias)."""
+    """The image URI; the tag keeps ``version`` as written (an alias stays an alias). For the region
+    placeholder (``<region>``) the registry's account is a placeholder too."""
     facts = image_facts()[framework]
     entry = facts["versions"][resolve_version(framework, version)]
     if py_version not in entry["py_versions"]:
@@ -77,6 +80,8 @@ def image_uri(framework, version, py_version, processor, region):
         raise ImageLookupError("no %s %s training image for %s instances" % (framework, version, processor))
     registries = facts["registry_maps"][entry["registries"]]
     account = registries.get(region) if isinstance(region, str) else None
+    if region == D.REGION_PLACEHOLDER:  # a dry run without a region: the registry's account goes with it
+        account = D.REGISTRY_PLACEHOLDER
     if account is None:
         raise ImageLookupError("no %s %s training image in region %s" % (framework, version, region))
     domain = "amazonaws.com.cn" if region.startswith("cn-") else "amazonaws.com"

@@ -3,7 +3,9 @@
 The region (the one region rule): ``AWS_DEFAULT_REGION`` (boto3's variable, so it wins as in
 boto3 and the SDK v2), then ``AWS_REGION`` (the other AWS SDKs' and CLI's, which boto3 alone
 ignores), then the profile's ``region`` in the AWS config file, read with the standard library only
-(a dry run must not pay for importing boto3). A default job name is ``{base}-{timestamp}`` as the
+(a dry run must not pay for importing boto3). Where none is configured, a dry run renders with the
+placeholder ``<region>`` (:func:`dry_run_region`); a submission needs a real one (:func:`known_region`).
+A default job name is ``{base}-{timestamp}`` as the
 SDK v2 makes it, the clock passed in.
 """
 import os
@@ -13,7 +15,7 @@ from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import utils
 from sagemaker_hetero._model import images
 
-__all__ = ["region_from_environment", "partition_for", "default_bucket_name", "role_arn_for", "NO_REGION",
+__all__ = ["region_from_environment", "dry_run_region", "known_region", "partition_for", "default_bucket_name", "role_arn_for", "NO_REGION",
            "default_job_name", "image_base_name"]
 
 #: What to do when no region is configured (the one region rule: an explicit session's, else
@@ -45,6 +47,16 @@ def region_from_environment(environ=None):
         if parser.has_section(name) and parser.get(name, "region", fallback=None):
             return parser.get(name, "region").strip()
     return None
+
+
+def dry_run_region(region):
+    """The region a dry run renders with: ``region``, else the placeholder ``<region>``."""
+    return region if region else D.REGION_PLACEHOLDER
+
+
+def known_region(region):
+    """``region`` if it is a region, None if it is unknown (None or the placeholder)."""
+    return None if not region or region == D.REGION_PLACEHOLDER else region
 
 
 def partition_for(region):

@@ -1,21 +1,24 @@
 """The cluster of a job as a table, for notebooks (HTML) and terminals (text). Pure.
 
 One row per instance group: its type and count, the channels it receives and whether it runs the
-distributed launcher; then the image and where the output goes. Drawn from the job model: an
-estimator shows its own job (with the channels of its latest ``fit``), a dry run
-(:class:`RenderedRequest`) the job it rendered, and below it the cost estimate of its request,
-which the dry run hands over as a function of ``prices`` (it makes no call).
+distributed launcher; then the image, where the output goes and (for a rendered request) where the
+code archive is. The rows come from the job model; the image, output and code are never worked out
+here: a dry run (:class:`RenderedRequest`) shows what its request holds (:func:`view_of_plan`), an
+estimator (with the channels of its latest ``fit``) what ``_request.plan`` would put in the request
+with its session's facts (:func:`view_of_job`), so the view cannot disagree with the request. Below a dry run's table
+comes the cost estimate of its request, which the dry run hands over as a function of ``prices``
+(it makes no call).
 """
 import json
 
 import attrs
 
 from sagemaker_hetero._model import images
-from sagemaker_hetero._request import names
+from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.job import CODE, MODEL
 
-__all__ = ["GroupRow", "ClusterView", "RenderedRequest", "view_of"]
+__all__ = ["GroupRow", "ClusterView", "RenderedRequest", "view_of", "view_of_job", "view_of_plan"]
 
 _COLUMNS = ("group", "instance type", "count", "channels", "launcher")
 _NONE = "-"
@@ -41,14 +44,20 @@ class GroupRow(object):
 
 @attrs.frozen
 class ClusterView(object):
-    """What the table shows; :meth:`text` and :meth:`html` draw it."""
+    """What the table shows; :meth:`text` and :meth:`html` draw it (``code``: None, not shown)."""
 
     title = attrs.field()
     rows = attrs.field()
     image = attrs.field()
     output = attrs.field()
     notes = attrs.field(default=())
+    code = attrs.field(default=None)
     cost = attrs.field(default=None)  # the cost estimate shown below the table (``_cost.estimate.Estimate``)
+
+    def _lines(self):
+        """``(label, value)`` below the table: the image, the output, the code archive."""
+        lines = [("image", self.image), ("output", self.output)]
+        return lines + ([("code", self.code)] if self.code is not None else [])
 
     def text(self):
         table = [_COLUMNS] + [row.cells() for row in self.rows]
@@ -56,11 +65,11 @@ class ClusterView(object):
         lines = [self.title]
         for r in table:
             lines.append("  " + "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip())
-        lines.append("  image:  %s" % self.image)
-        lines.append("  output: %s" % self.output)
+        lines.extend("  %-7s %s" % (label + ":", value) for label, value in self._lines())
         lines.extend("  %s" % note for note in self.notes)
-        if self.cost is not None:
-            lines.append(self.cost.text())
+        if self.cost is not None:  # a table, or one line when no price is known
+            brief = self.cost.brief()
+            lines.append("  cost:   %s" % brief if brief else self.cost.text())
         return "\n".join(lines)
 
     def html(self, details=None):
@@ -75,11 +84,12 @@ class ClusterView(object):
             '<div class="sagemaker-hetero-cluster">',
             "<p><strong>%s</strong></p>" % e(self.title),
             "<table><thead><tr>%s</tr></thead><tbody>%s</tbody></table>" % (head, body),
-            "<p>image: <code>%s</code><br>output: <code>%s</code>%s</p>"
-            % (e(self.image), e(self.output), "".join("<br>%s" % e(n) for n in self.notes)),
+            "<p>%s%s</p>" % ("<br>".join("%s: <code>%s</code>" % (label, e(value)) for label, value in self._lines()),
+                             "".join("<br>%s" % e(n) for n in self.notes)),
         ]
         if self.cost is not None:
-            parts.append(self.cost.html())
+            brief = self.cost.brief()
+            parts.append("<p>cost: %s</p>" % e(brief) if brief else self.cost.html())
         if details is not None:
             parts.append("<details><summary>request</summary><pre>%s</pre></details>" % e(details))
         parts.append("</div>")
@@ -109,10 +119,12 @@ def _image(job, region):
 
 
 _SUFFIX = {MODEL: " (model)", CODE: " (source)"}
+_DEFAULT_BUCKET = " (the default bucket)"
 
 
-def view_of(job, title, region=None, image=None):
-    """The :class:`ClusterView` of the job model ``job``; ``image`` overrides the image shown."""
+def view_of(job, title, image, output, code=None):
+    """The :class:`ClusterView` of the job model ``job``, with ``image``, ``output`` and ``code`` (the
+    code archive's URI, or None) shown as given: the caller takes them from the request."""
     strategy = job.distribution.strategy if job.distribution is not None else None
     launcher = job.launcher_group if job.heterogeneous else (D.HOMOGENEOUS_GROUP if strategy else None)
     rows = tuple(
@@ -125,25 +137,31 @@ def view_of(job, title, region=None, image=None):
         )
         for group in job.groups
     )
-    if job.output_path is not None:
-        output = str(job.output_path)
-    elif region is not None:
-        output = "s3://%s/ (the default bucket)" % names.default_bucket_name(region, D.ACCOUNT_PLACEHOLDER)
-    else:
-        output = "the default bucket (s3://sagemaker-{region}-{account}/)"
     notes = []
     if job.code is not None:
         source = job.code.source_dir
         notes.append("entry point: %s%s" % (job.code.entry_point, " in %s" % source if source else ""))
     if strategy and launcher is None:
         notes.append("distribution: %s (no instance group named)" % strategy)
-    return ClusterView(
-        title=title,
-        rows=rows,
-        image=image if image is not None else _image(job, region),
-        output=output,
-        notes=tuple(notes),
-    )
+    if job.output_path is None and output != _NONE:
+        output = "%s%s" % (output, _DEFAULT_BUCKET)
+    return ClusterView(title=title, rows=rows, image=image, output=output, notes=tuple(notes), code=code)
+
+
+def view_of_job(job, title, facts):
+    """The view of a job not rendered yet (an estimator's): the image and the output path the request
+    would hold with ``facts`` (``_request.plan.output_path``, as :func:`~._request.plan.make_plan`)."""
+    return view_of(job, title, _image(job, facts.region), _str(_plan.output_path(job, facts)))
+
+
+def view_of_plan(plan, request):
+    """The view of a rendered ``request`` (its :class:`~._request.plan.Plan` ``plan``): the image and the
+    output path exactly as the request holds them, and the code archive's URI it was rendered with."""
+    label = D.FRAMEWORK_LABELS[plan.job.framework] if plan.job.framework else "Generic"
+    title = "%s training job %s" % (label, request.get("TrainingJobName", plan.job_name))
+    image = request.get("AlgorithmSpecification", {}).get("TrainingImage")
+    output = request.get("OutputDataConfig", {}).get("S3OutputPath")
+    return view_of(plan.job, title, _str(image), _str(output), code=plan.code.s3_uri if plan.code is not None else None)
 
 
 class RenderedRequest(dict):
@@ -167,17 +185,13 @@ class RenderedRequest(dict):
         return (dict, (dict(self),))
 
     def _view(self, prices=None):
-        plan = self.plan
-        label = D.FRAMEWORK_LABELS[plan.job.framework] if plan.job.framework else "Generic"
-        title = "%s training job %s" % (label, plan.job_name)
-        image = self.get("AlgorithmSpecification", {}).get("TrainingImage")
-        view = view_of(plan.job, title, region=plan.region, image=image)
+        view = view_of_plan(self.plan, self)
         return attrs.evolve(view, cost=self.estimate(prices)) if self.estimate is not None else view
 
     def describe_cluster(self, prices=None):
-        """The cluster as a text table (instance groups, channels, launcher, image, output), then its cost
-        estimate (no call: ``prices``, a price file's path or a mapping, else ``SAGEMAKER_HETERO_PRICES``'s
-        file, and the price cache)."""
+        """The cluster as a text table (instance groups, channels, launcher, image, output, code), then its
+        cost estimate (no call: ``prices``, a price file's path or a mapping, else
+        ``SAGEMAKER_HETERO_PRICES``'s file, and the price cache)."""
         return self._view(prices).text()
 
     def _repr_html_(self):

@@ -22,7 +22,7 @@ from sagemaker_hetero._request import names as _context
 from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.job import CODE
-from sagemaker_hetero.exceptions import ConfigError, Problem
+from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _passable, _private, _resolver, _storage, _untar
 
 __all__ = ["LocalSession", "DEFAULT_REGION", "LOCAL_ACCOUNT", "DEFAULT_GRACE_PERIOD", "default_root"]
@@ -302,7 +302,11 @@ class LocalSession(object):
             local = self._storage.local_path(channel.uri)
             if local is None:
                 local = os.path.join(job_dir, _DATA_DIR, channel.name)
-                self._storage.fetch_prefix(channel.uri, local)
+                try:
+                    self._storage.fetch_prefix(channel.uri, local)
+                except AWSError as exc:  # say which channel could not be read, and from where
+                    raise exc.hinted("The local run could not download the channel %r from %s.%s" % (
+                        channel.name, channel.uri, " " + exc.hint if exc.hint else ""))
             sources[channel.name] = local
         return sources
 

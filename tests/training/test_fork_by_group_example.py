@@ -93,3 +93,22 @@ def test_refuses_a_cluster_it_does_not_know(case_base, root_dir, subprocess_env,
     assert result.returncode != 0
     assert "no handler for instance group 'homogeneousCluster'" in result.stderr
     assert result.stdout == ""
+
+
+def test_the_documented_command_runs_the_example_on_a_local_two_group_job(root_dir, subprocess_env, tmp_path):
+    import re
+    import shlex
+
+    with open(os.path.join(root_dir, "examples", "fork_by_group.py")) as handle:
+        command = re.search(r"Try it without SageMaker::\n\n +(.*)\n", handle.read()).group(1)
+    assert command == "python examples/fork_by_group.py"
+    env = dict(subprocess_env, TMPDIR=str(tmp_path))  # LocalSession's default root lives in the temporary folder
+    env.pop("SAGEMAKER_BASE_DIR", None)  # outside any job, as a user types it
+    result = subprocess.run([sys.executable] + shlex.split(command)[1:], cwd=root_dir, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert "[instance_group_1/algo-1] preprocess: algo-1 has 2 file(s) in channel 'training'" in lines
+    assert "[instance_group_1/algo-2] preprocess: algo-2 has 2 file(s) in channel 'training'" in lines
+    assert "[instance_group_2/algo-3] train: algo-3 is trainer 1 of 1; hyperparameters {}" in lines
+    assert lines[-1].startswith("model: file://%s" % tmp_path) and lines[-1].endswith("/fork-by-group/output/model.tar.gz")

@@ -1,4 +1,4 @@
-"""The python code blocks of docs/runtime.md run, in order, on the seed job's GPU master."""
+"""The python code blocks of docs/runtime.md run, each alone, on the seed job's GPU master."""
 import os
 import re
 
@@ -20,10 +20,9 @@ def test_docs_code_blocks_run(case_base, monkeypatch, capsys):
     monkeypatch.setenv("SAGEMAKER_BASE_DIR", base)
     for key, value in case["environ"].items():
         monkeypatch.setenv(key, value)
-    namespace = {"__name__": "runtime_docs"}
-    for index, block in enumerate(python_blocks()):
+    for index, block in enumerate(python_blocks()):  # each alone: its own imports, nothing from the block before
         code = compile(block, "%s[block %d]" % (DOCS, index), "exec")
-        exec(code, namespace)
+        exec(code, {"__name__": "runtime_docs"})
     out = capsys.readouterr().out
     assert "algo-3 instance_group_2 ml.p3dn.24xlarge" in out
     assert "[sagemaker-hetero] host=algo-3 group=instance_group_2 instance_type=ml.p3dn.24xlarge" in out

@@ -1,0 +1,152 @@
+"""What every command of ``sagemaker-hetero`` reads before it acts (``cli.py`` acts on it).
+
+- The spec file: YAML or JSON (``-``: standard input), read within ``_checks.text``'s limits, its local
+  paths resolved against its folder (``_spec.parse``). A file that cannot be read, or that holds
+  nothing, is said in one line naming it (:class:`SpecFileError`), not as a problem with a job.
+- The region and the AWS session of ``--region`` and ``--profile``: a dry run (``render``,
+  ``validate``) takes the placeholder ``<region>`` where none is configured; a command that calls AWS
+  is refused at once, naming ``--region``.
+- The command line's words: the Python API's hints said as the options that do the same
+  (:data:`CLI_WORDS`, :func:`cli_problem`), so the CLI never tells a user to call ``fit(dry_run=True)``.
+"""
+import os
+import sys
+import time
+
+from sagemaker_hetero import exceptions as E
+from sagemaker_hetero._defaults import PROJECT
+
+__all__ = ["PROG", "CLI_WORDS", "spoken", "cli_problem", "SpecFileError", "read_spec", "load", "region",
+           "dry_run_facts", "required_region", "boto_session", "session"]
+
+PROG = PROJECT
+#: What the Python API's hints say, and what the command line says instead (applied to every message).
+CLI_WORDS = (
+    ("or pass sagemaker_session=Session(boto_session=boto3.Session(region_name=...))", "or pass --region"),
+    ("or pass boto3.Session(region_name=...)", "or pass --region"),
+    ("A dry run (fit(dry_run=True)) needs none.", "'%s render' and '%s validate' need none." % (PROG, PROG)),
+    ("Pass Session(default_bucket='a-bucket-you-own') or output_path and code_location.",
+     "Pass --default-bucket a-bucket-you-own, or give output_path and code_location in the spec."),
+)
+#: Problem paths of the Python API and the options that set the same thing on the command line.
+_CLI_PATHS = {"sagemaker_session": "--region"}
+
+
+def spoken(text):
+    """``text`` in the command line's words (:data:`CLI_WORDS`)."""
+    for python, cli in CLI_WORDS:
+        text = text.replace(python, cli)
+    return text
+
+
+def cli_problem(problem):
+    """``problem`` with its path and message in the command line's words."""
+    path = _CLI_PATHS.get(problem.path, problem.path)
+    return E.Problem(path, spoken(problem.message), problem.value) if problem.has_value else E.Problem(
+        path, spoken(problem.message))
+
+
+class SpecFileError(E.ConfigError):
+    """A spec file that cannot be read or holds nothing: said in one line naming the file."""
+
+    def __init__(self, line, path):
+        from sagemaker_hetero._checks.text import SPEC
+
+        super(SpecFileError, self).__init__([E.Problem(SPEC, line, path)])
+        self.line = line
+
+
+def read_spec(path):
+    """``(data, base folder)`` of a YAML or JSON spec file (``-``: standard input), at most
+    ``MAX_SPEC_BYTES`` long; the base folder is the file's (standard input's: the working folder)."""
+    from sagemaker_hetero import _spec
+    from sagemaker_hetero._checks import text as _spec_text
+
+    if path == "-":
+        text, base = sys.stdin.read(_spec.MAX_SPEC_BYTES + 1), os.getcwd()
+        text = _spec_text.text_of(text.encode("utf-8", "replace"), path)
+    else:
+        try:
+            raw = _spec_text.read_bounded(path)
+        except OSError as exc:
+            hint = "; name the YAML or JSON spec file" if os.path.isdir(path) else ""
+            raise SpecFileError("cannot read spec %s: %s%s" % (path, exc.strerror or exc, hint), path)
+        text = _spec_text.text_of(raw, path)
+        base = os.path.dirname(os.path.abspath(path))
+    if not text.strip():
+        raise SpecFileError("spec %s is empty: write the estimator's arguments in it (see docs/cli.md)" % path, path)
+    ext = os.path.splitext(path)[1].lower()
+    kind = "json" if ext == ".json" else "yaml" if ext in (".yaml", ".yml") else None
+    data = _spec.loads(text, path, kind)
+    if data is None:  # YAML holding only comments
+        raise SpecFileError("spec %s is empty (it holds only comments): write the estimator's arguments in it "
+                             "(see docs/cli.md)" % path, path)
+    return data, base
+
+
+def load(args, session=None, facts=None):
+    """``(spec, job, facts, now)`` after every check of round one, as ``session`` (None: AWS) runs
+    the job (raises ConfigError listing all problems)."""
+    from sagemaker_hetero import _runner, _spec
+
+    data, base = read_spec(args.spec)
+    spec = _spec.parse(data, base)
+    now = time.time()
+    job, facts, problems = spec.check(session, facts, now, path_exists=_runner.local_path_exists)
+    if problems:
+        raise E.ConfigError(problems)
+    return spec, job, facts, now
+
+
+def region(args):
+    """The region every command reads: ``--region``, else the environment's and the profile's; None."""
+    from sagemaker_hetero._request import names as _context
+
+    if getattr(args, "region", None):
+        return args.region
+    env = dict(os.environ)
+    if getattr(args, "profile", None):
+        env["AWS_PROFILE"] = args.profile
+    return _context.region_from_environment(env)
+
+
+def dry_run_facts(args):
+    """What a dry run knows: the region (else the placeholder), and the account and bucket given."""
+    from sagemaker_hetero._request import names as _context
+    from sagemaker_hetero._request import plan as _plan
+
+    return _plan.Facts(region=_context.dry_run_region(region(args)), account_id=getattr(args, "account_id", None),
+                       default_bucket=getattr(args, "default_bucket", None))
+
+
+_NO_REGION = E.Problem("--region", "no AWS region is configured: pass --region, or set AWS_REGION or a profile's region")
+
+
+def boto_session(args):
+    """The boto3 session of ``--profile`` and the region every command reads."""
+    import botocore.exceptions
+
+    from sagemaker_hetero import _aws_errors, _boto
+
+    try:
+        return _boto.new_boto_session(profile_name=getattr(args, "profile", None), region_name=region(args))
+    except botocore.exceptions.BotoCoreError as exc:  # an unknown profile, say
+        raise _aws_errors.translate(exc, "Session")
+
+
+def required_region(args):
+    """The region of :func:`region`; refused at once, naming ``--region``, where none is configured."""
+    found = region(args)
+    if found is None:
+        raise E.ConfigError([_NO_REGION], "the command line")
+    return found
+
+
+def session(args):
+    """The AWS session of ``--profile`` and ``--region`` (refused at once without a region)."""
+    from sagemaker_hetero.session import Session
+
+    boto = boto_session(args)
+    if not boto.region_name:
+        raise E.ConfigError([_NO_REGION], "the command line")
+    return Session(boto_session=boto, default_bucket=getattr(args, "default_bucket", None))
