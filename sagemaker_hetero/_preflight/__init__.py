@@ -1,0 +1,7 @@
+"""The preflight: a job checked against the AWS account before anything is uploaded (docs/preflight.md).
+
+Pure parts: ``report`` (findings, the report, the permissions), ``subjects`` (what to check, read
+from a Plan), ``quotas`` and ``judge`` (answers -> findings). The edge: ``ask`` (every AWS call),
+``cache`` (the quota-name file), ``state`` (what a session remembers), ``checks`` and ``run`` (one
+preflight), ``gate`` (``fit``'s use of it) and ``capacity`` (a job that failed for capacity).
+"""
