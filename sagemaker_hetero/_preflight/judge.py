@@ -155,35 +155,35 @@ def data(subject, answer):
                        % (subject.uri, subject.argument))
 
 
+def _missing(kind, ids, have, argument):
+    """A problem for each of ``ids`` not in ``have``."""
+    return [Finding(VPC, item, PROBLEM, "the %s does not exist in this account and region" % kind,
+                    argument="%s[%d]" % (argument, i), value=item,
+                    fix="pass an existing %s's id (aws ec2 describe-%ss)" % (kind, kind.replace(" ", "-")))
+            for i, item in enumerate(ids) if item not in have]
+
+
 def vpc(subnet_ids, group_ids, subnets, groups, instances):
     """The VPC check's findings from DescribeSubnets' ``Subnets`` and DescribeSecurityGroups'
     ``SecurityGroups`` (those of the ids that exist): every id exists, all in one VPC, and the subnets
     have a free address per instance."""
-    out = []
-    found = dict((s.get("SubnetId"), s) for s in subnets)
-    found_groups = dict((g.get("GroupId"), g) for g in groups)
-    for kind, ids, have, argument in (("subnet", subnet_ids, found, "subnets"),
-                                      ("security group", group_ids, found_groups, "security_group_ids")):
-        for i, item in enumerate(ids):
-            if item not in have:
-                out.append(Finding(VPC, item, PROBLEM, "the %s does not exist in this account and region" % kind,
-                                   argument="%s[%d]" % (argument, i), value=item,
-                                   fix="pass an existing %s's id (aws ec2 describe-%ss)" % (kind, kind.replace(" ", "-"))))
+    found = set(s.get("SubnetId") for s in subnets)
+    out = _missing("subnet", subnet_ids, found, "subnets")
+    out += _missing("security group", group_ids, set(g.get("GroupId") for g in groups), "security_group_ids")
     vpcs = {}
     for item in list(subnets) + list(groups):
         vpcs.setdefault(item.get("VpcId"), []).append(item.get("SubnetId") or item.get("GroupId"))
     if len(vpcs) > 1:
         detail = "; ".join("%s: %s" % (v, ", ".join(ids)) for v, ids in sorted(vpcs.items(), key=str))
-        out.append(Finding(VPC, "subnets and security groups", PROBLEM, "they belong to %d VPCs (%s)" % (len(vpcs), detail),
-                           argument="subnets", value=list(subnet_ids),
-                           fix="pass subnets and security groups of one VPC"))
+        out.append(Finding(VPC, "subnets and security groups", PROBLEM,
+                           "they belong to %d VPCs (%s)" % (len(vpcs), detail), argument="subnets",
+                           value=list(subnet_ids), fix="pass subnets and security groups of one VPC"))
     free = sum(int(s.get("AvailableIpAddressCount") or 0) for s in subnets)
     if subnets and instances is not None and free < instances:
-        out.append(Finding(VPC, ", ".join(sorted(found)), PROBLEM, "%d free IP addresses for %d instances" % (free, instances),
-                           argument="subnets", value=list(subnet_ids),
-                           fix="add subnets with free addresses, or free some"))
+        out.append(Finding(VPC, ", ".join(sorted(found)), PROBLEM,
+                           "%d free IP addresses for %d instances" % (free, instances), argument="subnets",
+                           value=list(subnet_ids), fix="add subnets with free addresses, or free some"))
     if not out:
-        out.append(Finding(VPC, ", ".join(list(subnet_ids) + list(group_ids)), OK,
-                           "one VPC (%s), %d free IP addresses for %d instances" % (next(iter(vpcs), "?"), free,
-                                                                                   instances or 0)))
+        out.append(Finding(VPC, ", ".join(list(subnet_ids) + list(group_ids)), OK, "one VPC (%s), %d free IP "
+                           "addresses for %d instances" % (next(iter(vpcs), "?"), free, instances or 0)))
     return out

@@ -17,7 +17,8 @@ def plan_of(estimator, inputs=None, facts=FACTS):
 def seed(workdir):
     """The seed job: two groups, a channel for each, framework image from the table."""
     est = PyTorch(entry_point="train.py", framework_version="1.10.0", py_version="py38", role=ROLE,
-                  instance_groups=[InstanceGroup("cpu", "ml.c5.18xlarge", 2), InstanceGroup("gpu", "ml.p3dn.24xlarge", 1)])
+                  instance_groups=[InstanceGroup("cpu", "ml.c5.18xlarge", 2),
+                                   InstanceGroup("gpu", "ml.p3dn.24xlarge", 1)])
     return est, {"train": TrainingInput("s3://bucket/train", instance_groups=["cpu"]),
                  "dummy": TrainingInput("s3://bucket/dummy", instance_groups=["gpu"])}
 

@@ -55,7 +55,8 @@ def test_a_linked_folder_or_a_broken_file_only_means_building_the_map_again(env,
     assert not cache.write("us-west-2", CODES, NOW, env) and os.listdir(str(real)) == []
     other = {"XDG_CACHE_HOME": str(tmp_path / "other")}
     cache.write("us-west-2", CODES, NOW, other)
-    for broken in (b"{not json", b"[]", json.dumps({"region": "us-west-2", "written": NOW, "codes": {"a": 1}}).encode()):
+    wrong_type = json.dumps({"region": "us-west-2", "written": NOW, "codes": {"a": 1}}).encode()
+    for broken in (b"{not json", b"[]", wrong_type):
         with open(cache.path("us-west-2", other), "wb") as handle:
             handle.write(broken)
         assert cache.read("us-west-2", NOW, other) is None

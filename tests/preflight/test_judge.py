@@ -35,7 +35,8 @@ def test_role_verdicts_missing_untrusting_path_and_ok():
     missing = judge.role(ARN, "Trainer", judge.Missing("NoSuchEntity", "not found"), "123456789012")
     assert (missing.result, missing.argument, missing.value) == (PROBLEM, "role", ARN)
     assert "sagemaker.amazonaws.com" in missing.fix
-    described = {"Arn": ARN, "Path": "/", "AssumeRolePolicyDocument": statement(Principal={"Service": "ec2.amazonaws.com"})}
+    described = {"Arn": ARN, "Path": "/",
+                 "AssumeRolePolicyDocument": statement(Principal={"Service": "ec2.amazonaws.com"})}
     assert "update-assume-role-policy --role-name Trainer" in judge.role(ARN, "Trainer", described, "1").fix
     pathed = {"Arn": "arn:aws:iam::123456789012:role/service-role/Trainer", "Path": "/service-role/",
               "AssumeRolePolicyDocument": TRUST}
@@ -64,8 +65,8 @@ def test_bucket_verdicts_by_region_and_the_default_bucket():
     assert judge.bucket_region(None) == "us-east-1" and judge.bucket_region("EU") == "eu-west-1"
     assert judge.bucket(mine, {"LocationConstraint": "us-west-2"}, "us-west-2").result == OK
     away = judge.bucket(mine, {"LocationConstraint": None}, "us-west-2")
-    assert (away.result, away.detail, away.argument) == (PROBLEM, "the bucket is in us-east-1, the job runs in us-west-2",
-                                                         "inputs['train'].s3_data")
+    assert (away.result, away.detail, away.argument) == (
+        PROBLEM, "the bucket is in us-east-1, the job runs in us-west-2", "inputs['train'].s3_data")
     assert judge.bucket(mine, judge.Missing("NoSuchBucket", ""), "us-west-2").result == PROBLEM
     default = Bucket("sagemaker-us-west-2-1", "output_path", "s3://sagemaker-us-west-2-1/", default=True)
     assert judge.bucket(default, judge.Missing("NoSuchBucket", ""), "us-west-2").result == OK  # made at submission
@@ -86,11 +87,12 @@ def subnet(sid, vpc, free=100):
 
 
 def test_vpc_verdicts():
-    ok = judge.vpc(("s-1", "s-2"), ("g-1",), [subnet("s-1", "v"), subnet("s-2", "v")], [{"GroupId": "g-1", "VpcId": "v"}], 5)
+    group = [{"GroupId": "g-1", "VpcId": "v"}]
+    ok = judge.vpc(("s-1", "s-2"), ("g-1",), [subnet("s-1", "v"), subnet("s-2", "v")], group, 5)
     assert [f.result for f in ok] == [OK]
-    missing = judge.vpc(("s-1",), ("g-1", "g-2"), [subnet("s-1", "v")], [{"GroupId": "g-1", "VpcId": "v"}], 5)
+    missing = judge.vpc(("s-1",), ("g-1", "g-2"), [subnet("s-1", "v")], group, 5)
     assert [(f.result, f.subject, f.argument) for f in missing] == [(PROBLEM, "g-2", "security_group_ids[1]")]
-    two = judge.vpc(("s-1", "s-2"), ("g-1",), [subnet("s-1", "v"), subnet("s-2", "w")], [{"GroupId": "g-1", "VpcId": "v"}], 5)
+    two = judge.vpc(("s-1", "s-2"), ("g-1",), [subnet("s-1", "v"), subnet("s-2", "w")], group, 5)
     assert [f.detail for f in two] == ["they belong to 2 VPCs (v: s-1, g-1; w: s-2)"]
-    full = judge.vpc(("s-1",), ("g-1",), [subnet("s-1", "v", free=3)], [{"GroupId": "g-1", "VpcId": "v"}], 5)
+    full = judge.vpc(("s-1",), ("g-1",), [subnet("s-1", "v", free=3)], group, 5)
     assert [f.detail for f in full] == ["3 free IP addresses for 5 instances"]

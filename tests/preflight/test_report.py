@@ -50,7 +50,8 @@ def test_the_policy_allows_every_action_a_preflight_calls():
     policy = iam_policy()
     assert [s["Sid"] for s in policy["Statement"]] == ["PreflightQuotas", "PreflightRole", "PreflightImage",
                                                       "PreflightKMS", "PreflightS3", "PreflightVPC"]
-    assert [s["Action"] for s in iam_policy(DEFAULT_CHECKS)["Statement"]] == [list(PERMISSIONS[c]) for c in DEFAULT_CHECKS]
+    default = iam_policy(DEFAULT_CHECKS)["Statement"]
+    assert [s["Action"] for s in default] == [list(PERMISSIONS[c]) for c in DEFAULT_CHECKS]
 
 
 @pytest.mark.parametrize("value, checks", [
