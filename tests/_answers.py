@@ -12,7 +12,9 @@ table answers, from a small account state each test may change (``aws.answers.qu
   quotas and the account-wide ones), values from ``quotas`` (name -> value; a name removed is a
   quota that does not exist), codes made from the name (:func:`quota_code`);
 * ``iam`` ``SimulatePrincipalPolicy``: ``allowed`` for every action, ``implicitDeny`` for the
-  actions in ``denied``.
+  actions in ``denied``;
+* on request (:meth:`Answers.jobs_in_progress`), SageMaker training jobs in progress, which moto
+  never has (its jobs are Completed at once): ListTrainingJobs and DescribeTrainingJob.
 
 Issue 23 (pricing) adds its Price List ``GetProducts`` answer with :meth:`Answers.add`.
 :func:`create_role` puts a role in moto's IAM over HTTP (no boto3 client: the fixtures use it for
@@ -161,6 +163,49 @@ class Answers(object):
             return json_error(400, "NoSuchResourceException", "The request failed because the specified resource "
                                                               "does not exist.")
         return _json({"Quota": self.quota(name, _region(record))})
+
+    # -- SageMaker: jobs in progress -------------------------------------------------------------
+
+    def jobs_in_progress(self, jobs):
+        # type: (Dict[str, Tuple[List[Tuple[str, str, int]], bool]]) -> None
+        """Have ListTrainingJobs (``StatusEquals=InProgress``) and DescribeTrainingJob answer with
+        ``jobs`` (name -> ``([(group, type, count)], spot)``) in progress; other calls go to moto
+        (whose jobs are Completed at once)."""
+        descriptions = dict((name, self.in_progress_description(name, groups, spot))
+                            for name, (groups, spot) in jobs.items())
+
+        def listed(record):
+            if (record.json or {}).get("StatusEquals") != "InProgress":
+                return None
+            return _json({"TrainingJobSummaries": [
+                dict((k, d[k]) for k in ("TrainingJobName", "TrainingJobArn", "CreationTime", "TrainingJobStatus"))
+                for d in descriptions.values()]})
+
+        def described(record):
+            found = descriptions.get((record.json or {}).get("TrainingJobName"))
+            return _json(found) if found is not None else None
+
+        self.add("sagemaker", "ListTrainingJobs", listed)
+        self.add("sagemaker", "DescribeTrainingJob", described)
+
+    def in_progress_description(self, name, groups, spot=False):
+        # type: (str, List[Tuple[str, str, int]], bool) -> Dict[str, Any]
+        """DescribeTrainingJob's answer for a job in progress on ``groups`` (JSON: times in seconds)."""
+        return {
+            "TrainingJobName": name,
+            "TrainingJobArn": "arn:aws:sagemaker:us-west-2:%s:training-job/%s" % (self.account_id, name),
+            "TrainingJobStatus": "InProgress",
+            "SecondaryStatus": "Training",
+            "ModelArtifacts": {"S3ModelArtifacts": ""},
+            "AlgorithmSpecification": {"TrainingImage": "%s.dkr.ecr.us-west-2.amazonaws.com/other:1" % self.account_id,
+                                       "TrainingInputMode": "File"},
+            "RoleArn": "arn:aws:iam::%s:role/SageMakerRole" % self.account_id,
+            "ResourceConfig": {"VolumeSizeInGB": 30, "InstanceGroups": [
+                {"InstanceGroupName": g, "InstanceType": t, "InstanceCount": c} for g, t, c in groups]},
+            "StoppingCondition": {"MaxRuntimeInSeconds": 86400},
+            "EnableManagedSpotTraining": spot,
+            "CreationTime": 1700000000.0,
+        }
 
     # -- IAM -------------------------------------------------------------------------------------
 

@@ -92,6 +92,21 @@ def test_the_simulation_answer_has_botocores_shape():
     assert _xml_errors(wrong, output_shape("iam", "SimulatePrincipalPolicy"))  # the walk can fail
 
 
+def test_the_jobs_in_progress_have_botocores_shapes(aws):
+    aws.answers.jobs_in_progress({"busy": ([("gpu", "ml.p4d.24xlarge", 2)], True)})
+    listed = aws.answers.answer(_Record("sagemaker", "ListTrainingJobs", {"StatusEquals": "InProgress"}))
+    assert _json_errors(json.loads(listed[2]), output_shape("sagemaker", "ListTrainingJobs")) == ""
+    described = json.loads(aws.answers.answer(_Record("sagemaker", "DescribeTrainingJob",
+                                                      {"TrainingJobName": "busy"}))[2])
+    assert _json_errors(described, output_shape("sagemaker", "DescribeTrainingJob")) == ""
+    sagemaker = client("sagemaker")
+    assert [j["TrainingJobName"] for j in sagemaker.list_training_jobs(StatusEquals="InProgress")[
+        "TrainingJobSummaries"]] == ["busy"]
+    assert sagemaker.describe_training_job(TrainingJobName="busy")["ResourceConfig"]["InstanceGroups"][0][
+        "InstanceCount"] == 2
+    assert sagemaker.list_training_jobs()["TrainingJobSummaries"] == []  # moto's own answer
+
+
 def test_a_real_client_reads_every_page_and_the_errors(aws):
     quotas = client("service-quotas")
     pages = list(quotas.get_paginator("list_service_quotas").paginate(ServiceCode="sagemaker"))
@@ -153,7 +168,8 @@ def test_what_moto_answers_about_subnets_groups_and_images(aws):
     subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.0.0/28")["Subnet"]["SubnetId"]
     group = ec2.create_security_group(GroupName="g", Description="d", VpcId=vpc)["GroupId"]
     subnets = ec2.describe_subnets(Filters=[{"Name": "subnet-id", "Values": [subnet, "subnet-0123456789abcdef0"]}])
-    assert [(s["SubnetId"], s["VpcId"], s["AvailableIpAddressCount"]) for s in subnets["Subnets"]] == [(subnet, vpc, 11)]
+    listed = [(s["SubnetId"], s["VpcId"], s["AvailableIpAddressCount"]) for s in subnets["Subnets"]]
+    assert listed == [(subnet, vpc, 11)]
     groups = ec2.describe_security_groups(Filters=[{"Name": "group-id", "Values": [group, "sg-0123456789abcdef0"]}])
     assert [(g["GroupId"], g["VpcId"]) for g in groups["SecurityGroups"]] == [(group, vpc)]
     ecr = client("ecr")
