@@ -161,8 +161,18 @@ class TrainingJob(object):
             raise
         _write(out, end_of_job_lines(desc))
         if status != "Completed":
-            raise UnexpectedStatusException(self.name, status, desc.get("FailureReason"))
+            raise self._ended_badly(status, desc)
         return desc
+
+    def _ended_badly(self, status, desc):
+        """The exception of a job that ended ``status``: the SDK v2's ``CapacityError`` when SageMaker had no
+        capacity for it (naming its groups and what else the account's quotas allow), else
+        ``UnexpectedStatusException``."""
+        from sagemaker_hetero._preflight import capacity
+
+        if capacity.is_capacity(status, desc.get("FailureReason")):
+            return capacity.capacity_error(self.sagemaker_session, self.name, status, desc)
+        return UnexpectedStatusException(self.name, status, desc.get("FailureReason"))
 
     def logs(self, follow=False, instance_groups=None, out=None, poll=None, clock=time.monotonic, sleep=time.sleep):
         """Print the job's logs so far, labelled ``[<group>/<host>]``; return the description.
