@@ -4,17 +4,19 @@
 
     sagemaker-hetero render SPEC [--format json|cli-input-json]   the request as JSON (no network)
     sagemaker-hetero validate SPEC                                  every problem at once (no network)
-    sagemaker-hetero submit SPEC [--wait] [--logs] [--group NAME]   create the job (and wait for it)
+    sagemaker-hetero preflight SPEC [--json]                        check the job against the account
+    sagemaker-hetero submit SPEC [--wait] [--logs] [--group NAME]   preflight, create the job (and wait for it)
     sagemaker-hetero status JOB                                     the job's status
     sagemaker-hetero logs JOB [--follow] [--group NAME]             its logs, labelled by instance group
     sagemaker-hetero stop JOB                                       stop it
     sagemaker-hetero local SPEC                                     run it on this machine
     sagemaker-hetero tune render|submit SPEC / tune status JOB      tuning jobs (a spec's 'tuning:')
 
-Exit codes: 0 success (job Completed), 1 job Failed or Stopped, 2 invalid spec or usage, 3 AWS
-error, 4 unexpected error (one line on stderr; the traceback with ``--debug`` or
-``SAGEMAKER_HETERO_DEBUG=1``), 130 interrupted, 141 stdout closed early (``| head``). A crash never
-exits 1, so 1 always means a job that ended Failed or Stopped. ``render`` and ``validate`` import
+Exit codes: 0 success (job Completed), 1 job Failed or Stopped, 2 invalid spec or usage (or a
+preflight problem), 3 AWS error, 4 unexpected error (one line on stderr; the traceback with
+``--debug`` or ``SAGEMAKER_HETERO_DEBUG=1``), 5 ``preflight`` found no problem but could not make
+every check, 130 interrupted, 141 stdout closed early (``| head``). A crash never exits 1, so 1
+always means a job that ended Failed or Stopped. ``render`` and ``validate`` import
 neither boto3 nor botocore.
 """
 import argparse
@@ -27,14 +29,15 @@ import traceback
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER
 
-__all__ = ["main", "EXIT_OK", "EXIT_JOB_FAILED", "EXIT_USAGE", "EXIT_AWS", "EXIT_UNEXPECTED", "EXIT_INTERRUPTED",
-           "EXIT_BROKEN_PIPE", "DEBUG_VARIABLE"]
+__all__ = ["main", "EXIT_OK", "EXIT_JOB_FAILED", "EXIT_USAGE", "EXIT_AWS", "EXIT_UNEXPECTED", "EXIT_UNKNOWN",
+           "EXIT_INTERRUPTED", "EXIT_BROKEN_PIPE", "DEBUG_VARIABLE"]
 
 EXIT_OK = 0
 EXIT_JOB_FAILED = 1
 EXIT_USAGE = 2
 EXIT_AWS = 3
 EXIT_UNEXPECTED = 4
+EXIT_UNKNOWN = 5  # preflight: no problem, but a check could not be made
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a writer whose reader went away
 #: Set (to anything but "" or "0"), an unexpected error also prints its traceback, as --debug does.
@@ -235,7 +238,7 @@ def _submit(args):
     spec, _, _, _ = _load(args, facts=_plan.Facts(region=_region(args, required=False)))
     session = _session(args)
     estimator = spec.estimator(session)
-    estimator.fit(spec.inputs, wait=False, experiment_config=spec.experiment_config)
+    estimator.fit(spec.inputs, wait=False, experiment_config=spec.experiment_config, preflight=not args.no_preflight)
     job = estimator.latest_training_job
     progress = sys.stderr if args.output == "json" else sys.stdout
     progress.write("Created training job %s in %s\n" % (job.name, session.boto_region_name))
@@ -249,6 +252,17 @@ def _submit(args):
     except E.UnexpectedStatusException as exc:
         return _ended(args, job, exc)
     return _report(args, desc) if args.output == "json" else EXIT_OK
+
+
+def _preflight(args):
+    """Every check of the spec's job against the account: a row per check, or JSON; exit 0 (all ok),
+    2 (a problem) or 5 (no problem, but a check could not be made)."""
+    from sagemaker_hetero import _plan
+
+    spec, _, _, _ = _load(args, facts=_plan.Facts(region=_region(args, required=False)))
+    report = spec.estimator(_session(args)).preflight(spec.inputs, experiment_config=spec.experiment_config)
+    sys.stdout.write((report.to_json() if args.output == "json" else report.text()) + "\n")
+    return EXIT_USAGE if report.problems else EXIT_UNKNOWN if report.unknowns else EXIT_OK
 
 
 def _status(args):
@@ -408,8 +422,8 @@ def _parser():
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Render, validate, submit and watch SageMaker training jobs on heterogeneous clusters.",
-        epilog="Exit codes: 0 success, 1 job Failed or Stopped, 2 invalid spec or usage, 3 AWS error, "
-        "4 unexpected error (--debug shows its traceback). "
+        epilog="Exit codes: 0 success, 1 job Failed or Stopped, 2 invalid spec or usage (or a preflight problem), "
+        "3 AWS error, 4 unexpected error (--debug shows its traceback), 5 preflight could not make every check. "
         "See docs/cli.md for the spec format.",
     )
     aws = argparse.ArgumentParser(add_help=False)
@@ -444,7 +458,13 @@ def _parser():
     p.set_defaults(handler=_render)
     p = commands.add_parser("validate", parents=[spec, aws, output, debug], help="check the spec; list every problem")
     p.set_defaults(handler=_validate)
-    p = commands.add_parser("submit", parents=[spec, aws, output, group, debug], help="create the training job")
+    p = commands.add_parser("preflight", parents=[spec, aws, output, debug],
+                            help="check the job against the AWS account (quotas, role, image, keys, data, network)")
+    p.add_argument("--json", action="store_const", dest="output", const="json", help="the report as JSON")
+    p.set_defaults(handler=_preflight)
+    p = commands.add_parser("submit", parents=[spec, aws, output, group, debug],
+                            help="check the job against the account, then create it")
+    p.add_argument("--no-preflight", action="store_true", help="create the job without checking it against the account")
     p.add_argument("--wait", action="store_true", help="wait until the job ends; exit 1 if it fails or is stopped")
     p.add_argument("--logs", action="store_true", help="wait, printing the job's logs labelled by instance group")
     p.set_defaults(handler=_submit)
