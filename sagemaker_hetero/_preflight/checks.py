@@ -280,14 +280,15 @@ def _bucket_findings(ctx, subject):
     except Unanswered as exc:
         return [unknown(S3, "s3://%s" % subject.name, exc.permission, exc.why)]
     finding = judge.bucket(subject, answer, ctx.region)
-    if finding.result == OK and not isinstance(answer, judge.Missing):
+    if finding.result == OK:
         ctx.state.usable.add(subject.name)  # there, in the job's region: its data can be looked at
     return [finding]
 
 
 def _data_findings(ctx, subject):
     try:
-        answer = ctx.asker.call("s3", "ListObjectsV2", Bucket=subject.bucket, Prefix=subject.key, MaxKeys=1)
+        answer = ctx.asker.call("s3", "ListObjectsV2", missing=("NoSuchBucket",), Bucket=subject.bucket,
+                                Prefix=subject.key, MaxKeys=1)
     except Unanswered as exc:
         return [unknown(S3, subject.uri, exc.permission, exc.why)]
     return [judge.data(subject, answer)]
@@ -296,7 +297,11 @@ def _data_findings(ctx, subject):
 def check_s3(ctx):
     out = []
     for subject in ctx.subjects.buckets:
-        out.extend(_remembered(ctx, ("bucket", subject.name, subject.default), lambda: _bucket_findings(ctx, subject)))
+        if subject.default:
+            out.append(judge.default_bucket(subject, ctx.region))
+            ctx.state.usable.add(subject.name)
+            continue
+        out.extend(_remembered(ctx, ("bucket", subject.name), lambda: _bucket_findings(ctx, subject)))
     for subject in ctx.subjects.data:
         if subject.bucket in ctx.state.usable:  # else the bucket's finding says what is wrong
             out.extend(_remembered(ctx, ("data", subject.uri, subject.object), lambda: _data_findings(ctx, subject)))

@@ -12,7 +12,7 @@ import attrs
 from sagemaker_hetero._preflight.report import IMAGE, KMS, OK, PROBLEM, ROLE, S3, VPC, Finding
 
 __all__ = ["Missing", "SAGEMAKER", "TRUST_POLICY", "trusts_sagemaker", "role", "pass_role", "image", "key",
-           "bucket_region", "bucket", "data", "vpc"]
+           "bucket_region", "bucket", "default_bucket", "data", "vpc"]
 
 SAGEMAKER = "sagemaker.amazonaws.com"
 #: The trust policy a SageMaker execution role needs.
@@ -125,9 +125,6 @@ def bucket(subject, answer, region):
     """The S3 check's finding of a bucket from GetBucketLocation's answer (or :class:`Missing`)."""
     uri = "s3://%s" % subject.name
     if isinstance(answer, Missing):
-        if subject.default:
-            return Finding(S3, uri, OK, "the default bucket does not exist yet: it is created in %s at submission"
-                           % region)
         return Finding(S3, uri, PROBLEM, "the bucket does not exist", argument=subject.argument, value=subject.value,
                        fix="create it in %s (aws s3 mb %s --region %s), or correct %s" % (region, uri, region,
                                                                                          subject.argument))
@@ -139,8 +136,20 @@ def bucket(subject, answer, region):
     return Finding(S3, uri, OK, "in %s" % region)
 
 
+def default_bucket(subject, region):
+    """The S3 check's finding of the session's default bucket, without a call: its name is the job's
+    region's, the session creates it there if it is missing and checks its owner at submission."""
+    return Finding(S3, "s3://%s" % subject.name, OK, "the session's default bucket: created in %s if missing, "
+                                                     "its owner checked at submission" % region)
+
+
 def data(subject, answer):
-    """The S3 check's finding of a prefix or object the job reads, from ListObjectsV2 (MaxKeys=1)."""
+    """The S3 check's finding of a prefix or object the job reads, from ListObjectsV2 (MaxKeys=1; a
+    :class:`Missing` bucket)."""
+    if isinstance(answer, Missing):
+        return Finding(S3, subject.uri, PROBLEM, "the bucket %s does not exist" % subject.bucket,
+                       argument=subject.argument, value=subject.uri,
+                       fix="create it and upload the data, or correct %s" % subject.argument)
     contents = answer.get("Contents") or []
     if subject.object:
         found = any(o.get("Key") == subject.key for o in contents)

@@ -69,7 +69,7 @@ def test_bucket_verdicts_by_region_and_the_default_bucket():
         PROBLEM, "the bucket is in us-east-1, the job runs in us-west-2", "inputs['train'].s3_data")
     assert judge.bucket(mine, judge.Missing("NoSuchBucket", ""), "us-west-2").result == PROBLEM
     default = Bucket("sagemaker-us-west-2-1", "output_path", "s3://sagemaker-us-west-2-1/", default=True)
-    assert judge.bucket(default, judge.Missing("NoSuchBucket", ""), "us-west-2").result == OK  # made at submission
+    assert judge.default_bucket(default, "us-west-2").result == OK  # made at submission, in the job's region
 
 
 def test_data_verdicts_prefix_and_manifest():
@@ -80,6 +80,8 @@ def test_data_verdicts_prefix_and_manifest():
     manifest = Data("inputs['m'].s3_data", "s3://data/m.json", "data", "m.json", object=True)
     assert judge.data(manifest, {"KeyCount": 1, "Contents": [{"Key": "m.json"}]}).result == OK
     assert judge.data(manifest, {"KeyCount": 1, "Contents": [{"Key": "m.json.bak"}]}).result == PROBLEM
+    gone = judge.data(prefix, judge.Missing("NoSuchBucket", ""))
+    assert (gone.result, gone.detail) == (PROBLEM, "the bucket data does not exist")
 
 
 def subnet(sid, vpc, free=100):
