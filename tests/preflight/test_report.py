@@ -54,6 +54,16 @@ def test_the_policy_allows_every_action_a_preflight_calls():
     assert [s["Action"] for s in default] == [list(PERMISSIONS[c]) for c in DEFAULT_CHECKS]
 
 
+def test_the_docs_policy_is_the_one_the_package_writes():
+    import os
+    import re
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "docs", "preflight.md")) as handle:
+        [block] = re.findall(r"^```json\n(.*?)^```", handle.read(), re.M | re.S)
+    assert json.loads(block) == iam_policy()
+
+
 @pytest.mark.parametrize("value, checks", [
     (None, DEFAULT_CHECKS), (True, CHECKS), ("warn", CHECKS), (False, ()), (["s3", "role"], ("role", "s3")),
     ("s3", None), (["s4"], None), (1, None),
