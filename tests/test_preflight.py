@@ -168,13 +168,14 @@ def _tell_account(server, shape, told):
         server.answers.denied.add(told["deny"])
 
 
-def _run(world, shape, name):
-    """The scenario ``name`` on ``shape``: what went wrong with it, or None."""
+def _run(world, shape, name, boto_session):
+    """The scenario ``name`` on ``shape``, with a new session: what went wrong with it, or None."""
     arguments, replaced, told, expected = SCENARIOS[name]
     server = world["server"]
     server.answers.reset()
     _tell_account(server, shape, told)
-    est = estimator(world, shape, **dict((k, _fill(v, shape, world)) for k, v in arguments.items()))
+    est = estimator(world, shape, Session(boto_session=boto_session),
+                    **dict((k, _fill(v, shape, world)) for k, v in arguments.items()))
     before = len(server.requests)
     try:
         est.fit(inputs(shape, **replaced), wait=False, preflight=True)
@@ -191,7 +192,8 @@ def _run(world, shape, name):
 
 @pytest.mark.parametrize("shape", [TWO, FIVE], ids=["two groups", "five groups"])
 def test_each_fault_of_the_account_is_found_before_anything_is_sent(world, shape):
-    wrong = dict((name, _run(world, shape, name)) for name in SCENARIOS)
+    boto_session = boto3.Session()  # one for all: the sessions share its clients
+    wrong = dict((name, _run(world, shape, name, boto_session)) for name in SCENARIOS)
     assert dict((name, why) for name, why in wrong.items() if why) == {}
 
 

@@ -6,10 +6,13 @@ being answered — access denied, a missing permission, no credentials, an unrea
 endpoint without the operation, throttling that outlasts :data:`THROTTLE_DELAYS` — raises
 :class:`Unanswered`, which the checks report as "unknown" naming the IAM action the call needs. The
 clients are made from the session's boto3 session, without botocore's own retries (this module
-retries throttling, and nothing else: a preflight does not wait on an endpoint that is down); the
-SageMaker calls use the session's SageMaker client.
+retries throttling, and nothing else: a preflight does not wait on an endpoint that is down), and
+shared by every session made with that boto3 session; the SageMaker calls use the session's
+SageMaker client.
 """
+import threading
 import time
+import weakref
 
 from sagemaker_hetero import _aws_errors
 from sagemaker_hetero import exceptions as E
@@ -21,6 +24,9 @@ __all__ = ["Asker", "Unanswered", "THROTTLE_DELAYS", "why"]
 #: Seconds waited before each new attempt of a throttled call (so at most 4 attempts).
 THROTTLE_DELAYS = (0.5, 1.0, 2.0)
 _USER_AGENT = "sagemaker-hetero/0.1.0 preflight"
+# boto3 session -> {(service, region): client}: the clients of the sessions made with it
+_CLIENTS = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
 
 
 class Unanswered(Exception):
@@ -56,20 +62,22 @@ class Asker(object):
         self.region = session.boto_region_name
         self.sleep = sleep
         self.delays = tuple(THROTTLE_DELAYS if delays is None else delays)
-        self._clients = {}
 
     def client(self, service):
         if service == "sagemaker":
             return self.session.sagemaker_client
-        client = self._clients.get(service)
-        if client is None:
-            import botocore.config
+        boto_session = self.session.boto_session
+        with _LOCK:
+            clients = _CLIENTS.setdefault(boto_session, {})
+            client = clients.get((service, self.region))
+            if client is None:
+                import botocore.config
 
-            config = botocore.config.Config(retries={"mode": "standard", "total_max_attempts": 1},
-                                            user_agent_extra=_USER_AGENT)
-            client = self.session.boto_session.client(service, region_name=self.region, config=config)
-            self._clients[service] = client
-        return client
+                config = botocore.config.Config(retries={"mode": "standard", "total_max_attempts": 1},
+                                                user_agent_extra=_USER_AGENT)
+                client = clients[(service, self.region)] = boto_session.client(service, region_name=self.region,
+                                                                               config=config)
+            return client
 
     def call(self, service, operation, missing=(), **params):
         """``operation``'s answer (:class:`Missing` for an error code in ``missing``), else :class:`Unanswered`."""

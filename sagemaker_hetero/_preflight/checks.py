@@ -140,27 +140,27 @@ def check_quotas(ctx):
     return findings
 
 
-def _principal(ctx, identity):
+def _principal(ctx, identity, subject):
     """``(ARN to simulate, None)`` for the caller, or ``(None, finding)`` when no simulation is needed
     or possible: an assumed role's ARN is its role's, with the role's path (from IAM)."""
     arn = identity["Arn"]
     parts = arn.split(":", 5)
     resource = parts[5] if len(parts) == 6 else ""
     if resource == "root":
-        return None, Finding(ROLE, "iam:PassRole", OK, "the account's root user may pass any role")
+        return None, Finding(ROLE, subject, OK, "the account's root user may pass any role")
     if parts[2:3] == ["iam"] and resource.startswith("user/"):
         return arn, None
     if parts[2:3] == ["sts"] and resource.startswith("assumed-role/"):
         name = resource.split("/")[1]
         role = ctx.asker.through("iam:GetRole", lambda: ctx.session.iam_role(name))
         return role["Arn"], None
-    return None, unknown(ROLE, "iam:PassRole", None, "%s is neither a user nor a role: its policies cannot be "
-                                                     "simulated" % arn)
+    return None, unknown(ROLE, subject, None, "%s is neither a user nor a role: its policies cannot be simulated"
+                         % arn)
 
 
 def _pass_role(ctx, identity, role_arn):
     try:
-        principal, finding = _principal(ctx, identity)
+        principal, finding = _principal(ctx, identity, "iam:PassRole of %s" % role_arn)
         if finding is not None:
             return finding
         answer = ctx.asker.call("iam", "SimulatePrincipalPolicy", PolicySourceArn=principal,

@@ -140,9 +140,9 @@ class PreflightReport(object):
         """A :class:`PreflightError` listing every problem, or None without problems."""
         if self.ok:
             return None
-        where = "account %s, %s" % (self.account or "?", self.region or "?")
         return PreflightError([f.as_problem() for f in self.problems], report=self,
-                              subject="the training job in this AWS account (%s; preflight)" % where)
+                              subject="the training job in AWS account %s, %s (preflight)" % (
+                                  self.account or "?", self.region or "?"))
 
     def raise_for_problems(self):
         """Raise :meth:`error` if there is a problem; return the report otherwise."""
