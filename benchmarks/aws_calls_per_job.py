@@ -100,8 +100,10 @@ def _seed_preflight(work):
 
     boto_session, calls = _moto.counting_session()
     est = PyTorch(entry_point=os.path.join(work, "train.py"), framework_version="1.10.0", py_version="py38",
-                  role="arn:aws:iam::123456789012:role/SageMakerRole", sagemaker_session=Session(boto_session=boto_session),
-                  instance_groups=[InstanceGroup("cpu", "ml.c5.18xlarge", 2), InstanceGroup("gpu", "ml.p3dn.24xlarge", 1)])
+                  role="arn:aws:iam::123456789012:role/SageMakerRole",
+                  sagemaker_session=Session(boto_session=boto_session),
+                  instance_groups=[InstanceGroup("cpu", "ml.c5.18xlarge", 2),
+                                   InstanceGroup("gpu", "ml.p3dn.24xlarge", 1)])
     inputs = {"train": TrainingInput("s3://bucket/train", instance_groups=["cpu"]),
               "dummy": TrainingInput("s3://bucket/dummy", instance_groups=["gpu"])}
     out = []

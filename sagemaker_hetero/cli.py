@@ -27,7 +27,7 @@ import time
 import traceback
 
 from sagemaker_hetero import exceptions as E
-from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER
+from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER, PROJECT
 
 __all__ = ["main", "EXIT_OK", "EXIT_JOB_FAILED", "EXIT_USAGE", "EXIT_AWS", "EXIT_UNEXPECTED", "EXIT_UNKNOWN",
            "EXIT_INTERRUPTED", "EXIT_BROKEN_PIPE", "DEBUG_VARIABLE"]
@@ -42,7 +42,7 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a writer whose reader went away
 #: Set (to anything but "" or "0"), an unexpected error also prints its traceback, as --debug does.
 DEBUG_VARIABLE = "SAGEMAKER_HETERO_DEBUG"
-PROG = "sagemaker-hetero"
+PROG = PROJECT
 
 
 # -- reading a spec ----------------------------------------------------------------------------

@@ -15,6 +15,8 @@ import re
 import stat
 import tempfile
 
+from sagemaker_hetero._defaults import PROJECT
+
 __all__ = ["LIFETIME", "MAX_BYTES", "folder", "path", "read", "write"]
 
 LOGGER = logging.getLogger("sagemaker_hetero")
@@ -22,7 +24,6 @@ LOGGER = logging.getLogger("sagemaker_hetero")
 LIFETIME = 24 * 3600
 #: A larger file is not read (the map of every SageMaker quota is about 100 KB).
 MAX_BYTES = 4 * 1024 * 1024
-_NAME = "sagemaker-hetero"
 _REGION = re.compile(r"^[a-z]{2}(-[a-z0-9]+)+-\d+$")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -33,7 +34,7 @@ def folder(environ=None):
     base = env.get("XDG_CACHE_HOME")
     if not base or not os.path.isabs(base):  # the XDG rule: a relative path is to be ignored
         base = os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, _NAME)
+    return os.path.join(base, PROJECT)
 
 
 def path(region, environ=None):

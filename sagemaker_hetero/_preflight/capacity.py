@@ -54,12 +54,12 @@ def _alternatives(session, groups, spot):
         for other in quotas.siblings(instance_type, codes, spot):
             if asked >= MAX_ASKED:
                 return out
-            code = codes[(quotas.SPOT if spot else quotas.TRAINING) % other]
+            code = codes[(quotas.SPOT_USAGE if spot else quotas.ON_DEMAND) % other]
             value = state.values.get(code)
             if value is None:
                 asked += 1
                 try:
-                    value = asker.call("service-quotas", "GetServiceQuota", ServiceCode=quotas.SERVICE_CODE,
+                    value = asker.call("service-quotas", "GetServiceQuota", **quotas.SERVICE,
                                        QuotaCode=code)["Quota"]["Value"]
                 except Unanswered as exc:
                     LOGGER.debug("No alternatives to %s: %s", instance_type, exc)

@@ -62,7 +62,7 @@ def quota_codes(ctx):
         codes = cache.read(ctx.region, ctx.now)
         if codes is None:
             listed = _pages(lambda token: ctx.asker.call("service-quotas", "ListServiceQuotas",
-                                                         ServiceCode=quotas.SERVICE_CODE, MaxResults=100,
+                                                         MaxResults=100, **quotas.SERVICE,
                                                          **({"NextToken": token} if token else {})), "Quotas")
             codes = dict((q["QuotaName"], q["QuotaCode"]) for q in listed)
             for q in listed:
@@ -115,7 +115,7 @@ def _judged(ctx, needs, codes, again):
             continue
         if code not in ctx.fresh and (again or code not in ctx.state.values):
             try:
-                answer = ctx.asker.call("service-quotas", "GetServiceQuota", ServiceCode=quotas.SERVICE_CODE,
+                answer = ctx.asker.call("service-quotas", "GetServiceQuota", **quotas.SERVICE,
                                         QuotaCode=code)
             except Unanswered as exc:
                 out.append(unknown(QUOTAS, need.name, exc.permission, exc.why))

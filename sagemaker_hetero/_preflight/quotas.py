@@ -15,13 +15,14 @@ import attrs
 from sagemaker_hetero import _wire
 from sagemaker_hetero._preflight.report import OK, PROBLEM, QUOTAS, UNKNOWN, Finding
 
-__all__ = ["SERVICE_CODE", "TRAINING", "SPOT", "WARM_POOL", "ALL_INSTANCES", "PER_JOB", "LONGEST_RUN",
+__all__ = ["SERVICE", "ON_DEMAND", "SPOT_USAGE", "WARM_POOL", "ALL_INSTANCES", "PER_JOB", "LONGEST_RUN",
            "RUN_TIME_FLOOR", "Need", "needs", "requested", "in_use", "judge", "limit_finding", "increase_fix",
            "family", "siblings", "number"]
 
-SERVICE_CODE = "sagemaker"
-TRAINING = "%s for training job usage"
-SPOT = "%s for spot training job usage"
+#: What names SageMaker to Service Quotas, as its calls take it.
+SERVICE = {"ServiceCode": "sagemaker"}
+ON_DEMAND = "%s for training job usage"
+SPOT_USAGE = "%s for spot training job usage"
 WARM_POOL = "%s for training warm pool usage"
 ALL_INSTANCES = "Number of instances across all training jobs"
 PER_JOB = "Maximum number of instances per training job"
@@ -49,7 +50,7 @@ class Need(object):
 
 
 def _type_names(instance_type, spot, warm_pool):
-    names = [(SPOT if spot else TRAINING) % instance_type]
+    names = [(SPOT_USAGE if spot else ON_DEMAND) % instance_type]
     if warm_pool and not spot:
         names.append(WARM_POOL % instance_type)
     return names
@@ -111,10 +112,11 @@ def number(value):
 
 def increase_fix(name, code, desired, region):
     """What to do about a quota that is too low: the command and the console page."""
+    service = SERVICE["ServiceCode"]
     return ("request an increase of '%s' to at least %s: aws service-quotas request-service-quota-increase "
             "--service-code %s --quota-code %s --desired-value %s --region %s (or the Service Quotas console: "
             "https://%s.console.aws.amazon.com/servicequotas/home/services/%s/quotas/%s)"
-            % (name, number(desired), SERVICE_CODE, code, number(desired), region, region, SERVICE_CODE, code))
+            % (name, number(desired), service, code, number(desired), region, region, service, code))
 
 
 def _finding(need, result, detail, fix=None, permission=None):
@@ -170,7 +172,8 @@ def limit_finding(message, job, codes, region):
         fix = increase_fix(name, code, used + asked, region)
     else:
         fix = ("request an increase of '%s' to at least %s in the Service Quotas console: https://%s.console.aws."
-               "amazon.com/servicequotas/home/services/%s/quotas" % (name, number(used + asked), region, SERVICE_CODE))
+               "amazon.com/servicequotas/home/services/%s/quotas" % (name, number(used + asked), region,
+                                                                     SERVICE["ServiceCode"]))
     return Finding(QUOTAS, name, PROBLEM, detail, argument=need.argument, value=need.value, fix=fix)
 
 
@@ -182,7 +185,7 @@ def family(instance_type):
 
 def siblings(instance_type, names, spot=False):
     """The other instance types of ``instance_type``'s family that have a training quota among ``names``."""
-    pattern = SPOT if spot else TRAINING
+    pattern = SPOT_USAGE if spot else ON_DEMAND
     suffix = pattern % ""
     kin = family(instance_type)
     out = []

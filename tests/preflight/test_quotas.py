@@ -74,8 +74,8 @@ def test_sagemakers_resource_limit_exceeded_message_is_the_same_finding(seed):
 def test_families_and_their_other_types():
     assert [quotas.family(t) for t in ("ml.p4de.24xlarge", "ml.c5n.xlarge", "ml.g5.2xlarge", "x")] == \
         ["p4", "c5", "g5", None]
-    names = [quotas.TRAINING % t for t in ("ml.p4d.24xlarge", "ml.p4de.24xlarge", "ml.p5.48xlarge")] + \
-        [quotas.SPOT % "ml.p4de.24xlarge"]
+    names = [quotas.ON_DEMAND % t for t in ("ml.p4d.24xlarge", "ml.p4de.24xlarge", "ml.p5.48xlarge")] + \
+        [quotas.SPOT_USAGE % "ml.p4de.24xlarge"]
     assert quotas.siblings("ml.p4d.24xlarge", names) == ["ml.p4de.24xlarge"]
     assert quotas.siblings("ml.p4d.24xlarge", names, spot=True) == ["ml.p4de.24xlarge"]
     assert quotas.siblings("ml.p5.48xlarge", names) == []
