@@ -98,7 +98,7 @@ def _data(plan):
 def _buckets(plan):
     """Each bucket once, under the first argument that names it: inputs, output, checkpoint, code."""
     request = plan.request
-    default = plan.facts.bucket() if plan.facts is not None and plan.facts.account_id else None
+    default = plan.facts.bucket() if plan.facts is not None else None  # a placeholder's name without an account
     places = [(d.argument, d.uri) for d in _data(plan)]
     places.append(("output_path", _wire.value_at(request, ("OutputDataConfig", "S3OutputPath"))))
     places.append(("checkpoint_s3_uri", _wire.value_at(request, ("CheckpointConfig", "S3Uri"))))

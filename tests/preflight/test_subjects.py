@@ -1,5 +1,5 @@
 """What a preflight checks, read from the plan of a job (no AWS)."""
-from sagemaker_hetero import TrainingInput
+from sagemaker_hetero import TrainingInput, _plan
 from sagemaker_hetero._preflight.subjects import ecr_image, key_region, role_name, subjects_of
 from tests.preflight.conftest import plan_of
 
@@ -16,6 +16,8 @@ def test_the_seed_jobs_subjects_and_its_default_bucket(seed):
         ("bucket", "inputs['train'].s3_data", False),
         ("sagemaker-us-west-2-123456789012", "output_path", True)]  # output and code both go there
     assert subjects.keys == () and subjects.subnets == () and subjects.security_groups == ()
+    unknown = subjects_of(plan_of(est, inputs, facts=_plan.Facts(region="us-west-2")))  # STS could not say
+    assert [(b.name, b.default) for b in unknown.buckets][1] == ("sagemaker-us-west-2-<account-id>", True)
 
 
 def test_every_place_of_a_generic_job_once_under_the_first_argument_naming_it(generic):
