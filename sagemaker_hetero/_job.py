@@ -165,13 +165,12 @@ class TrainingJob(object):
         return desc
 
     def _ended_badly(self, status, desc):
-        """The exception of a job that ended ``status``: the SDK v2's ``CapacityError`` when SageMaker had no
-        capacity for it (naming its groups and what else the account's quotas allow), else
+        """The exception of a job that ended ``status``: the session's (``job_failure``: an AWS session
+        raises the SDK v2's ``CapacityError`` for a job SageMaker had no capacity for), else
         ``UnexpectedStatusException``."""
-        from sagemaker_hetero._preflight import capacity
-
-        if capacity.is_capacity(status, desc.get("FailureReason")):
-            return capacity.capacity_error(self.sagemaker_session, self.name, status, desc)
+        failure = getattr(self.sagemaker_session, "job_failure", None)
+        if callable(failure):
+            return failure(self.name, status, desc)
         return UnexpectedStatusException(self.name, status, desc.get("FailureReason"))
 
     def logs(self, follow=False, instance_groups=None, out=None, poll=None, clock=time.monotonic, sleep=time.sleep):

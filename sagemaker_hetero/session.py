@@ -585,6 +585,16 @@ class Session(object):
     def describe_training_job(self, job_name):
         return _aws_errors.call(self._client("sagemaker-poll"), "DescribeTrainingJob", TrainingJobName=job_name)
 
+    def job_failure(self, job_name, status, desc):
+        """The exception for the training job ``job_name`` that ended ``status`` as ``desc`` describes it:
+        the SDK v2's ``CapacityError`` when SageMaker had no capacity for it (naming its groups and the types
+        of their families the account's quotas allow), else ``UnexpectedStatusException``."""
+        from sagemaker_hetero._preflight import capacity
+
+        if capacity.is_capacity(status, desc.get("FailureReason")):
+            return capacity.capacity_error(self, job_name, status, desc)
+        return E.UnexpectedStatusException(job_name, status, desc.get("FailureReason"))
+
     def stop_training_job(self, job_name):
         return _aws_errors.call(self._client("sagemaker"), "StopTrainingJob", TrainingJobName=job_name)
 
