@@ -50,18 +50,29 @@ FIVE = Shape([InstanceGroup("data", "ml.c5.9xlarge", 2), InstanceGroup("prep", "
 
 
 @pytest.fixture
-def world(aws, workdir, monkeypatch):
-    """A healthy account and the names of what it holds (and of what the faults use)."""
+def account(aws, workdir, monkeypatch):
+    """A healthy account for a job with a framework image: the caller is the IAM user alice, the data
+    bucket holds every channel's data."""
     iam = boto3.client("iam")
     iam.create_user(UserName="alice")
     key = iam.create_access_key(UserName="alice")["AccessKey"]
-    create_role(aws.url, "NoTrust", trust={"Version": "2012-10-17", "Statement": [
-        {"Effect": "Allow", "Principal": {"Service": "ec2.amazonaws.com"}, "Action": "sts:AssumeRole"}]})
-    create_role(aws.url, "Pathed", path="/service-role/")
     s3 = boto3.client("s3")
     s3.create_bucket(Bucket="data-bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
     for prefix in ("train", "extra", "prep"):
         s3.put_object(Bucket="data-bucket", Key="%s/part-0" % prefix, Body=b"x")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", key["AccessKeyId"])
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", key["SecretAccessKey"])
+    aws.clear_requests()
+    return aws
+
+
+@pytest.fixture
+def world(account):
+    """The account with an image of its own, KMS keys, two VPCs, and what the faults use (roles without
+    trust or with a path, a bucket in us-east-1, a disabled key, a key of us-east-1), by name."""
+    create_role(account.url, "NoTrust", trust={"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Principal": {"Service": "ec2.amazonaws.com"}, "Action": "sts:AssumeRole"}]})
+    create_role(account.url, "Pathed", path="/service-role/")
     boto3.client("s3", region_name="us-east-1").create_bucket(Bucket="east-bucket")
     ecr = boto3.client("ecr")
     ecr.create_repository(repositoryName="trainer")
@@ -81,10 +92,19 @@ def world(aws, workdir, monkeypatch):
             subnet = ec2.create_subnet(VpcId=vpc_id, CidrBlock="%s.%d.0/24" % (cidr, n))["Subnet"]
             net["%s%d" % (vpc, n)] = subnet["SubnetId"]
         net["g" + vpc] = ec2.create_security_group(GroupName="g" + vpc, Description="d", VpcId=vpc_id)["GroupId"]
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", key["AccessKeyId"])
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", key["SecretAccessKey"])
-    aws.clear_requests()
-    return {"keys": keys, "net": net, "server": aws}
+    account.clear_requests()
+    return {"keys": keys, "net": net, "server": account}
+
+
+def framework_job(shape, session=None, **overrides):
+    """The account fixture's job: a PyTorch image from the table, output in the data bucket."""
+    from sagemaker_hetero import PyTorch
+
+    kwargs = dict(entry_point="train.py", framework_version="2.2.0", py_version="py310", role=ROLE,
+                  instance_groups=shape.groups, output_path="s3://data-bucket/out",
+                  sagemaker_session=session or Session())
+    kwargs.update(overrides)
+    return PyTorch(**kwargs)
 
 
 def estimator(world, shape, session=None, **overrides):
@@ -227,16 +247,16 @@ def test_access_denied_on_every_check_gives_only_unknowns_naming_the_permission(
     assert "access denied: the caller needs kms:DescribeKey" in [f.detail for f in report.findings]
 
 
-def test_throttling_is_retried_and_an_endpoint_that_is_down_is_unknown(world, fault_proxy, monkeypatch):
+def test_throttling_is_retried_and_an_endpoint_that_is_down_is_unknown(account, fault_proxy, monkeypatch):
     from sagemaker_hetero._preflight import ask
 
     monkeypatch.setattr(ask, "THROTTLE_DELAYS", (0.0, 0.0, 0.0))
     fault_proxy.add_fault("GetBucketLocation", kind="throttle", times=2)
-    fault_proxy.add_fault("DescribeKey", kind="throttle", times=None)
-    report = estimator(world, TWO).preflight(inputs(TWO), checks=["kms", "s3"])
+    fault_proxy.add_fault("ListServiceQuotas", kind="throttle", times=None)
+    report = framework_job(TWO).preflight(inputs(TWO), checks=["quotas", "s3"])
     assert [f.result for f in report.findings if f.check == "s3"] == ["ok"] * 3
     assert len(fault_proxy.calls(operation="GetBucketLocation")) == 3  # twice throttled, then answered
-    assert set((f.result, f.detail) for f in report.findings if f.check == "kms") == {
+    assert set((f.result, f.detail) for f in report.findings if f.check == "quotas") == {
         ("unknown", "throttled after 4 attempts")}
     import socket
 
@@ -244,21 +264,21 @@ def test_throttling_is_retried_and_an_endpoint_that_is_down_is_unknown(world, fa
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]
     monkeypatch.setenv("AWS_ENDPOINT_URL_SERVICE_QUOTAS", "http://127.0.0.1:%d" % port)
-    report = estimator(world, TWO).preflight(inputs(TWO), checks=["quotas"])
+    report = framework_job(TWO).preflight(inputs(TWO), checks=["quotas"])
     assert set((f.result, f.detail, f.permission) for f in report.findings) == {
         ("unknown", "the endpoint could not be reached", "servicequotas:ListServiceQuotas")}
 
 
-def test_an_assumed_roles_passrole_is_simulated_as_its_role_with_its_path(world, monkeypatch):
-    create_role(world["server"].url, "Runner", path="/team/")
+def test_an_assumed_roles_passrole_is_simulated_as_its_role_with_its_path(account, monkeypatch):
+    create_role(account.url, "Runner", path="/team/")
     credentials = boto3.client("sts").assume_role(RoleArn="arn:aws:iam::%s:role/team/Runner" % ACCOUNT,
                                                   RoleSessionName="me")["Credentials"]
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", credentials["AccessKeyId"])
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", credentials["SecretAccessKey"])
     monkeypatch.setenv("AWS_SESSION_TOKEN", credentials["SessionToken"])
-    report = estimator(world, TWO).preflight(inputs(TWO), checks=["role"])
+    report = framework_job(TWO).preflight(inputs(TWO), checks=["role"])
     assert [f.result for f in report.findings] == ["ok", "ok"]
-    [simulated] = world["server"].calls(operation="SimulatePrincipalPolicy")
+    [simulated] = account.calls(operation="SimulatePrincipalPolicy")
     assert simulated.form["PolicySourceArn"] == "arn:aws:iam::%s:role/team/Runner" % ACCOUNT
     assert simulated.form["ContextEntries.member.1.ContextKeyValues.member.1"] == "sagemaker.amazonaws.com"
 
@@ -267,7 +287,7 @@ def test_an_assumed_roles_passrole_is_simulated_as_its_role_with_its_path(world,
 
 
 def test_the_default_checks_quotas_and_role_once_and_a_later_job_costs_one_call(world):
-    server, session = world["server"], Session()
+    server, session = world["server"], Session()  # the whole world: every check, later
     estimator(world, TWO, session).fit(inputs(TWO), wait=False)
     first = server.operations()
     assert {"GetServiceQuota", "ListTrainingJobs", "GetRole", "SimulatePrincipalPolicy"} <= set(first) or \
@@ -282,28 +302,26 @@ def test_the_default_checks_quotas_and_role_once_and_a_later_job_costs_one_call(
     assert server.operations() == []
 
 
-def test_a_problem_is_never_remembered_and_warn_goes_on(world, capsys):
-    server, session = world["server"], Session()
+def test_a_problem_is_never_remembered_and_warn_goes_on(account, capsys):
+    server, session = account, Session()
     server.answers.quotas["ml.p3dn.24xlarge for training job usage"] = 0
     with pytest.raises(E.PreflightError) as info:
-        estimator(world, TWO, session).fit(inputs(TWO), wait=False)
+        framework_job(TWO, session).fit(inputs(TWO), wait=False)
     assert "request-service-quota-increase" in str(info.value) and not SENT & set(server.operations())
     server.answers.quotas["ml.p3dn.24xlarge for training job usage"] = 1  # the increase was granted
-    estimator(world, TWO, session).fit(inputs(TWO), wait=False)
+    framework_job(TWO, session).fit(inputs(TWO), wait=False)
     assert server.operations()[-1] == "CreateTrainingJob"
     server.answers.quotas["ml.p3dn.24xlarge for training job usage"] = 0
-    estimator(world, TWO, Session()).fit(inputs(TWO), wait=False, preflight="warn")
+    framework_job(TWO, Session()).fit(inputs(TWO), wait=False, preflight="warn")
     assert "Preflight: 1 problem; going on" in capsys.readouterr().err
     assert server.operations()[-1] == "CreateTrainingJob"
 
 
-def test_a_full_preflight_of_the_seed_job_costs_at_most_12_calls_once_the_quota_map_is_kept(world):
-    server = world["server"]
-    from sagemaker_hetero import PyTorch
+def test_a_full_preflight_of_the_seed_job_costs_at_most_12_calls_once_the_quota_map_is_kept(account):
+    server = account
 
     def seed_job():
-        return PyTorch(entry_point="train.py", framework_version="1.10.0", py_version="py38", role=ROLE,
-                       instance_groups=TWO.groups, sagemaker_session=Session())
+        return framework_job(TWO, framework_version="1.10.0", py_version="py38", output_path=None)
 
     seed_job().preflight(inputs(TWO))  # the quota-name map is built and kept on disk
     server.clear_requests()
@@ -311,23 +329,23 @@ def test_a_full_preflight_of_the_seed_job_costs_at_most_12_calls_once_the_quota_
     assert report.problems == [] and len(server.requests) <= 12, server.operations()
 
 
-def test_resource_limit_exceeded_at_create_is_told_as_the_quota_table(world, fault_proxy):
+def test_resource_limit_exceeded_at_create_is_told_as_the_quota_table(account, fault_proxy):
     message = ("The account-level service limit 'ml.p3dn.24xlarge for training job usage' is 1 Instances, with "
                "current utilization of 1 Instances and a request delta of 1 Instances. Please use AWS Service Quotas "
                "to request an increase for this quota.")
     fault_proxy.add_fault("CreateTrainingJob", kind="status", status=400, code="ResourceLimitExceeded", message=message)
     with pytest.raises(E.AWSError) as info:
-        estimator(world, TWO).fit(inputs(TWO), wait=False)
+        framework_job(TWO).fit(inputs(TWO), wait=False)
     text = str(info.value)
     assert info.value.code == "ResourceLimitExceeded" and "no job was created" in text
     assert "ml.p3dn.24xlarge for training job usage  problem  1 requested, 1 in use, quota 1" in text
     assert "--desired-value 2 --region us-west-2" in text
 
 
-def test_a_capacity_error_names_the_groups_and_the_familys_types_the_quota_allows(world):
-    server = world["server"]
+def test_a_capacity_error_names_the_groups_and_the_familys_types_the_quota_allows(account):
+    server = account
     server.answers.quotas["ml.p3.16xlarge for training job usage"] = 0
-    est = estimator(world, TWO)
+    est = framework_job(TWO)
     est.fit(inputs(TWO), wait=False)
     name = est.latest_training_job.name
     failed = dict(server.answers.in_progress_description(name, [("cpu", "ml.c5.18xlarge", 2),
@@ -350,10 +368,10 @@ def _answer(payload):
     return _json(payload)
 
 
-def test_preflight_arguments_that_cannot_apply_are_problems(world):
+def test_preflight_arguments_that_cannot_apply_are_problems(account):
     with pytest.raises(E.ConfigError) as info:
-        estimator(world, TWO).fit(inputs(TWO), dry_run=True, preflight=True)
+        framework_job(TWO).fit(inputs(TWO), dry_run=True, preflight=True)
     assert [p.path for p in info.value.problems] == ["preflight"]
     with pytest.raises(E.ConfigError) as info:
-        estimator(world, TWO).preflight(inputs(TWO), checks=["quota"])
+        framework_job(TWO).preflight(inputs(TWO), checks=["quota"])
     assert [p.path for p in info.value.problems] == ["checks"]
