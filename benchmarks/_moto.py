@@ -1,17 +1,28 @@
-"""The benchmarks' fake AWS: a moto server in this process on loopback, with the environment pointed
-at it (endpoint, test credentials, us-west-2), so nothing leaves the machine."""
-import os
+"""The benchmarks' fake AWS: the tests' moto server (tests/_aws.py) in this process on loopback, with
+the environment pointed at it (endpoint, test credentials, us-west-2), so nothing leaves the machine.
 
-from moto.server import ThreadedMotoServer
+It answers what moto lacks as the tests' server does (Service Quotas, IAM's policy simulation:
+tests/_answers.py), holds the role the benchmarks name (``SageMakerRole``, trusting SageMaker), and the
+preflight's quota-name file goes to a new folder (``XDG_CACHE_HOME``), not the user's.
+"""
+import os
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def start():
-    """A started ``ThreadedMotoServer`` every boto3 client made from now on talks to; stop it at the end."""
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    os.environ.update(AWS_ENDPOINT_URL="http://%s:%d" % (host, port), AWS_ACCESS_KEY_ID="testing",
-                      AWS_SECRET_ACCESS_KEY="testing", AWS_DEFAULT_REGION="us-west-2", AWS_REGION="us-west-2")
+    """A started moto server every boto3 client made from now on talks to; stop it at the end."""
+    if ROOT not in sys.path:
+        sys.path.insert(0, ROOT)
+    from tests._answers import create_role
+    from tests._aws import MotoServer
+
+    server = MotoServer().start()
+    os.environ.update(AWS_ENDPOINT_URL=server.url, AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing",
+                      AWS_DEFAULT_REGION="us-west-2", AWS_REGION="us-west-2", XDG_CACHE_HOME=tempfile.mkdtemp())
+    create_role(server.url, "SageMakerRole")
     return server
 
 
@@ -35,8 +46,6 @@ def bucket_and_code(bucket="bucket"):
 
 def code_folder():
     """A new folder holding a one-line ``train.py``."""
-    import tempfile
-
     work = tempfile.mkdtemp()
     with open(os.path.join(work, "train.py"), "w") as handle:
         handle.write("print('hello')\n")

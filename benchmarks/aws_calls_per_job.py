@@ -2,11 +2,15 @@
 
 Every HTTP request botocore sends (retries included) is counted through botocore's event
 system. Target (issue 12.3): 1 call per job after the first for an unchanged estimator
-(CreateTrainingJob; the code is stored under its SHA-256 once). Then 60 jobs from 6 threads of one
-session (issue 12.2): how many distinct jobs exist. Then (issue 12.3) the code archive of 1,000 small
-files against ``tar cf - DIR | gzip -6`` (best of 5 each).
+(CreateTrainingJob; the code is stored under its SHA-256 once), with fit's default preflight (issue 22:
+its quota and role checks are made for the first job only). Then (issue 22) a full preflight of the
+seed job from a new process once the quota-name map is kept (target: at most 12 calls), and again for
+a later job of that process's session (target: 0 to 2). Then 60 jobs from 6 threads of one session
+(issue 12.2): how many distinct jobs exist. Then (issue 12.3) the code archive of 1,000 small files
+against ``tar cf - DIR | gzip -6`` (best of 5 each). The account's quotas allow every job at once.
 usage: python benchmarks/aws_calls_per_job.py [jobs]
 """
+import json
 import collections
 import os
 import shutil
@@ -22,10 +26,13 @@ import _moto
 def main():
     jobs = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     server = _moto.start()
+    server.answers.quotas.update((name, 10000.0) for name in server.answers.quotas if "run time" not in name)
 
     from sagemaker_hetero import InstanceGroup, PyTorch, Session, TrainingInput
 
     work = _moto.bucket_and_code()
+    for prefix in ("train", "dummy"):  # the channels' data, for the full preflight
+        boto3_client("s3").put_object(Bucket="bucket", Key=prefix + "/part-0", Body=b"x")
     boto_session, calls = _moto.counting_session()
     session = Session(boto_session=boto_session)
     est = PyTorch(
@@ -45,6 +52,7 @@ def main():
         est.fit(inputs, wait=False)
         per_job.append(calls[before:])
     elapsed = time.perf_counter() - start
+    preflights = _seed_preflight_from_a_new_process(work)
     threaded = _sixty_from_six_threads(PyTorch, InstanceGroup, Session, inputs, work)
     server.stop()
     print("jobs launched:               %d in %.2f s" % (jobs, elapsed))
@@ -54,8 +62,57 @@ def main():
                                                                  dict(collections.Counter(sum(per_job[1:], [])))))
     print("calls per job overall:       %.2f (target after the first: 1; SageMaker SDK v2: 8)"
           % (len(calls) / float(jobs)))
+    for label, ops in zip(("full preflight, new process:", "full preflight, later job:  "), preflights):
+        print("%s %d %s (target: %s)" % (label, len(ops), dict(collections.Counter(ops)),
+                                       "<= 12" if "new" in label else "0-2"))
     print("60 fits from 6 threads:      %d distinct jobs created, %d errors, %d jobs listed" % threaded)
     _archive_vs_tar_gzip()
+
+
+def boto3_client(name):
+    import boto3
+
+    return boto3.client(name)
+
+
+def _seed_preflight_from_a_new_process(work):
+    """The operations of a full preflight of the seed job in a new process (the quota-name map is on disk
+    since the first job above), then of a later job of its session: ``(first, later)``. The caller is a
+    developer's assumed role, not the job's: the most a role check asks (both roles looked up, PassRole
+    simulated)."""
+    import subprocess
+
+    from tests._answers import create_role
+
+    create_role(os.environ["AWS_ENDPOINT_URL"], "Developer")
+    assumed = boto3_client("sts").assume_role(RoleArn="arn:aws:iam::123456789012:role/Developer",
+                                              RoleSessionName="bench")["Credentials"]
+    env = dict(os.environ, AWS_ACCESS_KEY_ID=assumed["AccessKeyId"], AWS_SECRET_ACCESS_KEY=assumed["SecretAccessKey"],
+               AWS_SESSION_TOKEN=assumed["SessionToken"])
+    child = subprocess.run([sys.executable, os.path.abspath(__file__), "--seed-preflight", work],
+                           stdout=subprocess.PIPE, check=True, env=env)
+    return json.loads(child.stdout.decode().splitlines()[-1])
+
+
+def _seed_preflight(work):
+    """In the new process: two full preflights of the seed job with one session; prints their operations."""
+    from sagemaker_hetero import InstanceGroup, PyTorch, Session, TrainingInput
+
+    boto_session, calls = _moto.counting_session()
+    est = PyTorch(entry_point=os.path.join(work, "train.py"), framework_version="1.10.0", py_version="py38",
+                  role="arn:aws:iam::123456789012:role/SageMakerRole",
+                  sagemaker_session=Session(boto_session=boto_session),
+                  instance_groups=[InstanceGroup("cpu", "ml.c5.18xlarge", 2),
+                                   InstanceGroup("gpu", "ml.p3dn.24xlarge", 1)])
+    inputs = {"train": TrainingInput("s3://bucket/train", instance_groups=["cpu"]),
+              "dummy": TrainingInput("s3://bucket/dummy", instance_groups=["gpu"])}
+    out = []
+    for _ in range(2):
+        before = len(calls)
+        report = est.preflight(inputs)
+        assert report.ok, report.text()
+        out.append([c.rsplit(".", 1)[-1] for c in calls[before:]])
+    print(json.dumps(out))
 
 
 def _sixty_from_six_threads(PyTorch, InstanceGroup, Session, inputs, work):
@@ -129,4 +186,7 @@ def _archive_vs_tar_gzip(files=1000):
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--seed-preflight"]:
+        _seed_preflight(sys.argv[2])
+    else:
+        main()

@@ -54,7 +54,7 @@ def main():
             if round_ == "edited":
                 refused.discard(name)
                 try:
-                    est.fit(wait=False, job_name=name)
+                    est.fit(wait=False, job_name=name, preflight=False)
                 except E.AWSError:
                     pass
                 with open(os.path.join(work, "train.py"), "a") as f:
@@ -62,7 +62,7 @@ def main():
             del calls[:]
             start = time.perf_counter()
             try:
-                est.fit(wait=False, job_name=name)
+                est.fit(wait=False, job_name=name, preflight=False)  # the upload alone
             except E.AWSError as exc:
                 if exc.code != "ResourceLimitExceeded":
                     raise

@@ -31,6 +31,8 @@ TF_MPI_MODEL_DIR = "/opt/ml/model"
 MAX_JOB_NAME = 63
 
 # -- names ---------------------------------------------------------------------------------------
+#: The project's name: the command's, and its folder in the user's cache folder.
+PROJECT = "sagemaker-hetero"
 #: The one group of a cluster without instance groups (as the training toolkit names it).
 HOMOGENEOUS_GROUP = "homogeneousCluster"
 #: The account id shown where it is not known (dry runs).

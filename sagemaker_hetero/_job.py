@@ -160,7 +160,7 @@ class TrainingJob(object):
             raise
         _write(out, end_of_job_lines(desc, _known_prices(desc)))
         if status != "Completed":
-            raise UnexpectedStatusException(self.name, status, desc.get("FailureReason"))
+            raise self._ended_badly(status, desc)
         return desc
 
     def cost(self, prices=None, fetch=True):
@@ -174,6 +174,15 @@ class TrainingJob(object):
         desc = self.describe()
         region = describe.region_of(desc) or getattr(self.sagemaker_session, "boto_region_name", None)
         return bill_of(desc, region, prices, fetch, getattr(self.sagemaker_session, "boto_session", None))
+
+    def _ended_badly(self, status, desc):
+        """The exception of a job that ended ``status``: the session's (``job_failure``: an AWS session
+        raises the SDK v2's ``CapacityError`` for a job SageMaker had no capacity for), else
+        ``UnexpectedStatusException``."""
+        failure = getattr(self.sagemaker_session, "job_failure", None)
+        if callable(failure):
+            return failure(self.name, status, desc)
+        return UnexpectedStatusException(self.name, status, desc.get("FailureReason"))
 
     def logs(self, follow=False, instance_groups=None, out=None, poll=None, clock=time.monotonic, sleep=time.sleep):
         """Print the job's logs so far, labelled ``[<group>/<host>]``; return the description.

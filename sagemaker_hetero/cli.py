@@ -5,7 +5,8 @@
     sagemaker-hetero render SPEC [--format json|cli-input-json] [--archive FILE]   the request (no network)
                                  [--cost [--prices FILE]]           and its cost estimate on stderr
     sagemaker-hetero validate SPEC                                  every problem at once (no network)
-    sagemaker-hetero submit SPEC [--wait] [--logs] [--group NAME]   create the job (and wait for it)
+    sagemaker-hetero preflight SPEC [--json]                        check the job against the account
+    sagemaker-hetero submit SPEC [--wait] [--logs] [--group NAME]   preflight, create the job (and wait for it)
     sagemaker-hetero submit SPEC --dry-run                          the same as render SPEC
     sagemaker-hetero status JOB [--prices FILE]                     the job's status (and bill, once ended)
     sagemaker-hetero logs JOB [--follow] [--group NAME]             its logs, labelled by instance group
@@ -16,13 +17,13 @@
     sagemaker-hetero diff SPEC --against JOB|FILE [--json]          what changed since a job (exit 1: a change)
 
 ``--region``, ``--profile`` and ``--debug`` go before or after the command; ``--version`` prints the
-version. Exit codes: 0 success (job Completed), 1 job Failed or Stopped, 2 invalid spec or usage, 3
-AWS error, 4 unexpected error (one line on stderr; the traceback with ``--debug`` or
-``SAGEMAKER_HETERO_DEBUG=1``), 130 interrupted, 141 stdout closed early (``| head``). A crash never
-exits 1, so 1 always means a job that ended Failed or Stopped, but for ``diff``, where it means a
-difference (as diff(1)'s). ``render`` (``--cost`` too), ``validate``, ``cost --offline`` and ``diff
---against FILE`` import neither boto3 nor botocore; ``render`` and ``validate`` need no region (a
-placeholder stands for it). Messages speak the
+version. Exit codes: 0 success (job Completed), 1 job Failed or Stopped, 2 invalid spec or usage (or a
+preflight problem), 3 AWS error, 4 unexpected error (one line on stderr; the traceback with ``--debug``
+or ``SAGEMAKER_HETERO_DEBUG=1``), 5 ``preflight`` found no problem but could not make every check, 130
+interrupted, 141 stdout closed early (``| head``). A crash never exits 1, so 1 always means a job that
+ended Failed or Stopped, but for ``diff``, where it means a difference (as diff(1)'s). ``render``
+(``--cost`` too), ``validate``, ``cost --offline`` and ``diff --against FILE`` import neither boto3 nor
+botocore; ``render`` and ``validate`` need no region (a placeholder stands for it). Messages speak the
 command line's language: the Python API's hints (``fit(dry_run=True)``, ``Session(...)``) are said
 as the options that do the same (:data:`CLI_WORDS`). What every command reads first (the spec file,
 the region, the AWS session) is ``_cli_input``'s.
@@ -41,7 +42,7 @@ from sagemaker_hetero._cli_input import CLI_WORDS, PROG  # noqa: F401 (part of t
 from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER, HOMOGENEOUS_GROUP, PLACEHOLDERS, REGION_PLACEHOLDER
 
 __all__ = ["main", "EXIT_OK", "EXIT_JOB_FAILED", "EXIT_DIFFERENT", "EXIT_USAGE", "EXIT_AWS", "EXIT_UNEXPECTED",
-           "EXIT_INTERRUPTED", "EXIT_BROKEN_PIPE", "DEBUG_VARIABLE", "CLI_WORDS"]
+           "EXIT_UNKNOWN", "EXIT_INTERRUPTED", "EXIT_BROKEN_PIPE", "DEBUG_VARIABLE", "CLI_WORDS"]
 
 EXIT_OK = 0
 EXIT_JOB_FAILED = 1
@@ -49,6 +50,7 @@ EXIT_DIFFERENT = 1  # diff: the requests differ (as diff(1) exits)
 EXIT_USAGE = 2
 EXIT_AWS = 3
 EXIT_UNEXPECTED = 4
+EXIT_UNKNOWN = 5  # preflight: no problem, but a check could not be made
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a writer whose reader went away
 #: Set (to anything but "" or "0"), an unexpected error also prints its traceback, as --debug does.
@@ -251,7 +253,7 @@ def _submit(args):
     _check_groups(args.group, job.group_names if job.heterogeneous else [HOMOGENEOUS_GROUP], "the spec's job")
     session = _input.session(args)
     estimator = spec.estimator(session)
-    estimator.fit(spec.inputs, wait=False, experiment_config=spec.experiment_config)
+    estimator.fit(spec.inputs, wait=False, experiment_config=spec.experiment_config, preflight=not args.no_preflight)
     job = estimator.latest_training_job
     progress = sys.stderr if args.output == "json" else sys.stdout
     progress.write("Created training job %s in %s\n" % (job.name, session.boto_region_name))
@@ -295,6 +297,15 @@ def _with_group_option(call, **kwargs):
     except E.ConfigError as exc:
         renamed = [p.renamed("--group") if p.path.startswith("instance_groups") else p for p in exc.problems]
         raise E.ConfigError(renamed, _COMMAND_LINE)
+
+
+def _preflight(args):
+    """Every check of the spec's job against the account: a row per check, or JSON; exit 0 (all ok),
+    2 (a problem) or 5 (no problem, but a check could not be made)."""
+    spec, _, _, _ = _input.load(args, facts=_input.dry_run_facts(args))
+    report = spec.estimator(_input.session(args)).preflight(spec.inputs, experiment_config=spec.experiment_config)
+    sys.stdout.write((report.to_json() if args.output == "json" else report.text()) + "\n")
+    return EXIT_USAGE if report.problems else EXIT_UNKNOWN if report.unknowns else EXIT_OK
 
 
 def _status(args):
@@ -498,8 +509,8 @@ def _parser():
     parser = _global_options(argparse.ArgumentParser(
         prog=PROG,
         description="Render, validate, submit and watch SageMaker training jobs on heterogeneous clusters.",
-        epilog="Exit codes: 0 success, 1 job Failed or Stopped, 2 invalid spec or usage, 3 AWS error, "
-        "4 unexpected error (--debug shows its traceback). "
+        epilog="Exit codes: 0 success, 1 job Failed or Stopped, 2 invalid spec or usage (or a preflight problem), "
+        "3 AWS error, 4 unexpected error (--debug shows its traceback), 5 preflight could not make every check. "
         "See docs/cli.md for the spec format.",
     ))
     parser.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
@@ -534,7 +545,13 @@ def _parser():
     p.set_defaults(handler=_render)
     p = commands.add_parser("validate", parents=[spec, aws, output], help="check the spec; list every problem")
     p.set_defaults(handler=_validate)
-    p = commands.add_parser("submit", parents=[spec, aws, output, group, bucket], help="create the training job")
+    p = commands.add_parser("preflight", parents=[spec, aws, output],
+                            help="check the job against the AWS account (quotas, role, image, keys, data, network)")
+    p.add_argument("--json", action="store_const", dest="output", const="json", help="the report as JSON")
+    p.set_defaults(handler=_preflight)
+    p = commands.add_parser("submit", parents=[spec, aws, output, group, bucket],
+                            help="check the job against the account, then create it")
+    p.add_argument("--no-preflight", action="store_true", help="create the job without checking it against the account")
     p.add_argument("--wait", action="store_true", help="wait until the job ends; exit 1 if it fails or is stopped")
     p.add_argument("--logs", action="store_true", help="wait, printing the job's logs labelled by instance group")
     p.add_argument("--dry-run", action="store_true", help="print the request and send nothing (the same as render)")

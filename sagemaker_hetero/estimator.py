@@ -25,6 +25,7 @@ from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero._model.arguments import ESTIMATOR_FIELDS, NONE_MEANS
 from sagemaker_hetero._request import names as _names
 from sagemaker_hetero._request import view as _view
+from sagemaker_hetero._preflight import modes as _modes
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.inputs import TrainingInput
 from sagemaker_hetero.instance_group import InstanceGroup
@@ -252,11 +253,15 @@ class EstimatorBase(object):
         job_name: Optional[str] = None,
         experiment_config: Optional[Dict[str, str]] = None,
         dry_run: bool = False,
+        preflight: Any = None,
     ) -> Optional[Dict[str, Any]]:
         """Start the training job (or, with ``dry_run=True``, return its request without sending it).
 
         Everything is validated first; a :class:`ConfigError` lists every problem, and nothing is
-        uploaded, created or sent unless the request is valid.
+        uploaded, created or sent unless the request is valid. On AWS a preflight then checks the job
+        against the account (docs/preflight.md): by default its quotas and role (answers kept by the
+        session), ``preflight=True`` every check, ``"warn"`` every check without stopping, ``False``
+        none; a problem raises :class:`PreflightError` before anything is uploaded or created.
         """
         session = self._sagemaker_session
         found = []
@@ -267,6 +272,7 @@ class EstimatorBase(object):
         now = time.time()
         settings = self.job_settings(inputs, job_name, experiment_config)
         found.extend(_variables.outside_pipeline(settings))
+        found.extend(_modes.problems(preflight, getattr(session, "local_mode", False), dry_run))
         job, facts = _runner.checked_job(settings, session, now, path_exists=_runner.local_path_exists, found=found)
         self.latest_inputs = dict(settings.channels) or None
         if dry_run:
@@ -277,7 +283,9 @@ class EstimatorBase(object):
             from sagemaker_hetero.session import Session
 
             session = self._sagemaker_session = Session()
-        started = session.execute(job, now)
+        from sagemaker_hetero._preflight import gate
+
+        started = gate.submit(session, job, now, preflight)
         self._current_job_name = started.name
         self.latest_training_job = started
         if wait:
@@ -329,6 +337,28 @@ class EstimatorBase(object):
                                        job_name_or_request)])
         plan = self._dry_plan(inputs, account_id=diff.account_of(old))
         return diff.diff(old, plan.request, against)
+
+    def preflight(self, inputs=None, job_name=None, experiment_config=None, checks=None):
+        """Check the job ``fit(inputs, ...)`` would start against the AWS account, without uploading or
+        creating anything: quotas, role, image, KMS keys, data and buckets, network (docs/preflight.md).
+
+        Returns a :class:`~sagemaker_hetero.preflight.PreflightReport` (``.ok``, ``.problems``,
+        ``.unknowns``; ``print(report)`` shows a table). ``checks``: the names of the checks to make
+        (default: all of ``sagemaker_hetero.preflight.CHECKS``)."""
+        from sagemaker_hetero._preflight import gate, run
+
+        session = self.sagemaker_session
+        chosen = _modes.checks_of(True if checks is None else list(checks) if isinstance(checks, (list, tuple))
+                                  else checks)
+        found = [] if chosen else [Problem("checks", "must be a list of checks among %s" % ", ".join(_modes.CHECKS),
+                                           checks)]
+        if not gate.is_aws(session):
+            found.append(Problem("sagemaker_session", "a preflight checks a job against an AWS account: pass a "
+                                                      "Session, not a local one", session))
+        now = time.time()
+        job, _ = _runner.checked_job(self.job_settings(inputs, job_name, experiment_config), session, now,
+                                     path_exists=_runner.local_path_exists, found=found)
+        return run.run(session, job, now, chosen)
 
     # -- jobs started elsewhere, logs, and how an estimator shows itself ------------------------
 

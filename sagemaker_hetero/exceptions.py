@@ -4,7 +4,9 @@
 
     SageMakerHeteroError                      base of everything below
     ├── ConfigError (ValueError)              the job is invalid; nothing was sent
-    │                                         .problems: list of Problem(path, message, value)
+    │   │                                     .problems: list of Problem(path, message, value)
+    │   └── PreflightError                    the account would refuse or fail the job (a quota, the
+    │                                         role, the image, a key, the data, the network); .report
     ├── RuntimeConfigError (ValueError)       inside a job: a config file is missing,
     │                                         corrupt or contradicts itself
     ├── AWSError                              an AWS call failed (.code, .operation, .message)
@@ -17,6 +19,7 @@
     │   └── JobMayExistError                  CreateTrainingJob's answer was lost and the job could
     │                                         not be looked up: it may exist (.job_name)
     ├── UnexpectedStatusException (ValueError) the job (or tuning job) ended Failed or Stopped
+    │   └── CapacityError                     it failed as SageMaker had no capacity for its instances
     └── LocalJobError (RuntimeError)          a host of a local run failed
 
 Errors coming from botocore are translated into these types in exactly one place,
@@ -29,6 +32,7 @@ __all__ = [
     "SageMakerHeteroError",
     "Problem",
     "ConfigError",
+    "PreflightError",
     "RuntimeConfigError",
     "AWSError",
     "NoCredentialsError",
@@ -39,6 +43,7 @@ __all__ = [
     "JobConflictError",
     "JobMayExistError",
     "UnexpectedStatusException",
+    "CapacityError",
     "LocalJobError",
 ]
 
@@ -119,6 +124,18 @@ class ConfigError(SageMakerHeteroError, ValueError):
         super(ConfigError, self).__init__("\n".join([head] + ["  - %s" % p for p in self.problems]))
 
 
+class PreflightError(ConfigError):
+    """The preflight (``sagemaker_hetero.preflight``) found that the account would refuse the job or
+    fail it: a quota, the role, the image, a KMS key, the input data or the network. Nothing was
+    uploaded or created. ``problems`` name the argument, its value and what to do; ``report`` is the
+    whole :class:`~sagemaker_hetero.preflight.PreflightReport` (the checks that passed and those that
+    could not be made, too)."""
+
+    def __init__(self, problems, report=None, subject="the training job in this AWS account (preflight)"):
+        super(PreflightError, self).__init__(problems, subject)
+        self.report = report
+
+
 class RuntimeConfigError(SageMakerHeteroError, ValueError):
     """Inside a training job: a config file is missing, corrupt or contradicts itself."""
 
@@ -187,13 +204,28 @@ class UnexpectedStatusException(SageMakerHeteroError, ValueError):
     def __init__(self, job_name, status, failure_reason=None, allowed_statuses=("Completed",), kind="Training job"):
         self.job_name = job_name
         self.training_job_name = job_name
-        self.status = status
+        self.status = self.actual_status = status  # actual_status: the SDK v2's name
         self.failure_reason = failure_reason
         self.allowed_statuses = tuple(allowed_statuses)
         text = "%s %s ended with status %s" % (kind, job_name, status)
         if failure_reason:
             text += ": %s" % failure_reason
         super(UnexpectedStatusException, self).__init__(text)
+
+
+class CapacityError(UnexpectedStatusException):
+    """The training job failed because SageMaker could not provision its instances (its failure reason
+    starts ``CapacityError``), as the SageMaker Python SDK v2 names it. ``instance_groups``: the job's
+    ``(group, instance type, count)``; ``alternatives``: instance type -> other types of its family
+    whose quota allows the count; ``advice`` (in the message too) says what to do."""
+
+    def __init__(self, job_name, status, failure_reason=None, instance_groups=(), alternatives=None, advice=None):
+        super(CapacityError, self).__init__(job_name, status, failure_reason)
+        self.instance_groups = list(instance_groups)
+        self.alternatives = dict(alternatives or {})
+        self.advice = advice
+        if advice:
+            self.args = ("%s\n%s" % (self.args[0], advice),)
 
 
 class LocalJobError(SageMakerHeteroError, RuntimeError):

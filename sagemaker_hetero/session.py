@@ -150,8 +150,10 @@ class Session(object):
         self.default_bucket_prefix = default_bucket_prefix or _sdk_config.value(
             self.sagemaker_config, _sdk_config.DEFAULT_BUCKET_PREFIX)
         self._account_id = None
+        self._caller = None
         self._bucket_ready = set()
         self._role_arns = {}
+        self._roles = {}
         self._checked_input_buckets = set()
         self._lock = threading.RLock()
         # Code archives: SHA-256 by what a scan of the tree saw (_archive.signature); a few built archives
@@ -201,11 +203,24 @@ class Session(object):
 
     def account_id(self):
         """The caller's AWS account id (one STS call per session)."""
+        return self.caller_identity()["Account"]
+
+    def caller_identity(self):
+        """GetCallerIdentity's answer (``Account``, ``Arn``, ``UserId``), asked once per session."""
         with self._lock:
-            if self._account_id is None:
+            if self._caller is None:
                 response = _aws_errors.call(self._client("sts"), "GetCallerIdentity")
+                self._caller = dict((k, response.get(k)) for k in ("Account", "Arn", "UserId"))
                 self._account_id = response["Account"]
-            return self._account_id
+            return dict(self._caller)
+
+    def iam_role(self, name, fresh=False):
+        """IAM's description of the role ``name`` (GetRole's ``Role``), asked once per session unless
+        ``fresh``."""
+        with self._lock:
+            if fresh or name not in self._roles:
+                self._roles[name] = _aws_errors.call(self._client("iam"), "GetRole", RoleName=name)["Role"]
+            return self._roles[name]
 
     def default_bucket(self):
         """The default bucket's name, created if missing (``sagemaker-{region}-{account}``)."""
@@ -274,13 +289,12 @@ class Session(object):
         with self._lock:
             if role not in self._role_arns:
                 try:
-                    response = _aws_errors.call(self._client("iam"), "GetRole", RoleName=role)
+                    self._role_arns[role] = self.iam_role(role)["Arn"]
                 except E.ResourceNotFoundError as exc:
                     raise exc.hinted(
                         "There is no IAM role named %r in this account; pass the role ARN or create "
                         "a role that trusts sagemaker.amazonaws.com." % role
                     )
-                self._role_arns[role] = response["Role"]["Arn"]
             return self._role_arns[role]
 
     def _check_input_buckets(self, job):
@@ -486,6 +500,16 @@ class Session(object):
 
     def describe_training_job(self, job_name):
         return _aws_errors.call(self._client("sagemaker-poll"), "DescribeTrainingJob", TrainingJobName=job_name)
+
+    def job_failure(self, job_name, status, desc):
+        """The exception for the training job ``job_name`` that ended ``status`` as ``desc`` describes it:
+        the SDK v2's ``CapacityError`` when SageMaker had no capacity for it (naming its groups and the types
+        of their families the account's quotas allow), else ``UnexpectedStatusException``."""
+        from sagemaker_hetero._preflight import capacity
+
+        if capacity.is_capacity(status, desc.get("FailureReason")):
+            return capacity.capacity_error(self, job_name, status, desc)
+        return E.UnexpectedStatusException(job_name, status, desc.get("FailureReason"))
 
     def stop_training_job(self, job_name):
         return _aws_errors.call(self._client("sagemaker"), "StopTrainingJob", TrainingJobName=job_name)

@@ -5,7 +5,9 @@ Three pieces, all talking plain HTTP on 127.0.0.1:
 * :class:`MotoServer` - a ``moto.server.ThreadedMotoServer`` whose WSGI app is
   wrapped so that every request the server *receives* is recorded
   (:class:`RecordedRequest`): service, operation, method, path, query,
-  headers, body, parsed JSON / form body, and the HTTP status moto answered.
+  headers, body, parsed JSON / form body, and the HTTP status moto answered;
+  the operations moto lacks are answered in its place from a table
+  (``MotoServer.answers``, :class:`tests._answers.Answers`; see (k) below).
 * :class:`FaultProxy` - a transparent HTTP reverse proxy in front of the moto
   server.  boto3 clients point at it (``endpoint_url=proxy.url`` or
   ``AWS_ENDPOINT_URL``) and it injects faults at the HTTP layer: throttling
@@ -107,6 +109,27 @@ SDK's tests must not assume more than this):
     GetProducts from the proxy (:class:`CannedAnswers`,
     ``tests/cost/_price_list.py``).  DescribeTrainingJob holds no
     ``TrainingTimeInSeconds`` or ``BillableTimeInSeconds``.
+(k) What a preflight asks (verified by ``tests/test_answers.py``): IAM
+    GetRole answers the role's ``Path``, its ``Arn`` with the path and the
+    ``AssumeRolePolicyDocument`` as a decoded dict; a missing role is
+    ``NoSuchEntity``.  STS GetCallerIdentity answers the user
+    ``arn:aws:sts::123456789012:user/moto``.  KMS keys live in one region:
+    DescribeKey of another region's key (by ARN or id), of a missing key or
+    alias is ``NotFoundException``; a disabled key is ``Enabled: false``,
+    ``KeyState: Disabled``.  EC2 DescribeSubnets / DescribeSecurityGroups
+    with the ``subnet-id`` / ``group-id`` filters list only those that
+    exist (no error), each with its ``VpcId`` (subnets with
+    ``AvailableIpAddressCount``: the CIDR's size less 5); with ``SubnetIds=``
+    a missing subnet is ``InvalidSubnetID.NotFound`` naming another id.
+    ECR DescribeImages: a missing tag is ``ImageNotFoundException``, a
+    missing repository (or one of another region) is
+    ``RepositoryNotFoundException``.  S3 GetBucketLocation answers the
+    ``LocationConstraint`` (null in us-east-1) or ``NoSuchBucket``;
+    ListObjectsV2 with ``MaxKeys=1`` answers ``KeyCount``.  NOT implemented:
+    Service Quotas ListServiceQuotas and IAM SimulatePrincipalPolicy (HTTP
+    500), and GetServiceQuota answers ``NoSuchResourceException`` for
+    ``sagemaker``: the server answers those itself (``tests/_answers.py``,
+    ``MotoServer.answers``), in botocore's shapes, before moto sees them.
 
 On Python 3.8 pip installs moto 5.0.x (its last releases for 3.8), which
 differs in (f): PutObject ignores ``If-Match`` and CompleteMultipartUpload
@@ -129,6 +152,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 from urllib.parse import parse_qsl, quote, urlsplit
 
 import pytest
+
+from tests._answers import Answers
 
 __all__ = [
     "ACCOUNT_ID",
@@ -555,6 +580,8 @@ class MotoServer(_RequestLog):
         self._started = False
         self.host = host
         self.port = port
+        #: what the server answers in moto's place (tests/_answers.py); reset with the server
+        self.answers = Answers()
 
     def _wrap(self, app):
         # type: (Callable[..., Any]) -> Callable[..., Any]
@@ -577,6 +604,11 @@ class MotoServer(_RequestLog):
                 body,
             )
             self._record(record)
+            answered = self.answers.answer(record)
+            if answered is not None:  # an operation moto lacks (tests/_answers.py)
+                record.status, headers, payload = answered
+                start_response("%d %s" % (record.status, http.client.responses.get(record.status, "")), headers)
+                return [payload]
 
             def recording_start_response(status, headers, exc_info=None):
                 record.status = int(status.split(" ", 1)[0])
@@ -610,7 +642,8 @@ class MotoServer(_RequestLog):
 
     def reset(self):
         # type: () -> None
-        """Clear all moto state (``POST /moto-api/reset``); keeps the records."""
+        """Clear all moto state (``POST /moto-api/reset``) and the answers' account state; keeps the records."""
+        self.answers.reset()
         conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
         try:
             conn.request("POST", "/moto-api/reset", body=b"")

@@ -5,9 +5,11 @@ AWS: integration tests talk to a real moto server over HTTP on 127.0.0.1
 for the whole session in pytest_configure).
 
 * ``moto_server`` (session): the recording :class:`tests._aws.MotoServer`.
-* ``aws`` (function): resets moto state and the recorded requests, and makes
-  the environment hermetic (fake credentials, us-west-2, ``AWS_ENDPOINT_URL``
-  = the moto server, no ~/.aws files, no IMDS); yields the MotoServer.
+* ``aws`` (function): resets moto state (a healthy account: the answers of
+  tests/_answers.py, and the role ``SageMakerRole`` the tests name, trusting
+  SageMaker) and the recorded requests, and makes the environment hermetic
+  (fake credentials, us-west-2, ``AWS_ENDPOINT_URL`` = the moto server, no
+  ~/.aws files, no IMDS); yields the MotoServer.
 * ``workdir`` (function): a working directory holding ``train.py`` and ``src/train.py``, with
   ``AWS_REGION`` set (what a dry run needs); modules use it with ``pytest.mark.usefixtures``.
 * ``fault_proxy`` (function): a :class:`tests._aws.FaultProxy` in front of
@@ -18,6 +20,7 @@ import os
 
 import pytest
 
+from tests._answers import create_role
 from tests._aws import REGION, FaultProxy, MotoServer, network_guard
 
 
@@ -53,12 +56,14 @@ _AWS_ENV_TO_REMOVE = (
 @pytest.fixture(autouse=True)
 def no_sagemaker_defaults_configuration(monkeypatch, tmp_path_factory):
     """No developer's or machine's SageMaker config.yaml reaches a test (the SDK reads them from the
-    XDG folders and the two override variables); a test that wants one sets it."""
+    XDG folders and the two override variables), nor the preflight's quota-name file (the XDG cache
+    folder); a test that wants one sets it."""
     empty = str(tmp_path_factory.mktemp("xdg"))
     monkeypatch.setenv("XDG_CONFIG_HOME", empty)
     monkeypatch.setenv("XDG_CONFIG_DIRS", empty)
     monkeypatch.setenv("SAGEMAKER_ADMIN_CONFIG_OVERRIDE", "")
     monkeypatch.setenv("SAGEMAKER_USER_CONFIG_OVERRIDE", "")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
 
 
 @pytest.fixture(autouse=True)
@@ -81,6 +86,7 @@ def moto_server():
 @pytest.fixture
 def aws(moto_server, monkeypatch, tmp_path):
     moto_server.reset()
+    create_role(moto_server.url, "SageMakerRole")
     moto_server.clear_requests()
     for name in list(os.environ):
         if name in _AWS_ENV_TO_REMOVE or name.startswith("AWS_ENDPOINT_URL_"):

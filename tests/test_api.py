@@ -352,6 +352,7 @@ def test_fit_signature():
         ("job_name", None),
         ("experiment_config", None),
         ("dry_run", False),
+        ("preflight", None),
     ]
     assert inspect.signature(PyTorch.fit) == sig
     assert inspect.signature(TensorFlow.fit) == sig

@@ -203,7 +203,11 @@ def test_setup_cfg_declares_the_console_script_and_the_yaml_extra():
 
 @pytest.fixture
 def data_bucket(aws):
-    boto3.client("s3").create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    """The bucket of small_spec's channels, with data in them (submit's preflight looks)."""
+    s3 = boto3.client("s3")
+    s3.create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    for prefix in ("raw", "dummy"):
+        s3.put_object(Bucket="bucket", Key="%s/part-0" % prefix, Body=b"x")
 
 
 def test_submit_creates_the_job_of_the_spec(capsys, spec_dir, aws, data_bucket):
@@ -217,6 +221,37 @@ def test_submit_creates_the_job_of_the_spec(capsys, spec_dir, aws, data_bucket):
     code, out, err = run(capsys, "submit", path, "--wait", "--output", "json")
     assert code == 0 and json.loads(out)["status"] == "Completed"
     assert "cli-job: Completed" in err  # progress goes to stderr when stdout is JSON
+
+
+def test_preflight_prints_a_row_per_check_and_exits_0_2_or_5(capsys, spec_dir, aws, data_bucket, monkeypatch):
+    path = write_spec(spec_dir, small_spec())
+    code, out, _ = run(capsys, "preflight", path)  # moto's caller is no IAM user: PassRole cannot be simulated
+    assert code == 5 and "iam:PassRole" in out and " problem " not in out
+    assert out.splitlines()[0].split() == ["check", "subject", "result", "detail"]
+    iam = boto3.client("iam")
+    iam.create_user(UserName="ci")
+    key = iam.create_access_key(UserName="ci")["AccessKey"]
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", key["AccessKeyId"])
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", key["SecretAccessKey"])
+    code, out, _ = run(capsys, "preflight", path, "--json")
+    report = json.loads(out)
+    assert code == 0 and report["ok"] and report["unknowns"] == 0
+    assert set(f["check"] for f in report["findings"]) == {"quotas", "role", "image", "s3"}
+    empty = small_spec(inputs={"raw": {"s3_data": "s3://bucket/empty", "instance_groups": ["data"]}})
+    code, out, _ = run(capsys, "preflight", write_spec(spec_dir, empty, "empty.json"))
+    assert code == 2 and "no S3 objects found under s3://bucket/empty" in out
+
+
+def test_submit_runs_the_preflight_first_unless_told_not_to(capsys, spec_dir, aws, data_bucket):
+    path = write_spec(spec_dir, small_spec(inputs={"raw": {"s3_data": "s3://bucket/empty",
+                                                           "instance_groups": ["data"]}}))
+    aws.clear_requests()
+    code, out, err = run(capsys, "submit", path, "--output", "json")
+    assert code == 2 and "inputs['raw'].s3_data: s3://bucket/empty: no S3 objects found" in err
+    assert json.loads(out)["problems"][0]["path"] == "inputs['raw'].s3_data"
+    assert not {"PutObject", "CreateBucket", "CreateTrainingJob"} & set(aws.operations())
+    assert run(capsys, "submit", path, "--no-preflight")[0] == 0
+    assert aws.operations()[-1] == "CreateTrainingJob"
 
 
 FAILED = {"TrainingJobName": "cli-job", "TrainingJobStatus": "Failed", "SecondaryStatus": "Failed",
@@ -439,6 +474,6 @@ def test_docs_state_the_limits_and_exit_codes_the_code_has():
     assert "{:,} values".format(_spec.MAX_SPEC_VALUES) in doc
     assert "{:,} characters".format(_spec.MAX_SPEC_CHARS) in doc
     for code in (cli.EXIT_OK, cli.EXIT_JOB_FAILED, cli.EXIT_USAGE, cli.EXIT_AWS, cli.EXIT_UNEXPECTED,
-                 cli.EXIT_INTERRUPTED, cli.EXIT_BROKEN_PIPE):
+                 cli.EXIT_UNKNOWN, cli.EXIT_INTERRUPTED, cli.EXIT_BROKEN_PIPE):
         assert "\n| %d |" % code in doc
     assert cli.DEBUG_VARIABLE in doc

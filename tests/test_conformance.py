@@ -14,6 +14,8 @@ import sys
 import boto3
 import pytest
 
+from tests._answers import create_role
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIOS = sorted(
     (os.path.basename(os.path.dirname(p)), os.path.basename(p)[:-3])
@@ -21,6 +23,7 @@ SCENARIOS = sorted(
     for p in glob.glob(os.path.join(HERE, "conformance", folder, "*.py"))
 )
 BUCKETS = ("my-out", "bucket", "your-training-data-storage", "my-bucket")
+ROLES = ("OrgTrainingRole",)  # besides SageMakerRole, which every test's account has
 
 sys.path.insert(0, os.path.join(HERE, "conformance"))
 from normalize import OUR_CODE_KEY, SDK_CODE_KEY, code_key_as_sdk_v2, normalize  # noqa: E402
@@ -60,6 +63,8 @@ def scenario_env(aws, tmp_path, monkeypatch):
     s3 = boto3.client("s3")
     for bucket in BUCKETS:
         s3.create_bucket(Bucket=bucket, CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    for role in ROLES:  # fit's preflight looks the role up
+        create_role(aws.url, role)
     _workdir(tmp_path)
     monkeypatch.chdir(tmp_path)
     aws.clear_requests()

@@ -75,7 +75,8 @@ def nothing_uploaded_or_created(server):
 
 @pytest.fixture
 def notebook(aws, tmp_path, monkeypatch):
-    """A working folder, no notebook metadata (the role comes from STS), credentials restored after."""
+    """A working folder, no notebook metadata (the role comes from STS), no role yet (the setups create
+    the one they name), credentials restored after."""
     work = tmp_path / "notebook"
     work.mkdir()
     monkeypatch.chdir(work)
@@ -87,6 +88,7 @@ def notebook(aws, tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "path", list(sys.path))  # a notebook's setup: its folder, as Jupyter has it
     import boto3
 
+    boto3.client("iam").delete_role(RoleName="SageMakerRole")  # the account as the setups find it: they make it
     monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
     yield aws
     sys.modules.pop("start_job_utils", None)  # the notebook folder's module, imported by the cells

@@ -16,6 +16,7 @@ import pytest
 from sagemaker_hetero import InstanceGroup, PyTorch, Session, TrainingInput
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._model.archive import archive_members
+from tests._answers import SAGEMAKER_TRUST
 
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
 DEFAULT_BUCKET = "sagemaker-us-west-2-123456789012"
@@ -200,7 +201,7 @@ def test_code_location_and_output_path_choose_the_code_bucket(aws, code, data_bu
         s3.create_bucket(Bucket=b, CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
     aws.clear_requests()
     estimator(output_path="s3://out-bucket/results", code_location="s3://code-bucket/prefix").fit(
-        INPUTS, wait=False, job_name="located")
+        INPUTS, wait=False, job_name="located", preflight=False)  # its role check asks who the caller is
     assert code_uri(aws) == "s3://code-bucket/" + content_key(code_object(aws), "prefix/")
     # Neither the account nor the default bucket was needed.
     assert "GetCallerIdentity" not in aws.operations()
@@ -339,8 +340,11 @@ def test_no_credentials_says_what_to_do_before_anything_is_sent(aws, code, data_
 
 
 def test_an_unknown_role_name_says_what_to_do(aws, code, data_bucket):
-    with pytest.raises(E.ResourceNotFoundError) as info:
+    with pytest.raises(E.PreflightError) as info:  # the preflight's role check finds it
         estimator(role="NoSuchRole").fit(INPUTS, wait=False, job_name="roleless")
+    assert [p.path for p in info.value.problems] == ["role"] and "no IAM role named NoSuchRole" in str(info.value)
+    with pytest.raises(E.ResourceNotFoundError) as info:  # and so does the submission without it
+        estimator(role="NoSuchRole").fit(INPUTS, wait=False, job_name="roleless", preflight=False)
     assert info.value.code == "NoSuchEntity"
     assert "NoSuchRole" in str(info.value)
     assert "CreateTrainingJob" not in aws.operations()
@@ -349,7 +353,8 @@ def test_an_unknown_role_name_says_what_to_do(aws, code, data_bucket):
 
 def test_a_role_name_is_expanded_through_iam_once(aws, code, data_bucket):
     iam = boto3.client("iam")
-    arn = iam.create_role(RoleName="Trainer", AssumeRolePolicyDocument="{}", Path="/service-role/")["Role"]["Arn"]
+    arn = iam.create_role(RoleName="Trainer", AssumeRolePolicyDocument=json.dumps(SAGEMAKER_TRUST),
+                          Path="/service-role/")["Role"]["Arn"]
     session = Session()
     estimator(session, role="Trainer").fit(INPUTS, wait=False)
     estimator(session, role="Trainer").fit(INPUTS, wait=False)
@@ -387,7 +392,7 @@ def test_explicit_default_bucket_is_used(aws, code, data_bucket):
     session = Session(default_bucket="mine")
     request = estimator(session).fit(INPUTS, dry_run=True, job_name="dry")
     assert request["OutputDataConfig"]["S3OutputPath"] == "s3://mine/"
-    estimator(session).fit(INPUTS, wait=False, job_name="mine-job")
+    estimator(session).fit(INPUTS, wait=False, job_name="mine-job", preflight=False)  # (its role check asks STS)
     assert code_uri(aws).startswith("s3://mine/code/") and code_object(aws)
     assert "GetCallerIdentity" not in aws.operations()
 
