@@ -9,12 +9,12 @@ anyone who may write to the prefix can put anything at a key they can compute. A
 no SHA-256 checksum for is put again over (``If-Match`` its ETag) when its ETag is these bytes'
 (this archive, uploaded without a checksum by an older version); any other object, or one this
 identity may not read, stops the submission with an error naming the key, what was found and what
-to do, and is left as it is. Every call goes through :func:`sagemaker_hetero._aws_errors.call`.
+to do, and is left as it is. Every call goes through :func:`sagemaker_hetero._aws.errors.call`.
 """
 import base64
 import logging
 
-from sagemaker_hetero import _aws_errors
+from sagemaker_hetero._aws import errors
 from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import exceptions as E
 
@@ -77,7 +77,7 @@ def _head(s3, target, there=False):
     checksum cannot be compared."""
     bucket, key, extra = target
     try:
-        return _aws_errors.call(s3, "HeadObject", Bucket=bucket, Key=key, ChecksumMode="ENABLED", **extra)
+        return errors.call(s3, "HeadObject", Bucket=bucket, Key=key, ChecksumMode="ENABLED", **extra)
     except E.ResourceNotFoundError as exc:
         if not there:
             return None
@@ -117,7 +117,7 @@ def _matches(s3, target, head, field, body, part, compute):
         if _same_value(compute(body, part), stored):
             return True
     bucket, key, extra = target
-    first = _aws_errors.call(s3, "HeadObject", Bucket=bucket, Key=key, PartNumber=1, **extra)["ContentLength"]
+    first = errors.call(s3, "HeadObject", Bucket=bucket, Key=key, PartNumber=1, **extra)["ContentLength"]
     return first != tried and first > 0 and _same_value(compute(body, first), stored)
 
 
@@ -155,7 +155,7 @@ def _send(s3, target, body, part, digest, condition):
     try:
         if part is None:
             checksum = base64.b64encode(bytes.fromhex(digest)).decode("ascii")
-            _aws_errors.call(s3, "PutObject", Bucket=bucket, Key=key, Body=body, ChecksumAlgorithm="SHA256",
+            errors.call(s3, "PutObject", Bucket=bucket, Key=key, Body=body, ChecksumAlgorithm="SHA256",
                              ChecksumSHA256=checksum, **dict(extra, **condition))
         else:
             _put_in_parts(s3, target, body, part, condition)
@@ -171,7 +171,7 @@ def _put_in_parts(s3, target, body, part, condition):
     aborted if anything fails, so no parts are left to pay for. ``condition`` goes on
     CompleteMultipartUpload (S3 honours If-None-Match and If-Match there)."""
     bucket, key, extra = target
-    upload = _aws_errors.call(s3, "CreateMultipartUpload", Bucket=bucket, Key=key, ChecksumAlgorithm="SHA256",
+    upload = errors.call(s3, "CreateMultipartUpload", Bucket=bucket, Key=key, ChecksumAlgorithm="SHA256",
                               **extra)
     ids = dict(extra, Bucket=bucket, Key=key, UploadId=upload["UploadId"])
     try:
@@ -181,13 +181,13 @@ def _put_in_parts(s3, target, body, part, condition):
             if not chunk:
                 break
             checksum = _archive.checksum_of(chunk)
-            answer = _aws_errors.call(s3, "UploadPart", PartNumber=number, Body=chunk, ChecksumAlgorithm="SHA256",
+            answer = errors.call(s3, "UploadPart", PartNumber=number, Body=chunk, ChecksumAlgorithm="SHA256",
                                       ChecksumSHA256=checksum, **ids)
             parts.append({"PartNumber": number, "ETag": answer["ETag"], "ChecksumSHA256": checksum})
-        _aws_errors.call(s3, "CompleteMultipartUpload", MultipartUpload={"Parts": parts}, **dict(ids, **condition))
+        errors.call(s3, "CompleteMultipartUpload", MultipartUpload={"Parts": parts}, **dict(ids, **condition))
     except BaseException:
         try:
-            _aws_errors.call(s3, "AbortMultipartUpload", **ids)
+            errors.call(s3, "AbortMultipartUpload", **ids)
         except E.AWSError as exc:
             LOGGER.warning("Could not abort the multipart upload %s of s3://%s/%s (%s); a bucket lifecycle rule "
                            "(AbortIncompleteMultipartUpload) removes such parts.", ids["UploadId"], bucket, key, exc)

@@ -13,7 +13,7 @@ a :class:`~sagemaker_hetero._logs.LogLabeller`. Two ways to read:
   stream is not read further ahead in time than a page or so of lines: what is held stays about
   a page or two per stream.
 
-The session makes the calls (through ``_aws_errors.call``, with botocore's adaptive retries); the
+The session makes the calls (through ``_aws.errors.call``, with botocore's adaptive retries); the
 waiter in ``_job`` decides when to poll and backs off when CloudWatch keeps throttling.
 """
 import collections

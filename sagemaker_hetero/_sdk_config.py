@@ -222,14 +222,14 @@ def _read_s3_with_boto3(uri):
     """The object at ``uri``, or the ``config.yaml`` under it (the default boto3 session's S3)."""
     import boto3
 
-    from sagemaker_hetero import _aws_errors
+    from sagemaker_hetero._aws import errors
     from sagemaker_hetero.exceptions import ResourceNotFoundError
 
     bucket, _, key = uri[len("s3://"):].partition("/")
     s3 = boto3.client("s3")
     for candidate in (key, key.rstrip("/") + "/" + _FILE):
         try:
-            body = _aws_errors.call(s3, "GetObject", Bucket=bucket, Key=candidate)["Body"]
+            body = errors.call(s3, "GetObject", Bucket=bucket, Key=candidate)["Body"]
             return body.read(_spec_text.MAX_SPEC_BYTES + 1)  # enough to tell one over the limit
         except ResourceNotFoundError:
             continue

@@ -26,7 +26,8 @@ import boto3
 import boto3.exceptions
 import botocore.config
 
-from sagemaker_hetero import _apps, _aws_errors, _boto, _code_store, _sdk_config, utils
+from sagemaker_hetero import _apps, _boto, _code_store, _sdk_config, utils
+from sagemaker_hetero._aws import errors
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import describe
@@ -201,7 +202,7 @@ class Session(object):
         """The caller's AWS account id (one STS call per session)."""
         with self._lock:
             if self._account_id is None:
-                response = _aws_errors.call(self._client("sts"), "GetCallerIdentity")
+                response = errors.call(self._client("sts"), "GetCallerIdentity")
                 self._account_id = response["Account"]
             return self._account_id
 
@@ -221,7 +222,7 @@ class Session(object):
             if owner:  # a name anyone can guess: S3 answers 403 if another account holds it
                 params["ExpectedBucketOwner"] = owner
             try:
-                _aws_errors.call(s3, "HeadBucket", **params)
+                errors.call(s3, "HeadBucket", **params)
             except E.ResourceNotFoundError:
                 self._create_bucket(name)
             except E.AccessDeniedError as exc:
@@ -234,7 +235,7 @@ class Session(object):
         which, when the identity may call it."""
         elsewhere = "Pass Session(default_bucket='a-bucket-you-own') or output_path and code_location."
         try:
-            listed = _aws_errors.call(self._client("s3"), "ListBuckets", Prefix=name)
+            listed = errors.call(self._client("s3"), "ListBuckets", Prefix=name)
         except E.AWSError:
             return exc.hinted(
                 "The bucket %s exists, but this identity may not use it: either another account owns the name, or "
@@ -255,7 +256,7 @@ class Session(object):
         if self.boto_region_name != "us-east-1":
             params["CreateBucketConfiguration"] = {"LocationConstraint": self.boto_region_name}
         try:
-            _aws_errors.call(self._client("s3"), "CreateBucket", **params)
+            errors.call(self._client("s3"), "CreateBucket", **params)
         except E.AWSError as exc:
             if exc.code == "BucketAlreadyOwnedByYou":
                 return
@@ -273,7 +274,7 @@ class Session(object):
         with self._lock:
             if role not in self._role_arns:
                 try:
-                    response = _aws_errors.call(self._client("iam"), "GetRole", RoleName=role)
+                    response = errors.call(self._client("iam"), "GetRole", RoleName=role)
                 except E.ResourceNotFoundError as exc:
                     raise exc.hinted(
                         "There is no IAM role named %r in this account; pass the role ARN or create "
@@ -294,7 +295,7 @@ class Session(object):
                 if bucket in self._checked_input_buckets:
                     continue
                 try:
-                    _aws_errors.call(s3, "HeadBucket", Bucket=bucket)
+                    errors.call(s3, "HeadBucket", Bucket=bucket)
                 except E.ResourceNotFoundError:
                     problems.append(E.Problem(channel.arg, "the bucket %r does not exist (or is in no region you can "
                                               "see)" % bucket, channel.uri))
@@ -456,7 +457,7 @@ class Session(object):
         outcomes = _ATTEMPTS.outcomes = []
         first = clock(), wall_clock()
         try:
-            _aws_errors.call(client, "CreateTrainingJob", **request)
+            errors.call(client, "CreateTrainingJob", **request)
             return
         except E.AWSError as exc:
             failure = exc
@@ -468,7 +469,7 @@ class Session(object):
         if not taken and _LOST not in outcomes:
             raise failure
         try:
-            existing = _aws_errors.call(client, "DescribeTrainingJob", TrainingJobName=name)
+            existing = errors.call(client, "DescribeTrainingJob", TrainingJobName=name)
         except E.ResourceNotFoundError:
             if taken:  # SageMaker said the name is taken, then that there is no such job
                 raise _may_exist(name, failure, "DescribeTrainingJob then found no job of that name")
@@ -484,14 +485,14 @@ class Session(object):
         raise _conflict(name, failure)
 
     def describe_training_job(self, job_name):
-        return _aws_errors.call(self._client("sagemaker-poll"), "DescribeTrainingJob", TrainingJobName=job_name)
+        return errors.call(self._client("sagemaker-poll"), "DescribeTrainingJob", TrainingJobName=job_name)
 
     def stop_training_job(self, job_name):
-        return _aws_errors.call(self._client("sagemaker"), "StopTrainingJob", TrainingJobName=job_name)
+        return errors.call(self._client("sagemaker"), "StopTrainingJob", TrainingJobName=job_name)
 
     def create_presigned_domain_url(self, **params):
         """A presigned URL into a SageMaker Studio domain (CreatePresignedDomainUrl)."""
-        return _aws_errors.call(self._client("sagemaker"), "CreatePresignedDomainUrl", **params)["AuthorizedUrl"]
+        return errors.call(self._client("sagemaker"), "CreatePresignedDomainUrl", **params)["AuthorizedUrl"]
 
     def update_training_job(self, job_name, remote_debug_config=None, resource_config=None):
         """UpdateTrainingJob of a running job (remote debugging, a warm pool's keep-alive)."""
@@ -500,7 +501,7 @@ class Session(object):
             params["RemoteDebugConfig"] = remote_debug_config
         if resource_config is not None:
             params["ResourceConfig"] = resource_config
-        return _aws_errors.call(self._client("sagemaker"), "UpdateTrainingJob", **params)
+        return errors.call(self._client("sagemaker"), "UpdateTrainingJob", **params)
 
     def logs_for_job(self, job_name, wait=False, poll=None, instance_groups=None, out=None):
         """Print the job's CloudWatch logs, each line labelled ``[<group>/<host>]`` (see docs/logs.md).
@@ -526,7 +527,7 @@ class Session(object):
             arn = self._notebook_role_arn(metadata)
             if arn:
                 return arn
-        identity = _aws_errors.call(self._client("sts"), "GetCallerIdentity")["Arn"]
+        identity = errors.call(self._client("sts"), "GetCallerIdentity")["Arn"]
         match = _ASSUMED_ROLE.match(identity)
         if match is None:
             return identity  # a user, the account root, a federated user: not a role
@@ -552,15 +553,15 @@ class Session(object):
         domain_id = metadata.get("DomainId")
         try:
             if domain_id is None:
-                described = _aws_errors.call(client, "DescribeNotebookInstance",
+                described = errors.call(client, "DescribeNotebookInstance",
                                              NotebookInstanceName=metadata.get("ResourceName"))
                 return described.get("RoleArn")
-            profile = _aws_errors.call(client, "DescribeUserProfile", DomainId=domain_id,
+            profile = errors.call(client, "DescribeUserProfile", DomainId=domain_id,
                                        UserProfileName=metadata.get("UserProfileName"))
             role = (profile.get("UserSettings") or {}).get("ExecutionRole")
             if role:
                 return role
-            domain = _aws_errors.call(client, "DescribeDomain", DomainId=domain_id)
+            domain = errors.call(client, "DescribeDomain", DomainId=domain_id)
             return (domain.get("DefaultUserSettings") or {}).get("ExecutionRole")
         except E.AWSError:
             LOGGER.debug("Couldn't call 'describe_notebook_instance' to get the Role ARN of the instance %s.",
@@ -613,7 +614,7 @@ class Session(object):
         owner = self._expected_bucket_owner(bucket)
         if owner:
             params["ExpectedBucketOwner"] = owner
-        _aws_errors.call(self._client("s3"), "PutObject", **params)
+        errors.call(self._client("s3"), "PutObject", **params)
         return "s3://{}/{}".format(bucket, key)
 
     def download_data(
@@ -644,7 +645,7 @@ class Session(object):
         downloaded = []
         for key, destination in files:
             os.makedirs(os.path.dirname(destination), exist_ok=True)
-            _aws_errors.call(s3, "DownloadFile", Bucket=bucket, Key=key, Filename=destination,
+            errors.call(s3, "DownloadFile", Bucket=bucket, Key=key, Filename=destination,
                              ExtraArgs=download_args or None)
             downloaded.append(destination)
         return downloaded
@@ -655,7 +656,7 @@ class Session(object):
         owner = self._expected_bucket_owner(bucket)
         if owner:
             params["ExpectedBucketOwner"] = owner
-        response = _aws_errors.call(self._client("s3"), "GetObject", **params)
+        response = errors.call(self._client("s3"), "GetObject", **params)
         return response["Body"].read().decode("utf-8")
 
     def list_s3_files(self, bucket: str, key_prefix: str) -> List[str]:
@@ -668,7 +669,7 @@ class Session(object):
         objects, token = [], None
         while True:
             page = dict(params, ContinuationToken=token) if token else params
-            response = _aws_errors.call(s3, "ListObjectsV2", **page)
+            response = errors.call(s3, "ListObjectsV2", **page)
             objects.extend((o["Key"], o.get("Size", 0)) for o in response.get("Contents") or ())
             token = response.get("NextContinuationToken")
             if not token:
@@ -677,12 +678,12 @@ class Session(object):
     def _upload_file(self, local_path, bucket, key, callback, extra_args):
         """One managed upload (boto3's transfer: multipart when large), its errors translated."""
         try:
-            _aws_errors.call(self._client("s3"), "UploadFile", Filename=local_path, Bucket=bucket, Key=key,
+            errors.call(self._client("s3"), "UploadFile", Filename=local_path, Bucket=bucket, Key=key,
                              Callback=callback, ExtraArgs=extra_args)
         except boto3.exceptions.S3UploadFailedError as exc:
             # boto3 wraps the failed request's ClientError; the one translator reads that
             cause = exc.__context__ if exc.__context__ is not None else exc
-            raise _aws_errors.translate(cause, "UploadFile") from exc
+            raise errors.translate(cause, "UploadFile") from exc
 
     def _expected_bucket_owner(self, bucket):
         """This account when ``bucket`` is the ``sagemaker-{region}-{account}`` default bucket this
@@ -709,7 +710,7 @@ class Session(object):
         client = self._client("sagemaker")
         name = request["HyperParameterTuningJobName"]
         try:
-            _aws_errors.call(client, "CreateHyperParameterTuningJob", **request)
+            errors.call(client, "CreateHyperParameterTuningJob", **request)
         except E.AWSError as exc:
             if not _is_name_taken(exc):
                 raise
@@ -724,13 +725,13 @@ class Session(object):
 
     def describe_tuning_job(self, job_name):
         """DescribeHyperParameterTuningJob (the SDK v2's name)."""
-        return _aws_errors.call(self._client("sagemaker-poll"), "DescribeHyperParameterTuningJob",
+        return errors.call(self._client("sagemaker-poll"), "DescribeHyperParameterTuningJob",
                                 HyperParameterTuningJobName=job_name)
 
     def stop_tuning_job(self, name):
         """StopHyperParameterTuningJob; a job that has already ended is left as it is (as in the SDK v2)."""
         try:
-            _aws_errors.call(self._client("sagemaker"), "StopHyperParameterTuningJob", HyperParameterTuningJobName=name)
+            errors.call(self._client("sagemaker"), "StopHyperParameterTuningJob", HyperParameterTuningJobName=name)
         except E.AWSError as exc:
             if exc.code != "ValidationException" or isinstance(exc, E.ResourceNotFoundError):
                 raise
@@ -741,24 +742,24 @@ class Session(object):
         that name exists."""
         client = self._client("sagemaker")
         try:
-            return _aws_errors.call(client, "CreatePipeline", **request)
+            return errors.call(client, "CreatePipeline", **request)
         except E.AWSError as exc:
             if exc.code != "ValidationException" or "already exist" not in (exc.aws_message or "").lower():
                 raise
         update = dict((k, v) for k, v in request.items() if k not in ("Tags", "ClientRequestToken"))
-        return _aws_errors.call(client, "UpdatePipeline", **update)
+        return errors.call(client, "UpdatePipeline", **update)
 
     def describe_pipeline(self, name):
         """DescribePipeline."""
-        return _aws_errors.call(self._client("sagemaker-poll"), "DescribePipeline", PipelineName=name)
+        return errors.call(self._client("sagemaker-poll"), "DescribePipeline", PipelineName=name)
 
     def start_pipeline_execution(self, request):
         """StartPipelineExecution; its answer (``PipelineExecutionArn``)."""
-        return _aws_errors.call(self._client("sagemaker"), "StartPipelineExecution", **request)
+        return errors.call(self._client("sagemaker"), "StartPipelineExecution", **request)
 
     def describe_pipeline_execution(self, arn):
         """DescribePipelineExecution."""
-        return _aws_errors.call(self._client("sagemaker-poll"), "DescribePipelineExecution", PipelineExecutionArn=arn)
+        return errors.call(self._client("sagemaker-poll"), "DescribePipelineExecution", PipelineExecutionArn=arn)
 
     # -- CloudWatch Logs (read by _log_tail) ---------------------------------------------------
 
@@ -772,7 +773,7 @@ class Session(object):
             if token:
                 params["nextToken"] = token
             try:
-                response = _aws_errors.call(client, "DescribeLogStreams", **params)
+                response = errors.call(client, "DescribeLogStreams", **params)
             except E.ResourceNotFoundError:
                 return names
             page = [s["logStreamName"] for s in response.get("logStreams") or ()]
@@ -790,7 +791,7 @@ class Session(object):
         params = {"logGroupName": LOG_GROUP, "logStreamName": stream_name, "startFromHead": True}
         if token:
             params["nextToken"] = token
-        response = _aws_errors.call(self._client("logs-poll"), "GetLogEvents", **params)
+        response = errors.call(self._client("logs-poll"), "GetLogEvents", **params)
         events = [(e.get("timestamp", 0), e.get("message", "")) for e in response.get("events") or ()]
         return events, response.get("nextForwardToken")
 
@@ -932,15 +933,15 @@ def get_execution_role(sagemaker_session: Optional[Session] = None, use_default:
         LOGGER.warning("Using default role: %s", DEFAULT_ROLE_NAME)
         iam = sagemaker_session._client("iam")
         try:
-            _aws_errors.call(iam, "GetRole", RoleName=DEFAULT_ROLE_NAME)
+            errors.call(iam, "GetRole", RoleName=DEFAULT_ROLE_NAME)
         except E.ResourceNotFoundError:
-            _aws_errors.call(iam, "CreateRole", RoleName=DEFAULT_ROLE_NAME,
+            errors.call(iam, "CreateRole", RoleName=DEFAULT_ROLE_NAME,
                              AssumeRolePolicyDocument=json.dumps(_DEFAULT_ROLE_TRUST))
             LOGGER.warning("Created new sagemaker execution role: %s", DEFAULT_ROLE_NAME)
         partition = _context.partition_for(sagemaker_session.boto_region_name)
-        _aws_errors.call(iam, "AttachRolePolicy", RoleName=DEFAULT_ROLE_NAME,
+        errors.call(iam, "AttachRolePolicy", RoleName=DEFAULT_ROLE_NAME,
                          PolicyArn="arn:%s:iam::aws:policy/%s" % (partition, DEFAULT_ROLE_POLICY))
-        return _aws_errors.call(iam, "GetRole", RoleName=DEFAULT_ROLE_NAME)["Role"]["Arn"]
+        return errors.call(iam, "GetRole", RoleName=DEFAULT_ROLE_NAME)["Role"]["Arn"]
     raise ValueError(_NOT_A_ROLE.format(arn))
 
 

@@ -94,9 +94,9 @@ class Storage(object):
         return self._s3
 
     def _call(self, operation, **params):
-        from sagemaker_hetero import _aws_errors
+        from sagemaker_hetero._aws import errors
 
-        return _aws_errors.call(self._client(), operation, **params)
+        return errors.call(self._client(), operation, **params)
 
     def _keys(self, bucket, prefix):
         token = None
