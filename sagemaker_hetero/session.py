@@ -26,8 +26,8 @@ import boto3
 import boto3.exceptions
 import botocore.config
 
-from sagemaker_hetero import _apps, _boto, _code_store, _sdk_config, utils
-from sagemaker_hetero._aws import errors
+from sagemaker_hetero import _apps, _code_store, _sdk_config, utils
+from sagemaker_hetero._aws import clients, errors
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import describe
@@ -126,7 +126,7 @@ class Session(object):
         # AWS_DEFAULT_REGION (which wins, as in boto3), AWS_REGION (boto3 alone does not read it), the
         # profile's.
         if boto_session is None:
-            boto_session = _boto.new_boto_session(region_name=_context.region_from_environment())
+            boto_session = clients.new_boto_session(region_name=_context.region_from_environment())
         self.boto_session = boto_session
         self.boto_region_name = boto_session.region_name or _context.region_from_environment()
         if self.boto_region_name is None:

@@ -87,9 +87,9 @@ class Storage(object):
 
     def _client(self):
         if self._s3 is None:
-            from sagemaker_hetero import _boto
+            from sagemaker_hetero._aws import clients
 
-            session = self._boto_session or _boto.new_boto_session(region_name=self.region)
+            session = self._boto_session or clients.new_boto_session(region_name=self.region)
             self._s3 = session.client("s3", region_name=session.region_name or self.region)
         return self._s3
 
