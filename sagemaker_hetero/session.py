@@ -26,8 +26,8 @@ import boto3
 import boto3.exceptions
 import botocore.config
 
-from sagemaker_hetero import _apps, _code_store, _sdk_config, utils
-from sagemaker_hetero._aws import clients, errors
+from sagemaker_hetero import _apps, _sdk_config, utils
+from sagemaker_hetero._aws import clients, code_upload, errors
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import describe
@@ -35,7 +35,7 @@ from sagemaker_hetero._request import names as _context
 from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._request.names import default_bucket_name
-from sagemaker_hetero._code_store import MULTIPART_CHUNKSIZE, MULTIPART_THRESHOLD
+from sagemaker_hetero._aws.code_upload import MULTIPART_CHUNKSIZE, MULTIPART_THRESHOLD
 from sagemaker_hetero._defaults import CODE_IGNORE
 from sagemaker_hetero._job import TrainingJob
 from sagemaker_hetero._logs import LOG_GROUP
@@ -432,13 +432,13 @@ class Session(object):
 
     def _upload_code(self, plan, body, size):
         """Put the code archive at its key (its content address), never over an object that is there
-        already, unless S3's checksums show that object is these bytes (``_code_store.store``)."""
+        already, unless S3's checksums show that object is these bytes (``code_upload.store``)."""
         bucket, key = s3_uris.parse_s3_uri(plan.code.s3_uri)
         expected = self._expected_bucket_owner(bucket)
         target = (bucket, key, {"ExpectedBucketOwner": expected} if expected else {})
-        part = _code_store.part_size(size, self.multipart_threshold, self.multipart_chunksize)
+        part = code_upload.part_size(size, self.multipart_threshold, self.multipart_chunksize)
         digest = plan.code_digest or _archive.digest(body)
-        _code_store.store(self._client("s3"), target, body, size, part, digest, job_name=plan.job_name)
+        code_upload.store(self._client("s3"), target, body, size, part, digest, job_name=plan.job_name)
 
     def _create_training_job(self, request, clock=time.monotonic, wall_clock=time.time):
         """CreateTrainingJob, its outcome made certain.
