@@ -15,7 +15,8 @@ import time
 from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero import _runner, _sdk_config
+from sagemaker_hetero import _runner
+from sagemaker_hetero._aws import sdk_config
 from sagemaker_hetero._checks.rules import did_you_mean
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._model import variables as _variables
@@ -58,19 +59,19 @@ def _apply_sdk_config(arguments):
     session = arguments.get("sagemaker_session")
     config = getattr(session, "sagemaker_config", None)
     if config is None:
-        config = _sdk_config.load()
-    for name, path in _sdk_config.TRAINING_JOB_DEFAULTS:
+        config = sdk_config.load()
+    for name, path in sdk_config.TRAINING_JOB_DEFAULTS:
         if name not in arguments or arguments[name] is not None:
             continue
-        value = _sdk_config.value(config, path)
+        value = sdk_config.value(config, path)
         if value is not None and (name != "volume_kms_key" or _volume_kms_allowed(arguments)):
             arguments[name] = value
     if "debugger_hook_config" in arguments and arguments["debugger_hook_config"] is None:
-        arguments["debugger_hook_config"] = _sdk_config.value(config, _sdk_config.DEBUG_HOOK)
+        arguments["debugger_hook_config"] = sdk_config.value(config, sdk_config.DEBUG_HOOK)
     for name, value in NONE_MEANS.items():
         if arguments.get(name, False) is None:
             arguments[name] = value
-    return _sdk_config.value(config, _sdk_config.TAGS)
+    return sdk_config.value(config, sdk_config.TAGS)
 
 
 class EstimatorBase(object):

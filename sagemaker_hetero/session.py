@@ -26,8 +26,8 @@ import boto3
 import boto3.exceptions
 import botocore.config
 
-from sagemaker_hetero import _apps, _sdk_config, utils
-from sagemaker_hetero._aws import clients, code_upload, errors
+from sagemaker_hetero import _apps, utils
+from sagemaker_hetero._aws import clients, code_upload, errors, sdk_config
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import describe
@@ -141,13 +141,13 @@ class Session(object):
         self.sagemaker_metrics_client = sagemaker_metrics_client
         self.settings = settings
         #: the SageMaker defaults configuration (docs/migrating.md): given, else read as the SDK v2 reads it
-        self.sagemaker_config = (_sdk_config.check(sagemaker_config) if sagemaker_config is not None
-                                 else _sdk_config.load())
-        self._default_bucket_name = default_bucket or _sdk_config.value(self.sagemaker_config,
-                                                                         _sdk_config.DEFAULT_BUCKET)
+        self.sagemaker_config = (sdk_config.check(sagemaker_config) if sagemaker_config is not None
+                                 else sdk_config.load())
+        self._default_bucket_name = default_bucket or sdk_config.value(self.sagemaker_config,
+                                                                         sdk_config.DEFAULT_BUCKET)
         #: a key prefix for the default bucket: output and code go under it
-        self.default_bucket_prefix = default_bucket_prefix or _sdk_config.value(
-            self.sagemaker_config, _sdk_config.DEFAULT_BUCKET_PREFIX)
+        self.default_bucket_prefix = default_bucket_prefix or sdk_config.value(
+            self.sagemaker_config, sdk_config.DEFAULT_BUCKET_PREFIX)
         self._account_id = None
         self._bucket_ready = set()
         self._role_arns = {}

@@ -16,7 +16,8 @@ import threading
 
 import attrs
 
-from sagemaker_hetero import _sdk_config, utils
+from sagemaker_hetero import utils
+from sagemaker_hetero._aws import sdk_config
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import names as _context
 from sagemaker_hetero._model import archive as _archive
@@ -126,7 +127,7 @@ class LocalSession(object):
         self.out = out
         self.isolation = isolation
         #: the SageMaker defaults configuration, read as a Session reads it (a role, tags, ...)
-        self.sagemaker_config = _sdk_config.load()
+        self.sagemaker_config = sdk_config.load()
         self._storage = _storage.Storage(self.root, self.boto_region_name, boto_session)
         self._jobs = {}
         self._network = None
