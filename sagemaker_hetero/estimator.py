@@ -193,22 +193,22 @@ class EstimatorBase(object):
         ``create_presigned_domain_url`` and both ``domain_id`` and ``user_profile_name`` are given,
         else the console's TensorBoard landing page. With ``open_in_default_web_browser`` the URL is
         opened in a browser and ``""`` returned."""
-        from sagemaker_hetero import _apps
+        from sagemaker_hetero._aws import apps
 
         name = getattr(app_type, "name", app_type)
-        if not isinstance(name, str) or name.lower() != _apps.TENSORBOARD:
+        if not isinstance(name, str) or name.lower() != apps.TENSORBOARD:
             raise ValueError("%s does not support URL retrieval." % (name,))
         job_name = self._current_job_name
         region = _runner.session_facts(self._sagemaker_session).region
         if region is None:
             raise ConfigError([Problem("sagemaker_session", _names.NO_REGION)])
-        studio = _apps.studio_user()
+        studio = apps.studio_user()
         presign = None
         if studio is None and create_presigned_domain_url and domain_id and user_profile_name:
             kwargs = dict(optional_create_presigned_url_kwargs or {}, DomainId=domain_id, UserProfileName=user_profile_name)
             session = self.sagemaker_session
             presign = lambda: session.create_presigned_domain_url(**kwargs)  # noqa: E731
-        url = _apps.tensorboard_url(region, job_name, studio=studio, presign=presign)
+        url = apps.tensorboard_url(region, job_name, studio=studio, presign=presign)
         if open_in_default_web_browser:
             import webbrowser
 

@@ -26,8 +26,8 @@ import boto3
 import boto3.exceptions
 import botocore.config
 
-from sagemaker_hetero import _apps, utils
-from sagemaker_hetero._aws import clients, code_upload, errors, sdk_config
+from sagemaker_hetero import utils
+from sagemaker_hetero._aws import apps, clients, code_upload, errors, sdk_config
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import describe
@@ -517,7 +517,7 @@ class Session(object):
     def get_caller_identity_arn(self) -> str:
         """The ARN of the user or role whose credentials this session uses, as the SDK v2 finds it.
 
-        In a SageMaker notebook instance or Studio (its metadata file, ``_apps.STUDIO_METADATA_FILE``):
+        In a SageMaker notebook instance or Studio (its metadata file, ``apps.STUDIO_METADATA_FILE``):
         the ``ExecutionRoleArn`` it names, else the notebook instance's role, the user profile's or the
         domain's execution role. Elsewhere (or when those calls fail): the STS caller identity, an
         assumed role's session ARN turned into the role's ARN, with the role's path from IAM.
@@ -947,7 +947,7 @@ def get_execution_role(sagemaker_session: Optional[Session] = None, use_default:
 
 def _notebook_metadata():
     """The metadata of the SageMaker notebook instance or Studio app this runs in (a dict), else None."""
-    path = _apps.STUDIO_METADATA_FILE
+    path = apps.STUDIO_METADATA_FILE
     if not os.path.exists(path):
         return None
     try:
