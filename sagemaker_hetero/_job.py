@@ -2,7 +2,8 @@
 import sys
 import time
 
-from sagemaker_hetero import _log_tail, _logs
+from sagemaker_hetero import _log_tail
+from sagemaker_hetero._aws import log_labels
 from sagemaker_hetero._request import describe
 from sagemaker_hetero._defaults import FRAMEWORK_LABELS, TERMINAL_STATUSES
 from sagemaker_hetero._model.job import group_name
@@ -67,10 +68,10 @@ class TrainingJob(object):
         if isinstance(instance_groups, str) or hasattr(instance_groups, "instance_group_name"):
             instance_groups = [instance_groups]
         only = [group_name(g) for g in instance_groups] if instance_groups else None
-        problems = _logs.filter_problems(only, groups, self.name)
+        problems = log_labels.filter_problems(only, groups, self.name)
         if problems:
             raise ConfigError(problems)
-        return _log_tail.LogTail(self.sagemaker_session, self.name, _logs.LogLabeller(groups, only))
+        return _log_tail.LogTail(self.sagemaker_session, self.name, log_labels.LogLabeller(groups, only))
 
     def wait(self, logs="All", poll=None, out=None, clock=time.monotonic, sleep=time.sleep, instance_groups=None,
              heartbeat=HEARTBEAT_SECONDS):
@@ -279,7 +280,7 @@ class _Reader(object):
 
     def _print(self, lines):
         if lines:
-            self.out.write(_logs.render(lines))
+            self.out.write(log_labels.render(lines))
             self.out.flush()
 
     def drain(self, sleep, first, reads=2):

@@ -1,7 +1,7 @@
-"""Reading a training job's CloudWatch log streams (the edge around the pure ``_logs``).
+"""Reading a training job's CloudWatch log streams (the edge around the pure ``log_labels``).
 
 :class:`LogTail` asks the session for the job's streams and each stream's events, and hands them to
-a :class:`~sagemaker_hetero._logs.LogLabeller`. Two ways to read:
+a :class:`~sagemaker_hetero._aws.log_labels.LogLabeller`. Two ways to read:
 
 - :meth:`LogTail.poll`, one poll of a follow: new streams are picked up, and each stream is read
   for at most ``MAX_PAGES_PER_POLL`` pages, so one busy stream cannot hold the others' lines back;
@@ -18,7 +18,7 @@ waiter in ``_job`` decides when to poll and backs off when CloudWatch keeps thro
 """
 import collections
 
-from sagemaker_hetero import _logs
+from sagemaker_hetero._aws import log_labels
 from sagemaker_hetero.exceptions import ResourceNotFoundError
 
 __all__ = ["LogTail", "MAX_PAGES_PER_POLL", "MAX_LINES_AHEAD"]
@@ -56,7 +56,7 @@ class LogTail(object):
         for name in self._list():
             self._read(name, MAX_PAGES_PER_POLL)
         lines, self._pending = self._pending, []
-        return _logs.merge(lines)
+        return log_labels.merge(lines)
 
     def read_to_end(self):
         """Batches (lists) of lines, labelled, in time order, until every page of every stream is read.
@@ -71,7 +71,7 @@ class LogTail(object):
         active = self._list()
         while True:
             low = min(self._last.get(name, _FIRST) for name in active) if active else None
-            ahead = collections.Counter(line[_logs.STREAM] for line in self._pending)
+            ahead = collections.Counter(line[log_labels.STREAM] for line in self._pending)
             still = []
             for name in active:
                 if ahead[name] >= MAX_LINES_AHEAD and self._last.get(name, _FIRST) > low:
@@ -79,7 +79,7 @@ class LogTail(object):
                 elif self._read(name, 1):
                     still.append(name)
             active = still
-            lines = _logs.merge(self._pending)
+            lines = log_labels.merge(self._pending)
             if active:
                 cut = _before(lines, min(self._last.get(name, _FIRST) for name in active))
                 lines, self._pending = lines[:cut], lines[cut:]
@@ -93,11 +93,11 @@ class LogTail(object):
     def finish(self):
         """Whatever the labeller still holds back, once no more events will come."""
         lines, self._pending = self._pending, []
-        return _logs.merge(lines + self.labeller.finish())
+        return log_labels.merge(lines + self.labeller.finish())
 
     def _list(self):
         """The names of every stream of the job so far (new ones added), sorted."""
-        for name in self.session._log_stream_names(_logs.stream_prefix(self.job_name)):
+        for name in self.session._log_stream_names(log_labels.stream_prefix(self.job_name)):
             self._tokens.setdefault(name, None)
         return sorted(self._tokens)
 
@@ -126,7 +126,7 @@ def _before(lines, timestamp):
     low, high = 0, len(lines)
     while low < high:
         middle = (low + high) // 2
-        if lines[middle][_logs.TIMESTAMP] < timestamp:
+        if lines[middle][log_labels.TIMESTAMP] < timestamp:
             low = middle + 1
         else:
             high = middle

@@ -38,7 +38,7 @@ from sagemaker_hetero._request.names import default_bucket_name
 from sagemaker_hetero._aws.code_upload import MULTIPART_CHUNKSIZE, MULTIPART_THRESHOLD
 from sagemaker_hetero._defaults import CODE_IGNORE
 from sagemaker_hetero._job import TrainingJob
-from sagemaker_hetero._logs import LOG_GROUP
+from sagemaker_hetero._aws.log_labels import LOG_GROUP
 from sagemaker_hetero._request import s3_uris
 from sagemaker_hetero._request.s3_uris import key_under, s3_path_join
 from sagemaker_hetero._s3_paths import download_targets, files_to_upload

@@ -13,8 +13,9 @@ import boto3
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, Session
-from sagemaker_hetero import _log_tail, _logs
-from sagemaker_hetero._logs import GROUP, LOG_GROUP, MESSAGE, SEQ, LogLabeller, filter_problems, merge, parse_stream_name
+from sagemaker_hetero import _log_tail
+from sagemaker_hetero._aws import log_labels
+from sagemaker_hetero._aws.log_labels import GROUP, LOG_GROUP, MESSAGE, SEQ, LogLabeller, filter_problems, merge, parse_stream_name
 from sagemaker_hetero.exceptions import ConfigError, UnexpectedStatusException
 from sagemaker_hetero.training import format_marker
 
@@ -24,7 +25,7 @@ GROUPS = ("data_group", "dnn_group")
 
 
 def texts(lines):
-    return [_logs.text(line) for line in lines]
+    return [log_labels.text(line) for line in lines]
 
 
 def training_env(host, group, hosts=("algo-1", "algo-2"), blank=True):
@@ -135,7 +136,7 @@ def test_a_group_filter_holding_many_unknown_lines_shows_the_oldest_beyond_the_l
     out = []
     for start in range(0, len(lines), 1000):
         out.extend(labeller.feed("job/algo-1-1", events(lines[start:start + 1000], start=start)))
-    assert len(out) == 25000 - _logs.MAX_HELD_LINES
+    assert len(out) == 25000 - log_labels.MAX_HELD_LINES
     marker = format_marker("algo-1", "dnn_group", "t")
     out.extend(labeller.feed("job/algo-1-1", events([marker, "epoch 1"], start=25000)))
     assert labeller.finish() == []
@@ -163,7 +164,7 @@ def test_a_line_is_a_plain_tuple_the_garbage_collector_stops_tracking():
     expected = ["[?/algo-1] boot", "[dnn_group/algo-1] " + format_marker("algo-1", "dnn_group", "t"),
                 "[dnn_group/algo-1] a", "[dnn_group/algo-1] b"]
     assert texts(out) == expected
-    assert _logs.render(out) == "".join(line + "\n" for line in expected)
+    assert log_labels.render(out) == "".join(line + "\n" for line in expected)
 
 
 def test_merge_orders_streams_by_time():

@@ -15,7 +15,7 @@ import pytest
 from sagemaker_hetero import Estimator, InstanceGroup, Session
 from sagemaker_hetero import _job
 from sagemaker_hetero._job import end_of_job_lines
-from sagemaker_hetero._logs import LOG_GROUP
+from sagemaker_hetero._aws.log_labels import LOG_GROUP
 from sagemaker_hetero.exceptions import AWSError, ThrottlingError, UnexpectedStatusException
 
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
