@@ -2,8 +2,7 @@
 import sys
 import time
 
-from sagemaker_hetero import _log_tail
-from sagemaker_hetero._aws import log_labels
+from sagemaker_hetero._aws import log_labels, log_tail
 from sagemaker_hetero._request import describe
 from sagemaker_hetero._defaults import FRAMEWORK_LABELS, TERMINAL_STATUSES
 from sagemaker_hetero._model.job import group_name
@@ -71,7 +70,7 @@ class TrainingJob(object):
         problems = log_labels.filter_problems(only, groups, self.name)
         if problems:
             raise ConfigError(problems)
-        return _log_tail.LogTail(self.sagemaker_session, self.name, log_labels.LogLabeller(groups, only))
+        return log_tail.LogTail(self.sagemaker_session, self.name, log_labels.LogLabeller(groups, only))
 
     def wait(self, logs="All", poll=None, out=None, clock=time.monotonic, sleep=time.sleep, instance_groups=None,
              heartbeat=HEARTBEAT_SECONDS):

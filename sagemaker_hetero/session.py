@@ -761,7 +761,7 @@ class Session(object):
         """DescribePipelineExecution."""
         return errors.call(self._client("sagemaker-poll"), "DescribePipelineExecution", PipelineExecutionArn=arn)
 
-    # -- CloudWatch Logs (read by _log_tail) ---------------------------------------------------
+    # -- CloudWatch Logs (read by _aws.log_tail) ---------------------------------------------------
 
     def _log_stream_names(self, prefix):
         """Names of the training job log streams starting with ``prefix`` (none if the log group

@@ -13,8 +13,7 @@ import boto3
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, Session
-from sagemaker_hetero import _log_tail
-from sagemaker_hetero._aws import log_labels
+from sagemaker_hetero._aws import log_labels, log_tail
 from sagemaker_hetero._aws.log_labels import GROUP, LOG_GROUP, MESSAGE, SEQ, LogLabeller, filter_problems, merge, parse_stream_name
 from sagemaker_hetero.exceptions import ConfigError, UnexpectedStatusException
 from sagemaker_hetero.training import format_marker
@@ -419,7 +418,7 @@ class Recorder(io.StringIO):
 def test_a_read_without_follow_prints_every_page_of_every_stream_in_time_order(aws, monkeypatch):
     # the cap of a follow's poll must not cut a one-off read: with one page per poll, the old read
     # printed moto's first page (10,000 events) of each stream and nothing more
-    monkeypatch.setattr(_log_tail, "MAX_PAGES_PER_POLL", 1)
+    monkeypatch.setattr(log_tail, "MAX_PAGES_PER_POLL", 1)
     cw = CloudWatch(aws.url, "logs-job")
     expected = []
     for host, group, first in (("algo-1", "data_group", 0), ("algo-2", "dnn_group", 1)):
@@ -441,7 +440,7 @@ def test_a_read_without_follow_prints_every_page_of_every_stream_in_time_order(a
 
 
 def test_a_follow_reads_a_capped_number_of_pages_per_poll_and_the_rest_once_the_job_ended(fault_proxy, monkeypatch):
-    monkeypatch.setattr(_log_tail, "MAX_PAGES_PER_POLL", 1)
+    monkeypatch.setattr(log_tail, "MAX_PAGES_PER_POLL", 1)
     cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
     cw.stream("algo-1")
     lines = [format_marker("algo-1", "data_group", "t")] + ["step %d" % i for i in range(1, 45000)]
