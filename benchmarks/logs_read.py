@@ -87,14 +87,14 @@ def bare_read(logs, prefix):
 
 
 def ours(session, job, instance_groups=None):
-    from sagemaker_hetero._job import TrainingJob
+    from sagemaker_hetero._aws.training_job import TrainingJob
 
     with open(os.devnull, "w") as sink:
         TrainingJob(session, job).logs(out=sink, instance_groups=instance_groups, sleep=lambda s: None)
 
 
 def printed_lines(session, job):
-    from sagemaker_hetero._job import TrainingJob
+    from sagemaker_hetero._aws.training_job import TrainingJob
 
     out = io.StringIO()
     TrainingJob(session, job).logs(out=out, sleep=lambda s: None)

@@ -269,7 +269,7 @@ class _Watched(object):
 
 def _logs(args):
     from sagemaker_hetero._defaults import TERMINAL_STATUSES
-    from sagemaker_hetero._job import TrainingJob
+    from sagemaker_hetero._aws.training_job import TrainingJob
 
     job = TrainingJob(_session(args), args.job)
     if args.follow:

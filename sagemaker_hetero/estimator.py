@@ -290,7 +290,7 @@ class EstimatorBase(object):
         Tags are not part of a job's description and are not restored.
         """
         from sagemaker_hetero._request import describe
-        from sagemaker_hetero._job import TrainingJob
+        from sagemaker_hetero._aws.training_job import TrainingJob
 
         if sagemaker_session is None:
             from sagemaker_hetero.session import Session

@@ -37,7 +37,7 @@ from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._request.names import default_bucket_name
 from sagemaker_hetero._aws.code_upload import MULTIPART_CHUNKSIZE, MULTIPART_THRESHOLD
 from sagemaker_hetero._defaults import CODE_IGNORE
-from sagemaker_hetero._job import TrainingJob
+from sagemaker_hetero._aws.training_job import TrainingJob
 from sagemaker_hetero._aws.log_labels import LOG_GROUP
 from sagemaker_hetero._request import s3_uris
 from sagemaker_hetero._request.s3_uris import key_under, s3_path_join

@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional
 
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
-from sagemaker_hetero._job import POLL_MAX_SECONDS, POLL_MIN_SECONDS, format_elapsed
+from sagemaker_hetero._aws.training_job import POLL_MAX_SECONDS, POLL_MIN_SECONDS, format_elapsed
 from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
 from sagemaker_hetero.workflow import _definition
 from sagemaker_hetero.workflow.parameters import Parameter
