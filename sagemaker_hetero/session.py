@@ -41,7 +41,7 @@ from sagemaker_hetero._aws.training_job import TrainingJob
 from sagemaker_hetero._aws.log_labels import LOG_GROUP
 from sagemaker_hetero._request import s3_uris
 from sagemaker_hetero._request.s3_uris import key_under, s3_path_join
-from sagemaker_hetero._s3_paths import download_targets, files_to_upload
+from sagemaker_hetero._aws.s3_data import download_targets, files_to_upload
 
 __all__ = ["Session", "get_execution_role"]
 
