@@ -24,7 +24,6 @@ from typing import Any, Callable, Dict, List, Optional
 import attrs
 import boto3
 import boto3.exceptions
-import botocore.config
 
 from sagemaker_hetero import utils
 from sagemaker_hetero._aws import apps, clients, code_upload, errors, sdk_config
@@ -47,11 +46,6 @@ __all__ = ["Session", "get_execution_role"]
 
 LOGGER = logging.getLogger("sagemaker_hetero")
 
-USER_AGENT = "sagemaker-hetero/0.1.0"
-# botocore's standard retry mode (throttling and transient errors, exponential backoff with jitter).
-RETRIES = {"mode": "standard", "max_attempts": 8}
-# Polling and log reading can afford to slow down under throttling: adaptive mode.
-POLL_RETRIES = {"mode": "adaptive", "max_attempts": 10}
 # How far apart the clocks of this machine and AWS may be when telling a job we created (and
 # lost the answer to) from an older job of the same name, when AWS's answer has no Date header to
 # read AWS's own clock from.
@@ -131,10 +125,7 @@ class Session(object):
         self.boto_region_name = boto_session.region_name or _context.region_from_environment()
         if self.boto_region_name is None:
             raise E.ConfigError([E.Problem("sagemaker_session", _context.NO_REGION)])
-        self._clients = {}
-        if sagemaker_client is not None:
-            self._clients["sagemaker"] = sagemaker_client
-            self._clients["sagemaker-poll"] = sagemaker_client
+        self._clients = clients.Clients(boto_session, self.boto_region_name, sagemaker_client)
         # The SDK v2 takes these for endpoints, feature store and metrics; a training job uses none.
         self.sagemaker_runtime_client = sagemaker_runtime_client
         self.sagemaker_featurestore_runtime_client = sagemaker_featurestore_runtime_client
@@ -163,34 +154,7 @@ class Session(object):
     # -- clients -------------------------------------------------------------------------------
 
     def _client(self, name):
-        with self._lock:
-            client = self._clients.get(name)
-            if client is None:
-                # "<service>-poll": a client for polling (adaptive retries), e.g. "logs-poll".
-                service, retries = (name[: -len("-poll")], POLL_RETRIES) if name.endswith("-poll") else (name, RETRIES)
-                config = botocore.config.Config(retries=self._retries(retries), user_agent_extra=USER_AGENT)
-                client = self.boto_session.client(service, region_name=self.boto_region_name, config=config)
-                self._clients[name] = client
-            return client
-
-    def _retries(self, defaults):
-        """Our retry defaults, unless the user configured retries (AWS_RETRY_MODE, AWS_MAX_ATTEMPTS or
-        ``retry_mode``/``max_attempts`` in the profile), which win as they do for boto3."""
-        import os
-
-        retries = dict(defaults)
-        try:
-            scoped = self.boto_session._session.get_scoped_config()
-        except Exception:  # noqa: BLE001 - a missing profile is reported by boto3 itself later
-            scoped = {}
-        mode = os.environ.get("AWS_RETRY_MODE") or scoped.get("retry_mode")
-        attempts = os.environ.get("AWS_MAX_ATTEMPTS") or scoped.get("max_attempts")
-        if mode:
-            retries["mode"] = mode
-        if attempts:
-            retries.pop("max_attempts", None)
-            retries["total_max_attempts"] = int(attempts)
-        return retries
+        return self._clients.client(name)
 
     @property
     def sagemaker_client(self):
