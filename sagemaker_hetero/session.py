@@ -21,19 +21,17 @@ import time
 
 from typing import Any, Callable, Dict, List, Optional
 
-import attrs
 import boto3
 import boto3.exceptions
 
 from sagemaker_hetero import utils
-from sagemaker_hetero._aws import apps, clients, code_upload, errors, sdk_config
+from sagemaker_hetero._aws import account, apps, clients, code_upload, errors, sdk_config
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import describe
 from sagemaker_hetero._request import names as _context
 from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import exceptions as E
-from sagemaker_hetero._request.names import default_bucket_name
 from sagemaker_hetero._aws.code_upload import MULTIPART_CHUNKSIZE, MULTIPART_THRESHOLD
 from sagemaker_hetero._defaults import CODE_IGNORE
 from sagemaker_hetero._aws.training_job import TrainingJob
@@ -134,15 +132,12 @@ class Session(object):
         #: the SageMaker defaults configuration (docs/migrating.md): given, else read as the SDK v2 reads it
         self.sagemaker_config = (sdk_config.check(sagemaker_config) if sagemaker_config is not None
                                  else sdk_config.load())
-        self._default_bucket_name = default_bucket or sdk_config.value(self.sagemaker_config,
-                                                                         sdk_config.DEFAULT_BUCKET)
+        #: the account, default bucket and role look-ups, each made once (the facts a request needs)
+        self._account = account.Account(self._clients, self.boto_region_name, default_bucket or sdk_config.value(
+            self.sagemaker_config, sdk_config.DEFAULT_BUCKET))
         #: a key prefix for the default bucket: output and code go under it
         self.default_bucket_prefix = default_bucket_prefix or sdk_config.value(
             self.sagemaker_config, sdk_config.DEFAULT_BUCKET_PREFIX)
-        self._account_id = None
-        self._bucket_ready = set()
-        self._role_arns = {}
-        self._checked_input_buckets = set()
         self._lock = threading.RLock()
         # Code archives: SHA-256 by what a scan of the tree saw (_archive.signature); a few built archives
         # not yet uploaded, by SHA-256; the code keys known to hold their archive (nothing to send).
@@ -164,135 +159,21 @@ class Session(object):
 
     def account_id(self):
         """The caller's AWS account id (one STS call per session)."""
-        with self._lock:
-            if self._account_id is None:
-                response = errors.call(self._client("sts"), "GetCallerIdentity")
-                self._account_id = response["Account"]
-            return self._account_id
+        return self._account.id()
 
     def default_bucket(self):
         """The default bucket's name, created if missing (``sagemaker-{region}-{account}``)."""
-        name = self._default_bucket_name or default_bucket_name(self.boto_region_name, self.account_id())
-        self._ensure_bucket(name)
-        return name
-
-    def _ensure_bucket(self, name):
-        with self._lock:
-            if name in self._bucket_ready:
-                return
-            s3 = self._client("s3")
-            params = {"Bucket": name}
-            owner = self._sdk_bucket_owner(name)
-            if owner:  # a name anyone can guess: S3 answers 403 if another account holds it
-                params["ExpectedBucketOwner"] = owner
-            try:
-                errors.call(s3, "HeadBucket", **params)
-            except E.ResourceNotFoundError:
-                self._create_bucket(name)
-            except E.AccessDeniedError as exc:
-                raise self._bucket_denied(name, exc)
-            self._bucket_ready.add(name)
-
-    def _bucket_denied(self, name, exc):
-        """The error for a 403 from HeadBucket on the default bucket: another account owns the name, or
-        this identity may not use a bucket of its own account. ListBuckets (this account's buckets) tells
-        which, when the identity may call it."""
-        elsewhere = "Pass Session(default_bucket='a-bucket-you-own') or output_path and code_location."
-        try:
-            listed = errors.call(self._client("s3"), "ListBuckets", Prefix=name)
-        except E.AWSError:
-            return exc.hinted(
-                "The bucket %s exists, but this identity may not use it: either another account owns the name, or "
-                "this identity lacks s3:ListBucket on it (and s3:ListAllMyBuckets, which would tell which). %s"
-                % (name, elsewhere))
-        if any(bucket.get("Name") == name for bucket in listed.get("Buckets") or ()):
-            return exc.hinted(
-                "The bucket %s is this account's, but this identity may not use it: HeadBucket needs s3:ListBucket "
-                "on it (and the upload s3:PutObject). Grant those, or: %s" % (name, elsewhere))
-        return exc.hinted(
-            "The bucket %s exists but belongs to another AWS account (it is not among this account's buckets). %s"
-            % (name, elsewhere),
-            cls=E.BucketOwnedByOtherAccountError,
-        )
-
-    def _create_bucket(self, name):
-        params = {"Bucket": name}
-        if self.boto_region_name != "us-east-1":
-            params["CreateBucketConfiguration"] = {"LocationConstraint": self.boto_region_name}
-        try:
-            errors.call(self._client("s3"), "CreateBucket", **params)
-        except E.AWSError as exc:
-            if exc.code == "BucketAlreadyOwnedByYou":
-                return
-            if exc.code == "BucketAlreadyExists":
-                raise exc.hinted(
-                    "The default bucket name %s belongs to another AWS account. Pass "
-                    "Session(default_bucket='a-bucket-you-own') or output_path/code_location." % name,
-                    cls=E.BucketOwnedByOtherAccountError,
-                )
-            raise
-
-    def _role_arn(self, role):
-        if role.startswith("arn:"):
-            return role
-        with self._lock:
-            if role not in self._role_arns:
-                try:
-                    response = errors.call(self._client("iam"), "GetRole", RoleName=role)
-                except E.ResourceNotFoundError as exc:
-                    raise exc.hinted(
-                        "There is no IAM role named %r in this account; pass the role ARN or create "
-                        "a role that trusts sagemaker.amazonaws.com." % role
-                    )
-                self._role_arns[role] = response["Role"]["Arn"]
-            return self._role_arns[role]
-
-    def _check_input_buckets(self, job):
-        """Refuse channels whose bucket does not exist (each bucket asked about once per session)."""
-        problems = []
-        s3 = self._client("s3")
-        for channel in job.channels:
-            if not s3_uris.is_s3_uri(channel.uri):
-                continue
-            bucket = s3_uris.parse_s3_uri(channel.uri)[0]
-            with self._lock:  # one HeadBucket per bucket, however many threads submit at once
-                if bucket in self._checked_input_buckets:
-                    continue
-                try:
-                    errors.call(s3, "HeadBucket", Bucket=bucket)
-                except E.ResourceNotFoundError:
-                    problems.append(E.Problem(channel.arg, "the bucket %r does not exist (or is in no region you can "
-                                              "see)" % bucket, channel.uri))
-                    continue
-                except E.AWSError:
-                    pass  # denied, or in another region: the training role may see what we cannot
-                self._checked_input_buckets.add(bucket)
-        if problems:
-            raise E.ConfigError(problems)
+        return self._account.default_bucket()
 
     # -- the session protocol the estimators use (facts, check, execute) -------------------------
 
     def facts(self):
         """What this session knows without asking AWS: the region, and what it has looked up."""
-        return _plan.Facts(
-            region=self.boto_region_name,
-            account_id=self._account_id,
-            default_bucket=self._default_bucket_name,
-            default_bucket_prefix=self.default_bucket_prefix,
-            role_arns=dict(self._role_arns),
-        )
+        return self._account.facts(self.default_bucket_prefix)
 
     def check(self, job):
         """``(job, problems)``: an AWS job needs nothing beyond the common checks."""
         return job, []
-
-    def _looked_up_facts(self, job):
-        """The facts the request needs, looked up (account, the default bucket, created if missing,
-        and the role's ARN)."""
-        bucket = self.default_bucket() if _plan.needs_default_bucket(job) else self._default_bucket_name
-        if isinstance(job.role, str):
-            self._role_arn(job.role)
-        return attrs.evolve(self.facts(), default_bucket=bucket)
 
     def execute(self, job, now):
         """A checked job -> a created training job. Nothing is created if a step fails: the input
@@ -342,8 +223,9 @@ class Session(object):
     def plan_job(self, job, now):
         """The :class:`_plan.Plan` of a checked job with what AWS knows: its input buckets checked, the
         account, default bucket (created if missing) and role ARN looked up. Nothing is uploaded."""
-        self._check_input_buckets(job)
-        return _plan.make_plan(job, self._looked_up_facts(job), now, code_digest=self.code_digest(job))
+        self._account.check_input_buckets(job)
+        facts = self._account.looked_up_facts(job, self.default_bucket_prefix)
+        return _plan.make_plan(job, facts, now, code_digest=self.code_digest(job))
 
     def code_digest(self, job):
         """The SHA-256 of ``job``'s code archive (its key's content address), or None when it ships no
@@ -398,7 +280,7 @@ class Session(object):
         """Put the code archive at its key (its content address), never over an object that is there
         already, unless S3's checksums show that object is these bytes (``code_upload.store``)."""
         bucket, key = s3_uris.parse_s3_uri(plan.code.s3_uri)
-        expected = self._expected_bucket_owner(bucket)
+        expected = self._account.expected_owner(bucket)
         target = (bucket, key, {"ExpectedBucketOwner": expected} if expected else {})
         part = code_upload.part_size(size, self.multipart_threshold, self.multipart_chunksize)
         digest = plan.code_digest or _archive.digest(body)
@@ -497,7 +379,7 @@ class Session(object):
             return identity  # a user, the account root, a federated user: not a role
         role = "%siam::%s:role/%s" % match.groups()
         try:
-            return self._role_arn(match.group(3))  # GetRole: the role's ARN with its path
+            return self._account.role_arn(match.group(3))  # GetRole: the role's ARN with its path
         except E.AWSError:
             LOGGER.warning("Couldn't call 'get_role' to get Role ARN from role name %s to get Role path.",
                            match.group(3))
@@ -561,7 +443,7 @@ class Session(object):
             final_bucket = self.default_bucket()
             final_prefix = s3_path_join(self.default_bucket_prefix, key_prefix)
         files, file_name = files_to_upload(path, final_prefix)
-        owner = self._expected_bucket_owner(final_bucket)
+        owner = self._account.expected_owner(final_bucket)
         if owner:
             extra_args = dict(extra_args or {}, ExpectedBucketOwner=owner)
         for local_path, key in files:
@@ -575,7 +457,7 @@ class Session(object):
         params = {"Bucket": bucket, "Key": key, "Body": body}
         if kms_key is not None:
             params.update(SSEKMSKeyId=kms_key, ServerSideEncryption="aws:kms")
-        owner = self._expected_bucket_owner(bucket)
+        owner = self._account.expected_owner(bucket)
         if owner:
             params["ExpectedBucketOwner"] = owner
         errors.call(self._client("s3"), "PutObject", **params)
@@ -592,7 +474,7 @@ class Session(object):
         before anything is downloaded.
         """
         s3 = self._client("s3")
-        owner = self._expected_bucket_owner(bucket)
+        owner = self._account.expected_owner(bucket)
         params = {"Bucket": bucket, "Prefix": key_prefix}
         if owner:
             params["ExpectedBucketOwner"] = owner
@@ -617,7 +499,7 @@ class Session(object):
     def read_s3_file(self, bucket: str, key_prefix: str) -> str:
         """The body of the object ``s3://{bucket}/{key_prefix}``, decoded as UTF-8."""
         params = {"Bucket": bucket, "Key": key_prefix}
-        owner = self._expected_bucket_owner(bucket)
+        owner = self._account.expected_owner(bucket)
         if owner:
             params["ExpectedBucketOwner"] = owner
         response = errors.call(self._client("s3"), "GetObject", **params)
@@ -648,22 +530,6 @@ class Session(object):
             # boto3 wraps the failed request's ClientError; the one translator reads that
             cause = exc.__context__ if exc.__context__ is not None else exc
             raise errors.translate(cause, "UploadFile") from exc
-
-    def _expected_bucket_owner(self, bucket):
-        """This account when ``bucket`` is the ``sagemaker-{region}-{account}`` default bucket this
-        session named and looked up, else None: S3 calls on it then send ``ExpectedBucketOwner``, as the
-        SDK v2 does against someone else owning that predictable name. A bucket you named yourself
-        (``default_bucket=``, the SDK defaults configuration) may be another account's, and is not checked."""
-        with self._lock:
-            return self._sdk_bucket_owner(bucket) if bucket in self._bucket_ready else None
-
-    def _sdk_bucket_owner(self, bucket):
-        """This account when ``bucket`` is the default bucket name this session made up
-        (``sagemaker-{region}-{account}``, no ``default_bucket`` given), else None."""
-        with self._lock:
-            if not bucket or self._default_bucket_name is not None or self._account_id is None:
-                return None
-            return self._account_id if bucket == default_bucket_name(self.boto_region_name, self._account_id) else None
 
     # -- tuning jobs and pipelines (sagemaker_hetero.tuner, sagemaker_hetero.workflow) ------------
 
