@@ -10,14 +10,12 @@ Also the SDK v2's helpers notebooks use: :func:`get_execution_role` (and
 ``Session.get_caller_identity_arn``), ``Session.upload_data`` and the other S3 data methods
 (``sagemaker_hetero.s3`` wraps them by URI).
 """
-import email.utils
 import errno
 import json
 import logging
 import os
 import re
 import threading
-import time
 
 from typing import Any, Callable, Dict, List, Optional
 
@@ -25,10 +23,9 @@ import boto3
 import boto3.exceptions
 
 from sagemaker_hetero import utils
-from sagemaker_hetero._aws import account, apps, clients, code_upload, errors, sdk_config
+from sagemaker_hetero._aws import account, apps, clients, code_upload, create, errors, sdk_config
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
-from sagemaker_hetero._request import describe
 from sagemaker_hetero._request import names as _context
 from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import exceptions as E
@@ -44,26 +41,10 @@ __all__ = ["Session", "get_execution_role"]
 
 LOGGER = logging.getLogger("sagemaker_hetero")
 
-# How far apart the clocks of this machine and AWS may be when telling a job we created (and
-# lost the answer to) from an older job of the same name, when AWS's answer has no Date header to
-# read AWS's own clock from.
-CLOCK_SKEW_SECONDS = 300
-# With AWS's clock (the Date header, whole seconds): how much earlier than our first attempt's
-# arrival a job we created may say it was created.
-_DATE_SLACK_SECONDS = 2
-# What a CreateTrainingJob attempt came to (botocore's needs-retry event, per thread): AWS answered
-# it; it never left (no connection); or it may have reached SageMaker and no answer says what became
-# of it (the connection dropped or timed out while waiting, or a 5xx).
-_ANSWERED, _UNSENT, _LOST = "answered", "unsent", "lost"
-_ATTEMPTS = threading.local()
 # How many built code archives a session keeps until their upload (more are built again when needed).
 _KEPT_ARCHIVES = 4
 #: How many default names a submission tries when the name it was given is taken (another process).
 DEFAULT_NAME_ATTEMPTS = 5
-# Training job names this process is creating (any session, any thread): while one call creates a job,
-# no other call of this process creates (or takes as its own) a job of that name.
-_CLAIMED_NAMES = set()
-_CLAIMED_LOCK = threading.Lock()
 
 #: The role ``get_execution_role(use_default=True)`` uses, created if missing (the SDK v2's name).
 DEFAULT_ROLE_NAME = "AmazonSageMaker-DefaultRole"
@@ -195,7 +176,7 @@ class Session(object):
         self.upload_code(plan)
         for attempt in range(1, DEFAULT_NAME_ATTEMPTS + 1):
             try:
-                self._create_claimed(plan.job_name, plan.request)
+                create.create_claimed(self._client("sagemaker"), plan.job_name, plan.request)
                 break
             except E.JobConflictError:
                 if not default_name or attempt == DEFAULT_NAME_ATTEMPTS:
@@ -204,21 +185,6 @@ class Session(object):
                 # The same facts, the same code key: only the name (and what holds it) changes.
                 plan = _plan.make_plan(job, plan.facts, utils.claim_time(now), code_digest=plan.code_digest)
         return TrainingJob(self, plan.job_name, plan.request, framework=job.framework)
-
-    def _create_claimed(self, name, request):
-        """:meth:`_create_training_job` with ``name`` claimed for this call in this process: a name another
-        call is creating is a :class:`JobConflictError` without asking AWS."""
-        with _CLAIMED_LOCK:
-            if name in _CLAIMED_NAMES:
-                raise E.JobConflictError(
-                    "a training job named %r is being created by another call in this process" % name,
-                    code="ResourceInUse", operation="CreateTrainingJob", job_name=name, hint=_conflict_hint(name))
-            _CLAIMED_NAMES.add(name)
-        try:
-            self._create_training_job(request)
-        finally:
-            with _CLAIMED_LOCK:
-                _CLAIMED_NAMES.discard(name)
 
     def plan_job(self, job, now):
         """The :class:`_plan.Plan` of a checked job with what AWS knows: its input buckets checked, the
@@ -285,50 +251,6 @@ class Session(object):
         part = code_upload.part_size(size, self.multipart_threshold, self.multipart_chunksize)
         digest = plan.code_digest or _archive.digest(body)
         code_upload.store(self._client("s3"), target, body, size, part, digest, job_name=plan.job_name)
-
-    def _create_training_job(self, request, clock=time.monotonic, wall_clock=time.time):
-        """CreateTrainingJob, its outcome made certain.
-
-        A refused first attempt (``ResourceInUse`` included: the name is someone else's, or an earlier
-        run's) is raised as it is. If an attempt may have reached SageMaker without its answer coming
-        back (botocore then retries), the job is described: if it is the one this request asked for
-        (:func:`_is_our_job`, created after the first attempt by AWS's clock) the submission carries
-        on; if a job of that name is another, JobConflictError; if none exists, the error is raised; if
-        it cannot be described, JobMayExistError names the job. ``clock`` (monotonic) and
-        ``wall_clock`` time the attempts.
-        """
-        client = self._client("sagemaker")
-        name = request["TrainingJobName"]
-        _track_create_attempts(client)
-        outcomes = _ATTEMPTS.outcomes = []
-        first = clock(), wall_clock()
-        try:
-            errors.call(client, "CreateTrainingJob", **request)
-            return
-        except E.AWSError as exc:
-            failure = exc
-        finally:
-            _ATTEMPTS.outcomes = None
-        taken = _is_name_taken(failure)
-        if taken and _LOST not in outcomes[:-1]:
-            raise _conflict(name, failure)
-        if not taken and _LOST not in outcomes:
-            raise failure
-        try:
-            existing = errors.call(client, "DescribeTrainingJob", TrainingJobName=name)
-        except E.ResourceNotFoundError:
-            if taken:  # SageMaker said the name is taken, then that there is no such job
-                raise _may_exist(name, failure, "DescribeTrainingJob then found no job of that name")
-            created = "No training job named %r was created: submitting again is safe." % name
-            raise failure.hinted("\n".join(filter(None, (failure.hint, created))), job_name=name)
-        except E.AWSError as exc:
-            raise _may_exist(name, failure, "DescribeTrainingJob failed too (%s: %s)" % (exc.code, exc.aws_message))
-        earliest = _earliest_creation(existing, clock() - first[0], first[1])
-        if _is_our_job(existing, request, earliest):
-            LOGGER.info("CreateTrainingJob's answer was lost; the training job %s is the one this request created.",
-                        name)
-            return
-        raise _conflict(name, failure)
 
     def describe_training_job(self, job_name):
         return errors.call(self._client("sagemaker-poll"), "DescribeTrainingJob", TrainingJobName=job_name)
@@ -534,24 +456,8 @@ class Session(object):
     # -- tuning jobs and pipelines (sagemaker_hetero.tuner, sagemaker_hetero.workflow) ------------
 
     def create_tuning_job(self, request, started):
-        """CreateHyperParameterTuningJob. When the name is taken after an ambiguous failure (the first
-        attempt reached AWS, its answer was lost), the existing job is ours if it was created after
-        ``started`` from the same definition and ranges; else a :class:`JobConflictError`."""
-        client = self._client("sagemaker")
-        name = request["HyperParameterTuningJobName"]
-        try:
-            errors.call(client, "CreateHyperParameterTuningJob", **request)
-        except E.AWSError as exc:
-            if not _is_name_taken(exc):
-                raise
-            if _is_our_tuning_job(self.describe_tuning_job(name), request, started):
-                return
-            raise E.JobConflictError(
-                "a tuning job named %r already exists and was not created by this request" % name,
-                code=exc.code,
-                operation="CreateHyperParameterTuningJob",
-                hint="Choose another job_name (or leave it out for a default name with the minute in it).",
-            )
+        """CreateHyperParameterTuningJob, its outcome made certain (``_aws.create.create_tuning_job``)."""
+        create.create_tuning_job(self._client("sagemaker"), request, started, self.describe_tuning_job)
 
     def describe_tuning_job(self, job_name):
         """DescribeHyperParameterTuningJob (the SDK v2's name)."""
@@ -624,127 +530,6 @@ class Session(object):
         response = errors.call(self._client("logs-poll"), "GetLogEvents", **params)
         events = [(e.get("timestamp", 0), e.get("message", "")) for e in response.get("events") or ()]
         return events, response.get("nextForwardToken")
-
-
-def _is_name_taken(exc):
-    text = (exc.aws_message or "").lower()
-    return exc.code in ("ResourceInUse", "ValidationException", "ResourceInUseException") and (
-        "already exist" in text or "in use" in text or "must be unique" in text
-    )
-
-
-def _track_create_attempts(client):
-    """Have ``client`` report each CreateTrainingJob attempt's outcome to :func:`_note_create_attempt`
-    (botocore's event system; registered once per client)."""
-    events = getattr(getattr(client, "meta", None), "events", None)
-    if events is not None:
-        events.register("needs-retry.sagemaker.CreateTrainingJob", _note_create_attempt,
-                        unique_id="sagemaker-hetero-create-attempts")
-
-
-def _note_create_attempt(response=None, caught_exception=None, **_):
-    outcomes = getattr(_ATTEMPTS, "outcomes", None)
-    if outcomes is not None:
-        outcomes.append(_attempt_outcome(response, caught_exception))
-    # None: botocore's retry handler decides whether to retry
-
-
-def _attempt_outcome(response, caught_exception):
-    import botocore.exceptions as B
-
-    if caught_exception is not None:  # no connection could be made (ConnectTimeoutError included): never sent
-        return _UNSENT if isinstance(caught_exception, B.EndpointConnectionError) else _LOST
-    status = getattr(response[0], "status_code", None) if response else None
-    return _LOST if status is None or status >= 500 else _ANSWERED
-
-
-def _conflict(name, failure):
-    return E.JobConflictError(
-        "a training job named %r already exists and was not created by this request" % name,
-        code=failure.code, operation="CreateTrainingJob", job_name=name, hint=_conflict_hint(name))
-
-
-def _conflict_hint(name):
-    return ("Choose another job_name (or leave it out for a unique default name). To follow the existing job: "
-            "PyTorch.attach(%r) (or Estimator/TensorFlow), or: sagemaker-hetero status %s" % (name, name))
-
-
-def _may_exist(name, failure, why):
-    return E.JobMayExistError(
-        "CreateTrainingJob got no answer (%s: %s) and %s: the training job %r may exist"
-        % (failure.code, failure.aws_message, why, name),
-        code=failure.code, operation="CreateTrainingJob", job_name=name,
-        hint="Look before submitting again: sagemaker-hetero status %s (or PyTorch.attach(%r)). If it exists, it "
-             "is this submission's job; if not, submit again." % (name, name))
-
-
-def _earliest_creation(described, elapsed, started):
-    """The earliest creation time (seconds since the epoch) of a job our first attempt created:
-    ``elapsed`` seconds before the description's Date header (AWS's clock), else ``started`` (this
-    machine's clock) less ``CLOCK_SKEW_SECONDS``."""
-    headers = (described.get("ResponseMetadata") or {}).get("HTTPHeaders") or {}
-    try:
-        answered = email.utils.parsedate_to_datetime(headers["date"]).timestamp()
-    except (KeyError, TypeError, ValueError, IndexError):
-        return started - CLOCK_SKEW_SECONDS
-    return answered - elapsed - _DATE_SLACK_SECONDS
-
-
-# The fields of a request a described job echoes as sent (the described job has more, e.g. moto's
-# MetricDefinitions, SageMaker's defaults): a job is ours only if all that we sent is there.
-_ECHOED = (
-    ("RoleArn",),
-    ("HyperParameters",),
-    ("AlgorithmSpecification", "TrainingImage"),
-    ("AlgorithmSpecification", "AlgorithmName"),
-    ("AlgorithmSpecification", "TrainingInputMode"),
-    ("ResourceConfig", "InstanceGroups"),
-    ("ResourceConfig", "InstanceType"),
-    ("ResourceConfig", "InstanceCount"),
-    ("ResourceConfig", "VolumeSizeInGB"),
-    ("OutputDataConfig", "S3OutputPath"),
-    ("StoppingCondition", "MaxRuntimeInSeconds"),
-)
-
-
-def _is_our_job(described, request, earliest):
-    """Whether a described job is the one ``request`` asked for: every echoed field as sent, the same
-    channels reading the same data, and created no earlier than ``earliest`` (seconds since the epoch)."""
-    created = described.get("CreationTime")
-    if created is not None:
-        stamp = created.timestamp() if hasattr(created, "timestamp") else float(created)
-        if stamp < earliest:
-            return False
-    for path in _ECHOED:
-        sent, got = describe.value_at(request, path), describe.value_at(described, path)
-        if sent is not None and got != sent and (sent or got):  # an empty dict sent may come back absent
-            return False
-    return _channels(described) == _channels(request)
-
-
-def _channels(job):
-    return [(c.get("ChannelName"), ((c.get("DataSource") or {}).get("S3DataSource") or {}).get("S3Uri"))
-            for c in job.get("InputDataConfig") or ()]
-
-
-def _is_our_tuning_job(described, request, started):
-    """Whether a described tuning job is the one ``request`` asked for, created after ``started``."""
-    created = described.get("CreationTime")
-    if created is not None:
-        stamp = created.timestamp() if hasattr(created, "timestamp") else float(created)
-        if stamp < started - CLOCK_SKEW_SECONDS:
-            return False
-    mine, theirs = request.get("TrainingJobDefinition") or {}, described.get("TrainingJobDefinition") or {}
-    for key in ("RoleArn", "StaticHyperParameters"):
-        if mine.get(key) != theirs.get(key):
-            return False
-    return _tuned_ranges(request) == _tuned_ranges(described)
-
-
-def _tuned_ranges(request):
-    """The non-empty range lists of a tuning request or description."""
-    ranges = (request.get("HyperParameterTuningJobConfig") or {}).get("ParameterRanges") or {}
-    return dict((kind, items) for kind, items in ranges.items() if items)
 
 
 def get_execution_role(sagemaker_session: Optional[Session] = None, use_default: bool = False) -> str:
