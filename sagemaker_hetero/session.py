@@ -15,7 +15,6 @@ import json
 import logging
 import os
 import re
-import threading
 
 from typing import Any, Callable, Dict, List, Optional
 
@@ -27,13 +26,11 @@ from sagemaker_hetero._aws import account, apps, clients, code_upload, create, e
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import names as _context
-from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._aws.code_upload import MULTIPART_CHUNKSIZE, MULTIPART_THRESHOLD
 from sagemaker_hetero._defaults import CODE_IGNORE
 from sagemaker_hetero._aws.training_job import TrainingJob
 from sagemaker_hetero._aws.log_labels import LOG_GROUP
-from sagemaker_hetero._request import s3_uris
 from sagemaker_hetero._request.s3_uris import key_under, s3_path_join
 from sagemaker_hetero._aws.s3_data import download_targets, files_to_upload
 
@@ -41,8 +38,6 @@ __all__ = ["Session", "get_execution_role"]
 
 LOGGER = logging.getLogger("sagemaker_hetero")
 
-# How many built code archives a session keeps until their upload (more are built again when needed).
-_KEPT_ARCHIVES = 4
 #: How many default names a submission tries when the name it was given is taken (another process).
 DEFAULT_NAME_ATTEMPTS = 5
 
@@ -119,13 +114,8 @@ class Session(object):
         #: a key prefix for the default bucket: output and code go under it
         self.default_bucket_prefix = default_bucket_prefix or sdk_config.value(
             self.sagemaker_config, sdk_config.DEFAULT_BUCKET_PREFIX)
-        self._lock = threading.RLock()
-        # Code archives: SHA-256 by what a scan of the tree saw (_archive.signature); a few built archives
-        # not yet uploaded, by SHA-256; the code keys known to hold their archive (nothing to send).
-        self._code_digests = {}
-        self._built_archives = {}
-        self._stored_code = set()
-        self._upload_lock = threading.Lock()
+        #: the code archives: digests, archives built and not yet uploaded, keys known to hold theirs
+        self._code = code_upload.CodeArchives(self._clients, self._account)
 
     # -- clients -------------------------------------------------------------------------------
 
@@ -195,62 +185,13 @@ class Session(object):
 
     def code_digest(self, job):
         """The SHA-256 of ``job``'s code archive (its key's content address), or None when it ships no
-        archive to upload. The tree is scanned (one ``stat`` per entry); the archive is built only when
-        the scan differs from every earlier one of this session, and kept until it is uploaded."""
-        code = job.code
-        if code is None or code.in_s3:
-            return None
-        entries = _archive.scan(code, tuple(self.code_ignore))
-        key = (tuple(self.code_ignore), _archive.signature(entries))
-        with self._lock:
-            found = self._code_digests.get(key)
-        if found is not None:
-            return found
-        body, size = _archive.write_archive(entries)
-        digest = _archive.digest(body)
-        with self._lock:
-            self._code_digests[key] = digest
-            if digest in self._built_archives:
-                body.close()
-            else:
-                self._built_archives[digest] = (body, size)
-                while len(self._built_archives) > _KEPT_ARCHIVES:  # the oldest goes; rebuilt if needed
-                    self._built_archives.pop(next(iter(self._built_archives)))[0].close()
-        return digest
+        archive to upload (``_aws.code_upload.CodeArchives.digest``: built once per tree as scanned)."""
+        return self._code.digest(job, tuple(self.code_ignore))
 
     def upload_code(self, plan):
         """Put the plan's code archive where the plan says, unless this session knows it is there
         (nothing to do without code, or with code already in S3)."""
-        if plan.code is None or not plan.code.upload:
-            return
-        bucket, key = s3_uris.parse_s3_uri(plan.code.s3_uri)
-        with self._upload_lock:  # one upload of an archive at a time: the others find it stored
-            if (bucket, key) in self._stored_code:
-                return
-            with self._lock:
-                body, size = self._built_archives.pop(plan.code_digest, (None, None))
-            if body is None:
-                body, size = _archive.build_archive(plan.job.code, tuple(self.code_ignore))
-            try:
-                if plan.code_digest is not None and _archive.digest(body) != plan.code_digest:
-                    raise E.ConfigError([E.Problem(
-                        "source_dir" if plan.job.code.source_dir else "entry_point",
-                        "changed while the job was being submitted (its archive is no longer the one the request "
-                        "names); submit again")])
-                self._upload_code(plan, body, size)
-            finally:
-                body.close()
-            self._stored_code.add((bucket, key))
-
-    def _upload_code(self, plan, body, size):
-        """Put the code archive at its key (its content address), never over an object that is there
-        already, unless S3's checksums show that object is these bytes (``code_upload.store``)."""
-        bucket, key = s3_uris.parse_s3_uri(plan.code.s3_uri)
-        expected = self._account.expected_owner(bucket)
-        target = (bucket, key, {"ExpectedBucketOwner": expected} if expected else {})
-        part = code_upload.part_size(size, self.multipart_threshold, self.multipart_chunksize)
-        digest = plan.code_digest or _archive.digest(body)
-        code_upload.store(self._client("s3"), target, body, size, part, digest, job_name=plan.job_name)
+        self._code.upload(plan, tuple(self.code_ignore), self.multipart_threshold, self.multipart_chunksize)
 
     def describe_training_job(self, job_name):
         return errors.call(self._client("sagemaker-poll"), "DescribeTrainingJob", TrainingJobName=job_name)
