@@ -11,10 +11,8 @@ Also the SDK v2's helpers notebooks use: :func:`get_execution_role` (and
 (``sagemaker_hetero.s3`` wraps them by URI).
 """
 import errno
-import json
 import logging
 import os
-import re
 
 from typing import Any, Callable, Dict, List, Optional
 
@@ -22,7 +20,7 @@ import boto3
 import boto3.exceptions
 
 from sagemaker_hetero import utils
-from sagemaker_hetero._aws import account, apps, clients, code_upload, create, errors, sdk_config
+from sagemaker_hetero._aws import account, clients, code_upload, create, errors, roles, sdk_config
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import names as _context
@@ -40,26 +38,6 @@ LOGGER = logging.getLogger("sagemaker_hetero")
 
 #: How many default names a submission tries when the name it was given is taken (another process).
 DEFAULT_NAME_ATTEMPTS = 5
-
-#: The role ``get_execution_role(use_default=True)`` uses, created if missing (the SDK v2's name).
-DEFAULT_ROLE_NAME = "AmazonSageMaker-DefaultRole"
-#: The AWS managed policy attached to it.
-DEFAULT_ROLE_POLICY = "AmazonSageMakerFullAccess"
-_DEFAULT_ROLE_TRUST = {
-    "Version": "2012-10-17",
-    "Statement": [
-        {"Effect": "Allow", "Principal": {"Service": ["sagemaker.amazonaws.com"]}, "Action": "sts:AssumeRole"}
-    ],
-}
-#: Roles the SageMaker console creates live under ``service-role/``; the SDK v2 assumes that path for
-#: a role of this name when IAM cannot be asked.
-_CONSOLE_ROLE_NAME = "AmazonSageMaker-ExecutionRole"
-# arn:PARTITION:sts::ACCOUNT:assumed-role/ROLE/SESSION (what GetCallerIdentity answers for a role)
-_ASSUMED_ROLE = re.compile(r"^(.+)sts::(\d+):assumed-role/(.+?)/.*$")
-_NOT_A_ROLE = (
-    "The current AWS identity is not a role: {}, therefore it cannot be used as a SageMaker execution role"
-)
-
 
 class Session(object):
     """Talks to SageMaker, S3, STS and IAM for the estimators.
@@ -226,56 +204,12 @@ class Session(object):
     def get_caller_identity_arn(self) -> str:
         """The ARN of the user or role whose credentials this session uses, as the SDK v2 finds it.
 
-        In a SageMaker notebook instance or Studio (its metadata file, ``apps.STUDIO_METADATA_FILE``):
+        In a SageMaker notebook instance or Studio (its metadata file, ``_aws.apps.STUDIO_METADATA_FILE``):
         the ``ExecutionRoleArn`` it names, else the notebook instance's role, the user profile's or the
         domain's execution role. Elsewhere (or when those calls fail): the STS caller identity, an
         assumed role's session ARN turned into the role's ARN, with the role's path from IAM.
         """
-        metadata = _notebook_metadata()
-        if metadata is not None:
-            arn = self._notebook_role_arn(metadata)
-            if arn:
-                return arn
-        identity = errors.call(self._client("sts"), "GetCallerIdentity")["Arn"]
-        match = _ASSUMED_ROLE.match(identity)
-        if match is None:
-            return identity  # a user, the account root, a federated user: not a role
-        role = "%siam::%s:role/%s" % match.groups()
-        try:
-            return self._account.role_arn(match.group(3))  # GetRole: the role's ARN with its path
-        except E.AWSError:
-            LOGGER.warning("Couldn't call 'get_role' to get Role ARN from role name %s to get Role path.",
-                           match.group(3))
-            if _CONSOLE_ROLE_NAME in identity:
-                LOGGER.warning("Assuming role was created in SageMaker AWS console, as the name contains "
-                               "`%s`. Defaulting to Role ARN with service-role in path. If this Role ARN is "
-                               "incorrect, please add IAM read permissions to your role or supply the Role Arn "
-                               "directly.", _CONSOLE_ROLE_NAME)
-                role = "%siam::%s:role/service-role/%s" % match.groups()
-            return role
-
-    def _notebook_role_arn(self, metadata):
-        """The execution role a notebook's metadata names or leads to, or None if SageMaker cannot say."""
-        if metadata.get("ExecutionRoleArn") is not None:
-            return metadata["ExecutionRoleArn"]
-        client = self._client("sagemaker")
-        domain_id = metadata.get("DomainId")
-        try:
-            if domain_id is None:
-                described = errors.call(client, "DescribeNotebookInstance",
-                                             NotebookInstanceName=metadata.get("ResourceName"))
-                return described.get("RoleArn")
-            profile = errors.call(client, "DescribeUserProfile", DomainId=domain_id,
-                                       UserProfileName=metadata.get("UserProfileName"))
-            role = (profile.get("UserSettings") or {}).get("ExecutionRole")
-            if role:
-                return role
-            domain = errors.call(client, "DescribeDomain", DomainId=domain_id)
-            return (domain.get("DefaultUserSettings") or {}).get("ExecutionRole")
-        except E.AWSError:
-            LOGGER.debug("Couldn't call 'describe_notebook_instance' to get the Role ARN of the instance %s.",
-                         metadata.get("ResourceName"))
-            return None
+        return roles.caller_identity_arn(self._clients, self._account.role_arn)
 
     # -- S3 data (sagemaker_hetero.s3 calls these by URI) --------------------------------------
 
@@ -355,7 +289,7 @@ class Session(object):
         for key, destination in files:
             os.makedirs(os.path.dirname(destination), exist_ok=True)
             errors.call(s3, "DownloadFile", Bucket=bucket, Key=key, Filename=destination,
-                             ExtraArgs=download_args or None)
+                        ExtraArgs=download_args or None)
             downloaded.append(destination)
         return downloaded
 
@@ -388,7 +322,7 @@ class Session(object):
         """One managed upload (boto3's transfer: multipart when large), its errors translated."""
         try:
             errors.call(self._client("s3"), "UploadFile", Filename=local_path, Bucket=bucket, Key=key,
-                             Callback=callback, ExtraArgs=extra_args)
+                        Callback=callback, ExtraArgs=extra_args)
         except boto3.exceptions.S3UploadFailedError as exc:
             # boto3 wraps the failed request's ClientError; the one translator reads that
             cause = exc.__context__ if exc.__context__ is not None else exc
@@ -403,7 +337,7 @@ class Session(object):
     def describe_tuning_job(self, job_name):
         """DescribeHyperParameterTuningJob (the SDK v2's name)."""
         return errors.call(self._client("sagemaker-poll"), "DescribeHyperParameterTuningJob",
-                                HyperParameterTuningJobName=job_name)
+                           HyperParameterTuningJobName=job_name)
 
     def stop_tuning_job(self, name):
         """StopHyperParameterTuningJob; a job that has already ended is left as it is (as in the SDK v2)."""
@@ -483,33 +417,6 @@ def get_execution_role(sagemaker_session: Optional[Session] = None, use_default:
     if not sagemaker_session:
         sagemaker_session = Session()
     arn = sagemaker_session.get_caller_identity_arn()
-    if ":role/" in arn:
-        return arn
-    if use_default:
-        LOGGER.warning("Using default role: %s", DEFAULT_ROLE_NAME)
-        iam = sagemaker_session._client("iam")
-        try:
-            errors.call(iam, "GetRole", RoleName=DEFAULT_ROLE_NAME)
-        except E.ResourceNotFoundError:
-            errors.call(iam, "CreateRole", RoleName=DEFAULT_ROLE_NAME,
-                             AssumeRolePolicyDocument=json.dumps(_DEFAULT_ROLE_TRUST))
-            LOGGER.warning("Created new sagemaker execution role: %s", DEFAULT_ROLE_NAME)
-        partition = _context.partition_for(sagemaker_session.boto_region_name)
-        errors.call(iam, "AttachRolePolicy", RoleName=DEFAULT_ROLE_NAME,
-                         PolicyArn="arn:%s:iam::aws:policy/%s" % (partition, DEFAULT_ROLE_POLICY))
-        return errors.call(iam, "GetRole", RoleName=DEFAULT_ROLE_NAME)["Role"]["Arn"]
-    raise ValueError(_NOT_A_ROLE.format(arn))
+    return roles.execution_role(arn, use_default, sagemaker_session._clients, sagemaker_session.boto_region_name)
 
 
-def _notebook_metadata():
-    """The metadata of the SageMaker notebook instance or Studio app this runs in (a dict), else None."""
-    path = apps.STUDIO_METADATA_FILE
-    if not os.path.exists(path):
-        return None
-    try:
-        with open(path, "rb") as handle:
-            metadata = json.loads(handle.read())
-    except (OSError, ValueError) as exc:
-        LOGGER.warning("Could not read the notebook metadata %s (%s); asking STS who the caller is.", path, exc)
-        return None
-    return metadata if isinstance(metadata, dict) else None

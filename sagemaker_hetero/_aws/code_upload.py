@@ -240,7 +240,7 @@ def _send(s3, target, body, part, digest, condition):
         if part is None:
             checksum = base64.b64encode(bytes.fromhex(digest)).decode("ascii")
             errors.call(s3, "PutObject", Bucket=bucket, Key=key, Body=body, ChecksumAlgorithm="SHA256",
-                             ChecksumSHA256=checksum, **dict(extra, **condition))
+                        ChecksumSHA256=checksum, **dict(extra, **condition))
         else:
             _put_in_parts(s3, target, body, part, condition)
     except E.AWSError as exc:
@@ -256,7 +256,7 @@ def _put_in_parts(s3, target, body, part, condition):
     CompleteMultipartUpload (S3 honours If-None-Match and If-Match there)."""
     bucket, key, extra = target
     upload = errors.call(s3, "CreateMultipartUpload", Bucket=bucket, Key=key, ChecksumAlgorithm="SHA256",
-                              **extra)
+                         **extra)
     ids = dict(extra, Bucket=bucket, Key=key, UploadId=upload["UploadId"])
     try:
         parts = []
@@ -266,7 +266,7 @@ def _put_in_parts(s3, target, body, part, condition):
                 break
             checksum = _archive.checksum_of(chunk)
             answer = errors.call(s3, "UploadPart", PartNumber=number, Body=chunk, ChecksumAlgorithm="SHA256",
-                                      ChecksumSHA256=checksum, **ids)
+                                 ChecksumSHA256=checksum, **ids)
             parts.append({"PartNumber": number, "ETag": answer["ETag"], "ChecksumSHA256": checksum})
         errors.call(s3, "CompleteMultipartUpload", MultipartUpload={"Parts": parts}, **dict(ids, **condition))
     except BaseException:
