@@ -13,24 +13,19 @@ Also the SDK v2's helpers notebooks use: :func:`get_execution_role` (and
 import errno
 import logging
 import os
-
 from typing import Any, Callable, Dict, List, Optional
 
-import boto3
-import boto3.exceptions
-
-from sagemaker_hetero import utils
-from sagemaker_hetero._aws import account, clients, code_upload, create, errors, roles, sdk_config
-from sagemaker_hetero._checks import round_one
-from sagemaker_hetero._request import plan as _plan
-from sagemaker_hetero._request import names as _context
 from sagemaker_hetero import exceptions as E
+from sagemaker_hetero import utils
+from sagemaker_hetero._aws import account, clients, code_upload, create, errors, roles, s3_data, sdk_config
 from sagemaker_hetero._aws.code_upload import MULTIPART_CHUNKSIZE, MULTIPART_THRESHOLD
-from sagemaker_hetero._defaults import CODE_IGNORE
-from sagemaker_hetero._aws.training_job import TrainingJob
 from sagemaker_hetero._aws.log_labels import LOG_GROUP
-from sagemaker_hetero._request.s3_uris import key_under, s3_path_join
-from sagemaker_hetero._aws.s3_data import download_targets, files_to_upload
+from sagemaker_hetero._aws.training_job import TrainingJob
+from sagemaker_hetero._checks import round_one
+from sagemaker_hetero._defaults import CODE_IGNORE
+from sagemaker_hetero._request import names
+from sagemaker_hetero._request.plan import make_plan
+from sagemaker_hetero._request.s3_uris import s3_path_join
 
 __all__ = ["Session", "get_execution_role"]
 
@@ -38,6 +33,7 @@ LOGGER = logging.getLogger("sagemaker_hetero")
 
 #: How many default names a submission tries when the name it was given is taken (another process).
 DEFAULT_NAME_ATTEMPTS = 5
+
 
 class Session(object):
     """Talks to SageMaker, S3, STS and IAM for the estimators.
@@ -72,11 +68,11 @@ class Session(object):
         # AWS_DEFAULT_REGION (which wins, as in boto3), AWS_REGION (boto3 alone does not read it), the
         # profile's.
         if boto_session is None:
-            boto_session = clients.new_boto_session(region_name=_context.region_from_environment())
+            boto_session = clients.new_boto_session(region_name=names.region_from_environment())
         self.boto_session = boto_session
-        self.boto_region_name = boto_session.region_name or _context.region_from_environment()
+        self.boto_region_name = boto_session.region_name or names.region_from_environment()
         if self.boto_region_name is None:
-            raise E.ConfigError([E.Problem("sagemaker_session", _context.NO_REGION)])
+            raise E.ConfigError([E.Problem("sagemaker_session", names.NO_REGION)])
         self._clients = clients.Clients(boto_session, self.boto_region_name, sagemaker_client)
         # The SDK v2 takes these for endpoints, feature store and metrics; a training job uses none.
         self.sagemaker_runtime_client = sagemaker_runtime_client
@@ -94,6 +90,7 @@ class Session(object):
             self.sagemaker_config, sdk_config.DEFAULT_BUCKET_PREFIX)
         #: the code archives: digests, archives built and not yet uploaded, keys known to hold theirs
         self._code = code_upload.CodeArchives(self._clients, self._account)
+        self._s3_data = s3_data.S3Data(self._clients, self._account)
 
     # -- clients -------------------------------------------------------------------------------
 
@@ -151,15 +148,15 @@ class Session(object):
                     raise
                 LOGGER.info("The default job name %s is taken; trying the next one.", plan.job_name)
                 # The same facts, the same code key: only the name (and what holds it) changes.
-                plan = _plan.make_plan(job, plan.facts, utils.claim_time(now), code_digest=plan.code_digest)
+                plan = make_plan(job, plan.facts, utils.claim_time(now), code_digest=plan.code_digest)
         return TrainingJob(self, plan.job_name, plan.request, framework=job.framework)
 
     def plan_job(self, job, now):
-        """The :class:`_plan.Plan` of a checked job with what AWS knows: its input buckets checked, the
+        """The :class:`~._request.plan.Plan` of a checked job with what AWS knows: its input buckets checked, the
         account, default bucket (created if missing) and role ARN looked up. Nothing is uploaded."""
         self._account.check_input_buckets(job)
         facts = self._account.looked_up_facts(job, self.default_bucket_prefix)
-        return _plan.make_plan(job, facts, now, code_digest=self.code_digest(job))
+        return make_plan(job, facts, now, code_digest=self.code_digest(job))
 
     def code_digest(self, job):
         """The SHA-256 of ``job``'s code archive (its key's content address), or None when it ships no
@@ -235,30 +232,13 @@ class Session(object):
         if not os.path.exists(path):  # before the default bucket is made
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
         if bucket:
-            final_bucket, final_prefix = bucket, key_prefix or ""
-        else:
-            final_bucket = self.default_bucket()
-            final_prefix = s3_path_join(self.default_bucket_prefix, key_prefix)
-        files, file_name = files_to_upload(path, final_prefix)
-        owner = self._account.expected_owner(final_bucket)
-        if owner:
-            extra_args = dict(extra_args or {}, ExpectedBucketOwner=owner)
-        for local_path, key in files:
-            self._upload_file(local_path, final_bucket, key, callback, extra_args)
-        if file_name is not None:
-            return "s3://%s/%s" % (final_bucket, key_under(final_prefix, file_name))
-        return "s3://{}/{}".format(final_bucket, final_prefix)
+            return self._s3_data.upload(path, bucket, key_prefix or "", callback, extra_args)
+        prefix = s3_path_join(self.default_bucket_prefix, key_prefix)
+        return self._s3_data.upload(path, self.default_bucket(), prefix, callback, extra_args)
 
     def upload_string_as_file_body(self, body: str, bucket: str, key: str, kms_key: Optional[str] = None) -> str:
         """Write ``body`` to ``s3://{bucket}/{key}`` (encrypted with ``kms_key`` if given); that URI."""
-        params = {"Bucket": bucket, "Key": key, "Body": body}
-        if kms_key is not None:
-            params.update(SSEKMSKeyId=kms_key, ServerSideEncryption="aws:kms")
-        owner = self._account.expected_owner(bucket)
-        if owner:
-            params["ExpectedBucketOwner"] = owner
-        errors.call(self._client("s3"), "PutObject", **params)
-        return "s3://{}/{}".format(bucket, key)
+        return self._s3_data.put_string(body, bucket, key, kms_key)
 
     def download_data(
         self, path: str, bucket: str, key_prefix: str = "", extra_args: Optional[Dict[str, Any]] = None
@@ -270,63 +250,15 @@ class Session(object):
         has an extension: one file). A key that would land outside ``path`` is refused (ValueError)
         before anything is downloaded.
         """
-        s3 = self._client("s3")
-        owner = self._account.expected_owner(bucket)
-        params = {"Bucket": bucket, "Prefix": key_prefix}
-        if owner:
-            params["ExpectedBucketOwner"] = owner
-        objects = self._list_objects(params)
-        if not objects:
-            LOGGER.info("Nothing to download from bucket: %s, key_prefix: %s.", bucket, key_prefix)
-            return []
-        directories, files = download_targets(path, key_prefix, objects)
-        download_args = dict(extra_args or {})
-        if owner:
-            download_args["ExpectedBucketOwner"] = owner
-        for directory in directories:
-            os.makedirs(directory, exist_ok=True)
-        downloaded = []
-        for key, destination in files:
-            os.makedirs(os.path.dirname(destination), exist_ok=True)
-            errors.call(s3, "DownloadFile", Bucket=bucket, Key=key, Filename=destination,
-                        ExtraArgs=download_args or None)
-            downloaded.append(destination)
-        return downloaded
+        return self._s3_data.download(path, bucket, key_prefix, extra_args)
 
     def read_s3_file(self, bucket: str, key_prefix: str) -> str:
         """The body of the object ``s3://{bucket}/{key_prefix}``, decoded as UTF-8."""
-        params = {"Bucket": bucket, "Key": key_prefix}
-        owner = self._account.expected_owner(bucket)
-        if owner:
-            params["ExpectedBucketOwner"] = owner
-        response = errors.call(self._client("s3"), "GetObject", **params)
-        return response["Body"].read().decode("utf-8")
+        return self._s3_data.read(bucket, key_prefix)
 
     def list_s3_files(self, bucket: str, key_prefix: str) -> List[str]:
         """The keys of the objects in ``bucket`` that start with ``key_prefix``."""
-        return [key for key, _ in self._list_objects({"Bucket": bucket, "Prefix": key_prefix})]
-
-    def _list_objects(self, params):
-        """``[(key, size)]`` of every object ListObjectsV2 lists for ``params``, page after page."""
-        s3 = self._client("s3")
-        objects, token = [], None
-        while True:
-            page = dict(params, ContinuationToken=token) if token else params
-            response = errors.call(s3, "ListObjectsV2", **page)
-            objects.extend((o["Key"], o.get("Size", 0)) for o in response.get("Contents") or ())
-            token = response.get("NextContinuationToken")
-            if not token:
-                return objects
-
-    def _upload_file(self, local_path, bucket, key, callback, extra_args):
-        """One managed upload (boto3's transfer: multipart when large), its errors translated."""
-        try:
-            errors.call(self._client("s3"), "UploadFile", Filename=local_path, Bucket=bucket, Key=key,
-                        Callback=callback, ExtraArgs=extra_args)
-        except boto3.exceptions.S3UploadFailedError as exc:
-            # boto3 wraps the failed request's ClientError; the one translator reads that
-            cause = exc.__context__ if exc.__context__ is not None else exc
-            raise errors.translate(cause, "UploadFile") from exc
+        return self._s3_data.keys(bucket, key_prefix)
 
     # -- tuning jobs and pipelines (sagemaker_hetero.tuner, sagemaker_hetero.workflow) ------------
 
