@@ -17,9 +17,9 @@ from typing import Any, Callable, Dict, List, Optional
 
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero import utils
-from sagemaker_hetero._aws import account, clients, code_upload, create, errors, roles, s3_data, sdk_config
+from sagemaker_hetero._aws import (account, clients, code_upload, create, errors, log_tail, roles, s3_data,
+                                   sdk_config)
 from sagemaker_hetero._aws.code_upload import MULTIPART_CHUNKSIZE, MULTIPART_THRESHOLD
-from sagemaker_hetero._aws.log_labels import LOG_GROUP
 from sagemaker_hetero._aws.training_job import TrainingJob
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._defaults import CODE_IGNORE
@@ -91,6 +91,8 @@ class Session(object):
         #: the code archives: digests, archives built and not yet uploaded, keys known to hold theirs
         self._code = code_upload.CodeArchives(self._clients, self._account)
         self._s3_data = s3_data.S3Data(self._clients, self._account)
+        #: the job log streams a ``TrainingJob`` reads its logs from (CloudWatch Logs)
+        self.log_streams = log_tail.LogStreams(self._clients)
 
     # -- clients -------------------------------------------------------------------------------
 
@@ -303,40 +305,6 @@ class Session(object):
     def describe_pipeline_execution(self, arn):
         """DescribePipelineExecution."""
         return errors.call(self._client("sagemaker-poll"), "DescribePipelineExecution", PipelineExecutionArn=arn)
-
-    # -- CloudWatch Logs (read by _aws.log_tail) ---------------------------------------------------
-
-    def _log_stream_names(self, prefix):
-        """Names of the training job log streams starting with ``prefix`` (none if the log group
-        does not exist yet)."""
-        client = self._client("logs-poll")
-        names, seen, token = [], set(), None
-        while True:
-            params = {"logGroupName": LOG_GROUP, "logStreamNamePrefix": prefix}
-            if token:
-                params["nextToken"] = token
-            try:
-                response = errors.call(client, "DescribeLogStreams", **params)
-            except E.ResourceNotFoundError:
-                return names
-            page = [s["logStreamName"] for s in response.get("logStreams") or ()]
-            for name in page:
-                if name not in seen:
-                    seen.add(name)
-                    names.append(name)
-            next_token = response.get("nextToken")
-            if not page or not next_token or next_token == token:
-                return names
-            token = next_token
-
-    def _log_events(self, stream_name, token=None):
-        """``([(timestamp ms, message)], next token)``: the stream's events after ``token``."""
-        params = {"logGroupName": LOG_GROUP, "logStreamName": stream_name, "startFromHead": True}
-        if token:
-            params["nextToken"] = token
-        response = errors.call(self._client("logs-poll"), "GetLogEvents", **params)
-        events = [(e.get("timestamp", 0), e.get("message", "")) for e in response.get("events") or ()]
-        return events, response.get("nextForwardToken")
 
 
 def get_execution_role(sagemaker_session: Optional[Session] = None, use_default: bool = False) -> str:

@@ -1,6 +1,6 @@
 """Reading a training job's CloudWatch log streams (the edge around the pure ``log_labels``).
 
-:class:`LogTail` asks the session for the job's streams and each stream's events, and hands them to
+:class:`LogTail` asks :class:`LogStreams` for the job's streams and each stream's events, and hands them to
 a :class:`~sagemaker_hetero._aws.log_labels.LogLabeller`. Two ways to read:
 
 - :meth:`LogTail.poll`, one poll of a follow: new streams are picked up, and each stream is read
@@ -13,15 +13,16 @@ a :class:`~sagemaker_hetero._aws.log_labels.LogLabeller`. Two ways to read:
   stream is not read further ahead in time than a page or so of lines: what is held stays about
   a page or two per stream.
 
-The session makes the calls (through ``_aws.errors.call``, with botocore's adaptive retries); the
-waiter in ``_job`` decides when to poll and backs off when CloudWatch keeps throttling.
+:class:`LogStreams` makes the calls (a session's ``log_streams``: DescribeLogStreams and
+GetLogEvents through ``errors.call``, with botocore's adaptive retries); the waiter in
+``training_job`` decides when to poll and backs off when CloudWatch keeps throttling.
 """
 import collections
 
-from sagemaker_hetero._aws import log_labels
+from sagemaker_hetero._aws import errors, log_labels
 from sagemaker_hetero.exceptions import ResourceNotFoundError
 
-__all__ = ["LogTail", "MAX_PAGES_PER_POLL", "MAX_LINES_AHEAD"]
+__all__ = ["LogStreams", "LogTail", "MAX_PAGES_PER_POLL", "MAX_LINES_AHEAD"]
 
 #: GetLogEvents pages read per stream in one poll of a follow (each up to 10,000 events or 1 MB).
 MAX_PAGES_PER_POLL = 20
@@ -31,11 +32,52 @@ MAX_LINES_AHEAD = 10000
 _FIRST = float("-inf")  # the last time read of a stream nothing has been read of yet
 
 
-class LogTail(object):
-    """The lines of a job's log streams, labelled, read one :meth:`poll` at a time or to the end."""
+class LogStreams(object):
+    """The training jobs' log streams of a session (``clients``: its ``"logs-poll"`` client, adaptive
+    retries), as a :class:`LogTail` reads them."""
 
-    def __init__(self, session, job_name, labeller):
-        self.session = session
+    def __init__(self, clients):
+        self.clients = clients
+
+    def names(self, prefix):
+        """Names of the training job log streams starting with ``prefix`` (none if the log group
+        does not exist yet)."""
+        client = self.clients.client("logs-poll")
+        names, seen, token = [], set(), None
+        while True:
+            params = {"logGroupName": log_labels.LOG_GROUP, "logStreamNamePrefix": prefix}
+            if token:
+                params["nextToken"] = token
+            try:
+                response = errors.call(client, "DescribeLogStreams", **params)
+            except ResourceNotFoundError:
+                return names
+            page = [s["logStreamName"] for s in response.get("logStreams") or ()]
+            for name in page:
+                if name not in seen:
+                    seen.add(name)
+                    names.append(name)
+            next_token = response.get("nextToken")
+            if not page or not next_token or next_token == token:
+                return names
+            token = next_token
+
+    def events(self, stream_name, token=None):
+        """``([(timestamp ms, message)], next token)``: the stream's events after ``token``."""
+        params = {"logGroupName": log_labels.LOG_GROUP, "logStreamName": stream_name, "startFromHead": True}
+        if token:
+            params["nextToken"] = token
+        response = errors.call(self.clients.client("logs-poll"), "GetLogEvents", **params)
+        events = [(e.get("timestamp", 0), e.get("message", "")) for e in response.get("events") or ()]
+        return events, response.get("nextForwardToken")
+
+
+class LogTail(object):
+    """The lines of a job's log streams (``streams``: a :class:`LogStreams`), labelled, read one
+    :meth:`poll` at a time or to the end."""
+
+    def __init__(self, streams, job_name, labeller):
+        self.streams = streams
         self.job_name = job_name
         self.labeller = labeller
         self._tokens = {}  # stream name -> the token after the last page read
@@ -97,7 +139,7 @@ class LogTail(object):
 
     def _list(self):
         """The names of every stream of the job so far (new ones added), sorted."""
-        for name in self.session._log_stream_names(log_labels.stream_prefix(self.job_name)):
+        for name in self.streams.names(log_labels.stream_prefix(self.job_name)):
             self._tokens.setdefault(name, None)
         return sorted(self._tokens)
 
@@ -107,7 +149,7 @@ class LogTail(object):
         token = self._tokens[name]
         for _ in range(pages):
             try:
-                page, next_token = self.session._log_events(name, token)
+                page, next_token = self.streams.events(name, token)
             except ResourceNotFoundError:
                 return False  # the stream went away
             if page:

@@ -70,7 +70,7 @@ class TrainingJob(object):
         problems = log_labels.filter_problems(only, groups, self.name)
         if problems:
             raise ConfigError(problems)
-        return log_tail.LogTail(self.sagemaker_session, self.name, log_labels.LogLabeller(groups, only))
+        return log_tail.LogTail(self.sagemaker_session.log_streams, self.name, log_labels.LogLabeller(groups, only))
 
     def wait(self, logs="All", poll=None, out=None, clock=time.monotonic, sleep=time.sleep, instance_groups=None,
              heartbeat=HEARTBEAT_SECONDS):
