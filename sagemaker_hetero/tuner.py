@@ -24,7 +24,7 @@ from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._defaults import (EARLY_STOPPING_TYPE, MAX_PARALLEL_TUNING_JOBS, OBJECTIVE_TYPE,
                                         TERMINAL_STATUSES, TUNING_STRATEGY)
-from sagemaker_hetero._aws.training_job import POLL_MAX_SECONDS, POLL_MIN_SECONDS, format_elapsed
+from sagemaker_hetero._aws import poller
 from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
                                             WarmStartConfig, WarmStartTypes)
 from sagemaker_hetero import _runner
@@ -351,24 +351,14 @@ class TuningJob(object):
         """Poll until the tuning job ends, printing a line each time its status or its training jobs'
         counts change; return the description. Raises :class:`UnexpectedStatusException` if it ends
         Failed (Completed and Stopped are ends, as in the SDK v2). ``poll``: ``(first, longest)``
-        seconds between polls, or one number (default 2 s doubling up to 30 s)."""
+        seconds between polls, or one number (default: the session's ``poll_interval``, else 2 s
+        doubling up to 30 s); a throttled describe is asked again, as a training job's waiter does
+        (``_aws.poller``)."""
         out = out or sys.stdout
-        poll = poll or getattr(self.sagemaker_session, "poll_interval", None) or (POLL_MIN_SECONDS, POLL_MAX_SECONDS)
-        first, longest = (poll, poll) if isinstance(poll, (int, float)) else poll
-        start = clock()
-        delay, last = first, None
+        waiting = poller.Poller(poll, self.sagemaker_session, clock, sleep)
         try:
-            while True:
-                desc = self.describe()
-                line = tuning_status_line(desc)
-                if line != last:
-                    out.write("[%s] %s\n" % (format_elapsed(clock() - start), line))
-                    out.flush()
-                    last, delay = line, first
-                if desc.get("HyperParameterTuningJobStatus") in TERMINAL_STATUSES:
-                    break
-                sleep(delay)
-                delay = min(delay * 2, longest)
+            desc = waiting.follow(self.describe, out, tuning_status_line,
+                                  lambda d: d.get("HyperParameterTuningJobStatus") in TERMINAL_STATUSES)
         except KeyboardInterrupt:
             out.write("\nStopped waiting for %s; the tuning job keeps running. Stop it with: aws sagemaker "
                       "stop-hyper-parameter-tuning-job --hyper-parameter-tuning-job-name %s\n" % (self.name, self.name))

@@ -13,7 +13,7 @@ import boto3
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, Session
-from sagemaker_hetero._aws import training_job
+from sagemaker_hetero._aws import poller
 from sagemaker_hetero._aws.training_job import end_of_job_lines
 from sagemaker_hetero._aws.log_labels import LOG_GROUP
 from sagemaker_hetero.exceptions import AWSError, ThrottlingError, UnexpectedStatusException
@@ -310,21 +310,21 @@ def test_the_heartbeat_can_be_set_or_turned_off(fault_proxy):
 
 def test_a_throttled_describe_while_waiting_backs_off_and_asks_again(fault_proxy, monkeypatch):
     monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
-    monkeypatch.setattr(training_job, "WAIT_THROTTLED_POLLS", 2)  # botocore's adaptive rate limiter sleeps for real
+    monkeypatch.setattr(poller, "WAIT_THROTTLED_POLLS", 2)  # botocore's adaptive rate limiter sleeps for real
     job = start(fault_proxy)
     script(fault_proxy, describe("InProgress", "Training"))
-    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="throttle", times=training_job.WAIT_THROTTLED_POLLS)
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="throttle", times=poller.WAIT_THROTTLED_POLLS)
     t = FakeTime()
     out = io.StringIO()
     job.wait(logs="None", poll=(30, 120), out=out, clock=t.clock, sleep=t.sleep)
     assert out.getvalue().splitlines()[0] == "[0:00:00] waiting: InProgress/Training"
     assert "Completed" in out.getvalue()
-    assert t.now >= training_job.WAIT_THROTTLED_POLLS * 120  # the longest interval after each throttled poll
+    assert t.now >= poller.WAIT_THROTTLED_POLLS * 120  # the longest interval after each throttled poll
 
 
 def test_throttling_that_lasts_while_waiting_gives_up_naming_the_job(fault_proxy, monkeypatch):
     monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
-    monkeypatch.setattr(training_job, "WAIT_THROTTLED_POLLS", 2)  # botocore's adaptive rate limiter sleeps for real
+    monkeypatch.setattr(poller, "WAIT_THROTTLED_POLLS", 2)  # botocore's adaptive rate limiter sleeps for real
     job = start(fault_proxy)
     fault_proxy.add_fault(operation="DescribeTrainingJob", kind="throttle", times=None)
     with pytest.raises(ThrottlingError) as info:

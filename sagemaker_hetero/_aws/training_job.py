@@ -1,38 +1,27 @@
-"""A started training job: describe it, wait for it (streaming its logs), stop it."""
+"""A started training job: describe it, wait for it (streaming its logs), stop it.
+
+The waiting is a client of the one poller (``_aws.poller``): each poll, a status line when the
+status changes, the new log lines (``_aws.log_tail``), a ``still <status>`` line after a quiet
+heartbeat; when the job has ended, its last log lines and :func:`end_of_job_lines`.
+"""
 import sys
 import time
 
-from sagemaker_hetero._aws import log_labels, log_tail
+from sagemaker_hetero._aws import log_labels, log_tail, poller
 from sagemaker_hetero._request import describe
 from sagemaker_hetero._defaults import FRAMEWORK_LABELS, TERMINAL_STATUSES
 from sagemaker_hetero._model.job import group_name
 from sagemaker_hetero.exceptions import (AccessDeniedError, AWSError, ConfigError, ThrottlingError,
                                          UnexpectedStatusException)
 
-__all__ = ["TrainingJob", "format_elapsed", "end_of_job_lines", "reattach_hint", "STREAM_LOGS", "NO_LOGS",
-           "WAIT_THROTTLED_POLLS"]
+__all__ = ["TrainingJob", "end_of_job_lines", "reattach_hint", "STREAM_LOGS", "NO_LOGS"]
 
-#: How many polls in a row ``wait`` takes a throttled DescribeTrainingJob (after botocore's retries),
-#: waiting the longest poll interval after each, before it gives up.
-WAIT_THROTTLED_POLLS = 5
-
-POLL_MIN_SECONDS = 2.0
-POLL_MAX_SECONDS = 30.0
-#: After this many seconds without a line from the waiter, it prints one ``still <status>`` line:
-#: proof of life for a reader, and under the 10 minutes after which some CI services kill a silent
-#: build (CircleCI's ``no_output_timeout``, Travis).
-HEARTBEAT_SECONDS = 300.0
 #: ``logs`` values that stream the job's logs while waiting, and those that do not ("Rules" shows
 #: debugger rule jobs in the SDK v2; there are none here, so it shows nothing).
 STREAM_LOGS = (True, "All", "Training")
 NO_LOGS = (False, None, "None", "Rules")
 #: How often the last read of the logs after the job ended is tried while CloudWatch throttles.
 DRAIN_ATTEMPTS = 5
-
-
-def format_elapsed(seconds):
-    seconds = int(seconds)
-    return "%d:%02d:%02d" % (seconds // 3600, seconds // 60 % 60, seconds % 60)
 
 
 class TrainingJob(object):
@@ -73,7 +62,7 @@ class TrainingJob(object):
         return log_tail.LogTail(self.sagemaker_session.log_streams, self.name, log_labels.LogLabeller(groups, only))
 
     def wait(self, logs="All", poll=None, out=None, clock=time.monotonic, sleep=time.sleep, instance_groups=None,
-             heartbeat=HEARTBEAT_SECONDS):
+             heartbeat=poller.HEARTBEAT_SECONDS):
         """Poll until the job ends, printing each new status on one line; return the description.
 
         With ``logs`` ``"All"`` (or ``True``, ``"Training"``) the job's CloudWatch logs are printed
@@ -96,59 +85,10 @@ class TrainingJob(object):
         ``clock`` and ``sleep`` time the waiting (elapsed times, heartbeat, pauses).
         """
         out = out or sys.stdout
-        first, longest = _poll_bounds(poll, self.sagemaker_session)
-        follow = logs in STREAM_LOGS
-        reader = None
-        start = clock()
-        delay = first
-        last = None
-        since = said = start  # when the current status began; when the waiter last printed a line
-        throttled = 0  # DescribeTrainingJob throttled in a row (after botocore's own retries)
+        waiting = poller.Poller(poll, self.sagemaker_session, clock, sleep, heartbeat)
+        watch = _Watch(self, waiting, out, logs in STREAM_LOGS, instance_groups)
         try:
-            while True:
-                try:
-                    desc = self.describe()
-                except ThrottlingError:
-                    # Other clients of the account share the rate: back off and ask again, as the log
-                    # reader does; give up (with the re-attach hint) only if it lasts.
-                    throttled += 1
-                    if throttled > WAIT_THROTTLED_POLLS:
-                        raise
-                    sleep(longest)
-                    continue
-                throttled = 0
-                status = desc.get("TrainingJobStatus")
-                seen = describe.job_status(desc)
-                now = clock()
-                changed = seen != last
-                last = seen
-                line = "[%s] %s: %s" % (format_elapsed(now - start), self.name, _status_text(*seen))
-                if follow and reader is None:
-                    reader = _Reader(self._tail(desc, instance_groups), out)
-                if status in TERMINAL_STATUSES:
-                    if reader is not None:
-                        reader.drain(sleep, first)
-                    if changed:
-                        _write(out, [line])
-                    break
-                if changed:
-                    delay = first
-                    _write(out, [line])
-                    since = said = now
-                if reader is not None:
-                    got = reader.read()
-                    if got:
-                        delay = first
-                        said = clock()
-                    if reader.throttled:
-                        delay = min(delay * 2, longest)
-                if heartbeat and now - said >= heartbeat:
-                    _write(out, ["[%s] %s: still %s (since %s)" % (
-                        format_elapsed(now - start), self.name, _status_text(seen[0], seen[1], ""),
-                        format_elapsed(since - start))])
-                    said = now
-                sleep(delay)
-                delay = min(delay * 2, longest)
+            desc = waiting.run(self.describe, watch.seen)
         except AWSError as exc:
             raise exc.hinted(_join(exc.hint, reattach_hint(self.name, self.framework)), job_name=self.name) from exc
         except KeyboardInterrupt:
@@ -159,6 +99,7 @@ class TrainingJob(object):
             out.flush()
             raise
         _write(out, end_of_job_lines(desc))
+        status = desc.get("TrainingJobStatus")
         if status != "Completed":
             raise UnexpectedStatusException(self.name, status, desc.get("FailureReason"))
         return desc
@@ -174,7 +115,7 @@ class TrainingJob(object):
         out = out or sys.stdout
         desc = self.describe()
         reader = _Reader(self._tail(desc, instance_groups), out, strict=True)
-        reader.drain(sleep, _poll_bounds(poll, self.sagemaker_session)[0], reads=1)
+        reader.drain(sleep, poller.bounds(poll, self.sagemaker_session)[0], reads=1)
         return desc
 
 
@@ -215,13 +156,6 @@ def end_of_job_lines(desc):
     if summary["model_artifacts"] and summary["status"] != "Failed":
         lines.append("Model artifacts: %s" % (summary["model_artifacts"],))
     return lines
-
-
-def _poll_bounds(poll, session):
-    poll = poll or getattr(session, "poll_interval", None) or (POLL_MIN_SECONDS, POLL_MAX_SECONDS)
-    if isinstance(poll, (int, float)):
-        return poll, poll  # one number, as the SDK v2's logs_for_job(poll=10) gives
-    return poll
 
 
 def _status_text(status, secondary, message):
@@ -300,3 +234,41 @@ class _Reader(object):
                 raise self.throttled
             sleep(first * (2 ** attempt if self.throttled else 1))
         self._print(self.tail.finish())
+
+
+class _Watch(object):
+    """What a training job's waiter does with each DescribeTrainingJob answer (``seen``, a client of
+    the poller's ``run``): the status line when it changes, the new log lines, the heartbeat."""
+
+    def __init__(self, job, waiting, out, follow, instance_groups):
+        self.job, self.waiting, self.out = job, waiting, out
+        self.follow, self.instance_groups = follow, instance_groups
+        self.reader = None
+        self.last = None
+
+    def seen(self, desc, now):
+        """Print what ``desc`` (seen at ``now``) shows; True once the job has ended."""
+        waiting, name = self.waiting, self.job.name
+        state = describe.job_status(desc)
+        changed, self.last = state != self.last, state
+        line = "[%s] %s: %s" % (waiting.elapsed(now), name, _status_text(*state))
+        if self.follow and self.reader is None:
+            self.reader = _Reader(self.job._tail(desc, self.instance_groups), self.out)
+        if desc.get("TrainingJobStatus") in TERMINAL_STATUSES:
+            if self.reader is not None:
+                self.reader.drain(waiting.sleep, waiting.first)
+            if changed:
+                _write(self.out, [line])
+            return True
+        if changed:
+            _write(self.out, [line])
+            waiting.changed(now)
+        if self.reader is not None:
+            if self.reader.read():
+                waiting.heard()
+            if self.reader.throttled:
+                waiting.slow_down()
+        if waiting.quiet(now):
+            _write(self.out, ["[%s] %s: still %s (since %s)" % (
+                waiting.elapsed(now), name, _status_text(state[0], state[1], ""), waiting.elapsed(waiting.since))])
+        return False
