@@ -49,17 +49,17 @@ def _read_spec(path):
     """``(data, base folder)`` of a YAML or JSON spec file (``-``: standard input), at most
     ``MAX_SPEC_BYTES`` long."""
     from sagemaker_hetero import _spec
-    from sagemaker_hetero._checks import text as _spec_text
+    from sagemaker_hetero._checks.text import read_bounded, text_of
 
     if path == "-":
         text, base = sys.stdin.read(_spec.MAX_SPEC_BYTES + 1), os.getcwd()
-        text = _spec_text.text_of(text.encode("utf-8", "replace"), path)
+        text = text_of(text.encode("utf-8", "replace"), path)
     else:
         try:
-            raw = _spec_text.read_bounded(path)
+            raw = read_bounded(path)
         except OSError as exc:
             raise E.ConfigError([E.Problem(_spec.SPEC, "cannot be read: %s" % exc, path)])
-        text = _spec_text.text_of(raw, path)
+        text = text_of(raw, path)
         base = os.path.dirname(os.path.abspath(path))
     ext = os.path.splitext(path)[1].lower()
     kind = "json" if ext == ".json" else "yaml" if ext in (".yaml", ".yml") else None
@@ -81,14 +81,14 @@ def _load(args, session=None, facts=None):
 
 
 def _region(args, required):
-    from sagemaker_hetero._request import names as _context
+    from sagemaker_hetero._request.names import region_from_environment
 
     if args.region:
         return args.region
     env = dict(os.environ)
     if args.profile:
         env["AWS_PROFILE"] = args.profile
-    region = _context.region_from_environment(env)
+    region = region_from_environment(env)
     if region is None and required:
         raise E.ConfigError(
             [E.Problem("--region", "no AWS region is configured: pass --region, or set AWS_REGION or a profile's region")]

@@ -16,7 +16,7 @@ import time
 from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _tuning, _tuning_check
-from sagemaker_hetero._checks import rules as _validate
+from sagemaker_hetero._checks import rules
 from sagemaker_hetero._request import describe
 from sagemaker_hetero._request import names as _names
 from sagemaker_hetero._checks import round_one
@@ -321,7 +321,7 @@ def _estimator_class(given, request):
         return classes[given.rpartition(".")[2]]
     if given is not None:
         raise ConfigError([Problem("estimator_cls", "must be Estimator, PyTorch or TensorFlow (a class or its name)%s"
-                                   % _validate.did_you_mean(str(given), classes), given)], _TUNING_SUBJECT)
+                                   % rules.did_you_mean(str(given), classes), given)], _TUNING_SUBJECT)
     parsed = describe.image_framework(describe.image_of(request))
     return PyTorch if parsed and parsed[0] == "pytorch" else TensorFlow if parsed else Estimator
 

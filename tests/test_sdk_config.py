@@ -9,6 +9,7 @@ import re
 import pytest
 
 from sagemaker_hetero._aws import sdk_config
+from sagemaker_hetero._checks.text import MAX_SPEC_BYTES
 from sagemaker_hetero.estimator import Estimator
 from sagemaker_hetero.exceptions import ConfigError
 from sagemaker_hetero.instance_group import InstanceGroup
@@ -183,7 +184,7 @@ def test_a_configuration_that_is_not_utf8_is_refused_naming_the_file(tmp_path, m
 def test_a_configuration_over_the_size_limit_is_refused_before_it_is_parsed(tmp_path, monkeypatch):
     # A valid file (the rest is one YAML comment) one byte over the limit: refused by its size alone.
     head = b"SchemaVersion: '1.0'\n#"
-    error, path = _refusal(tmp_path, monkeypatch, head + b"x" * (sdk_config._spec_text.MAX_SPEC_BYTES + 1 - len(head)))
+    error, path = _refusal(tmp_path, monkeypatch, head + b"x" * (MAX_SPEC_BYTES + 1 - len(head)))
     [problem] = error.problems
     assert (problem.path, problem.value) == (sdk_config.USER_OVERRIDE, path)
     assert problem.message == "is larger than 1,048,576 bytes, the most a configuration file may be"
@@ -237,7 +238,7 @@ def test_a_given_configuration_is_checked_the_same_way(aws):
 
 
 def test_an_s3_configuration_over_the_size_limit_is_refused_by_its_size():
-    big = b"SchemaVersion: '1.0'\n#" + b"x" * sdk_config._spec_text.MAX_SPEC_BYTES
+    big = b"SchemaVersion: '1.0'\n#" + b"x" * MAX_SPEC_BYTES
     env = {sdk_config.ADMIN_OVERRIDE: "s3://org/cfg.yaml", "XDG_CONFIG_HOME": "/nonexistent"}
     with pytest.raises(ConfigError) as info:
         sdk_config.load(env, read_s3={"s3://org/cfg.yaml": big}.__getitem__)

@@ -19,7 +19,7 @@ import attrs
 from sagemaker_hetero import utils
 from sagemaker_hetero._aws import sdk_config
 from sagemaker_hetero._request import plan as _plan
-from sagemaker_hetero._request import names as _context
+from sagemaker_hetero._request.names import region_from_environment
 from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.job import CODE
@@ -114,7 +114,7 @@ class LocalSession(object):
         self.boto_region_name = (
             region
             or getattr(boto_session, "region_name", None)
-            or _context.region_from_environment()
+            or region_from_environment()
             or DEFAULT_REGION
         )
         self.python = python
