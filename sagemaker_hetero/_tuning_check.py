@@ -3,7 +3,7 @@ and the service's limits on the rendered request. Pure.
 
 :func:`prepare` is round one for a tuning job, the same for ``HyperparameterTuner`` and the CLI's
 ``tune`` commands: the training job's round one (``_runner.prepare``; its problems named
-``estimator.<argument>``), the tuning model (``_tuning.build``), then :func:`check`: our rules
+``estimator.<argument>``), the tuning model (``_tuning.model.build``), then :func:`check`: our rules
 (:func:`problems`), the parts with no place (:func:`misplaced_problems`), then botocore's model on
 the rendered CreateHyperParameterTuningJob request, each problem under the user's argument name.
 """
@@ -18,9 +18,9 @@ from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._request import describe
 from sagemaker_hetero._request.render import user_path
-from sagemaker_hetero._tuning import (LOGARITHMIC, REVERSE_LOGARITHMIC, TRAINING_SHAPE, CLASS_NAME_KEY, KINDS,
-                                      MODULE_KEY, TUNING_OPERATION, shape_members, as_text, build, estimator_arg,
-                                      moves, render)
+from sagemaker_hetero._tuning.model import (LOGARITHMIC, REVERSE_LOGARITHMIC, TRAINING_SHAPE, CLASS_NAME_KEY,
+                                            KINDS, MODULE_KEY, TUNING_OPERATION, shape_members, as_text, build,
+                                            estimator_arg, moves, render)
 from sagemaker_hetero.exceptions import Problem, Problems
 from sagemaker_hetero.parameter import CategoricalParameter, IntegerParameter
 

@@ -24,7 +24,8 @@ import inspect
 
 import attrs
 
-from sagemaker_hetero import _spec, _tuning, _tuning_check
+from sagemaker_hetero import _spec, _tuning_check
+from sagemaker_hetero._tuning import model
 from sagemaker_hetero._checks import rules as _validate
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._spec import TUNING_KEY
@@ -64,9 +65,9 @@ class TuningSpec(object):
         self.problems = problems
 
     def settings(self):
-        """The section as :class:`_tuning.TuningSettings` (the tuner's refusals aside: see :func:`check`)."""
-        names = set(a.name for a in attrs.fields(_tuning.TuningSettings))
-        return _tuning.TuningSettings(**dict((k, v) for k, v in dict(self.kwargs, **self.fit_kwargs).items()
+        """The section as :class:`_tuning.model.TuningSettings` (the tuner's refusals aside: see :func:`check`)."""
+        names = set(a.name for a in attrs.fields(model.TuningSettings))
+        return model.TuningSettings(**dict((k, v) for k, v in dict(self.kwargs, **self.fit_kwargs).items()
                                              if k in names))
 
 

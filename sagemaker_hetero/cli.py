@@ -331,22 +331,22 @@ def _load_tuning(args, session=None, facts=None):
 
 
 def _tune_render(args):
-    from sagemaker_hetero import _tuning
+    from sagemaker_hetero._tuning import model
     from sagemaker_hetero._request import plan as _plan
 
     facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id,
                         default_bucket=args.default_bucket)
     _, _, job, tuning, facts, now = _load_tuning(args, facts=facts)
-    rendered = _tuning.render(tuning, _plan.make_plan(job, facts, now), now)
+    rendered = model.render(tuning, _plan.make_plan(job, facts, now), now)
     sys.stdout.write(json.dumps(rendered.request, indent=2) + "\n")
     return EXIT_OK
 
 
 def _tune_report(args, desc):
-    from sagemaker_hetero import _tuning
+    from sagemaker_hetero._tuning import model
     from sagemaker_hetero.tuner import tuning_status_line
 
-    summary = _tuning.status_summary(desc)
+    summary = model.status_summary(desc)
     if args.output == "json":
         sys.stdout.write(json.dumps(summary) + "\n")
     else:

@@ -6,7 +6,7 @@ instance groups, the channels naming them and the distribution's hyperparameters
 estimator's CreateTrainingJob request does (docs/tuning.md).
 
 One way through, as for an estimator: the estimator's arguments and ``fit``'s become the job model,
-the tuner's the tuning model (``_tuning``); everything is checked in one round, then
+the tuner's the tuning model (``_tuning.model``); everything is checked in one round, then
 ``fit(dry_run=True)`` returns the CreateHyperParameterTuningJob request, or the session looks up
 what it needs, checks the request again with it, uploads the code and creates the tuning job.
 """
@@ -15,7 +15,8 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero import _tuning, _tuning_check
+from sagemaker_hetero import _tuning_check
+from sagemaker_hetero._tuning import model
 from sagemaker_hetero._checks import rules
 from sagemaker_hetero._request import describe
 from sagemaker_hetero._request import names as _names
@@ -57,7 +58,7 @@ _TUNER_UNSUPPORTED = (
 _ENDED_WELL = ("Completed", "Stopped")
 # The fit arguments whose problems the constructor leaves to fit (with the estimator's own).
 _TUNER_FIT_DECIDES = ("job_name", "include_cls_metadata", "estimator_kwargs") + tuple(
-    _tuning.estimator_arg(name) for name in _runner.FIT_DECIDES)
+    model.estimator_arg(name) for name in _runner.FIT_DECIDES)
 
 
 
@@ -98,7 +99,7 @@ class HyperparameterTuner(object):
         self.metric_definitions = metric_definitions
         self.strategy = strategy
         self.objective_type = objective_type
-        self.max_jobs = _tuning.default_max_jobs(max_jobs, strategy)
+        self.max_jobs = model.default_max_jobs(max_jobs, strategy)
         self.max_parallel_jobs = max_parallel_jobs
         self.max_runtime_in_seconds = max_runtime_in_seconds
         self.tags = tags
@@ -127,13 +128,13 @@ class HyperparameterTuner(object):
         """The ranges as the request holds them (``ParameterRanges``), or None without ranges."""
         if self._hyperparameter_ranges is None:
             return None
-        tuning, _ = _tuning.build(self._settings())
-        return _tuning.parameter_ranges(tuning, getattr(self.estimator, "framework", None) is not None)[0]
+        tuning, _ = model.build(self._settings())
+        return model.parameter_ranges(tuning, getattr(self.estimator, "framework", None) is not None)[0]
 
     # -- checking and rendering ----------------------------------------------------------------
 
     def _settings(self, job_name=None, include_cls_metadata=False):
-        return _tuning.TuningSettings(
+        return model.TuningSettings(
             objective_metric_name=self.objective_metric_name,
             hyperparameter_ranges=self._hyperparameter_ranges,
             metric_definitions=self.metric_definitions,
@@ -178,7 +179,7 @@ class HyperparameterTuner(object):
             found.append(Problem("estimator.sagemaker_session", _names.NO_REGION))
         settings = estimator.job_settings(inputs, job_name)
         if need_region:  # fit: a tuning job is started with values
-            found.extend(p.renamed(_tuning.estimator_arg(p.path)) for p in _variables.outside_pipeline(settings))
+            found.extend(p.renamed(model.estimator_arg(p.path)) for p in _variables.outside_pipeline(settings))
         job, tuning, facts, problems = _tuning_check.prepare(settings, self._settings(job_name, include_cls_metadata),
                                                        session, facts, now, path_exists, found)
         problems = [p for p in problems if p.path not in later and not (later and p.path.startswith("inputs"))]
@@ -210,7 +211,7 @@ class HyperparameterTuner(object):
                                            path_exists=_runner.local_path_exists, need_region=True)
         if dry_run:
             plan = _runner.plan_for(job, facts, now, self.estimator.given_session)
-            rendered = _tuning.render(tuning, plan, now)
+            rendered = model.render(tuning, plan, now)
             self._current_job_name = rendered.request["HyperParameterTuningJobName"]
             return rendered.request
         session = self.estimator.sagemaker_session
@@ -218,11 +219,11 @@ class HyperparameterTuner(object):
             plan = session.plan_job(job, now)
         except ConfigError as exc:  # an input bucket that does not exist
             raise ConfigError(exc.problems, _TUNING_SUBJECT)
-        rendered = _tuning.render(tuning, plan, now)
+        rendered = model.render(tuning, plan, now)
         # The request again with the account, bucket and role looked up, before anything is uploaded.
-        problems = [p.renamed(_tuning.estimator_arg(p.path)) for p in round_one.service_problems(plan)]
+        problems = [p.renamed(model.estimator_arg(p.path)) for p in round_one.service_problems(plan)]
         reported = set(p.path for p in problems)
-        problems.extend(p for p in round_one.rendered_problems(rendered, _tuning.TUNING_OPERATION)
+        problems.extend(p for p in round_one.rendered_problems(rendered, model.TUNING_OPERATION)
                         if p.path not in reported)
         if problems:
             raise ConfigError(problems, _TUNING_SUBJECT)
@@ -290,8 +291,8 @@ class HyperparameterTuner(object):
 
             sagemaker_session = Session()
         desc = job_details if job_details is not None else sagemaker_session.describe_tuning_job(tuning_job_name)
-        request = _tuning.definition_as_training_request(desc)
-        estimator_class = _estimator_class(estimator_cls or _tuning.estimator_class_name(desc), request)
+        request = model.definition_as_training_request(desc)
+        estimator_class = _estimator_class(estimator_cls or model.estimator_class_name(desc), request)
         job = describe.job_from_description(request, framework=estimator_class.framework,
                                          region=getattr(sagemaker_session, "boto_region_name", None))
         kwargs, inputs = _build.arguments(job)
@@ -300,8 +301,8 @@ class HyperparameterTuner(object):
         estimator = estimator_class(sagemaker_session=sagemaker_session,
                                     **dict((k, v) for k, v in kwargs.items() if k in allowed))
         estimator.latest_inputs = inputs
-        tuning = _tuning.tuning_from_description(desc, as_json=estimator_class.framework is not None)
-        tuner = cls(estimator, metric_definitions=metric_definitions, **_tuning.arguments(tuning))
+        tuning = model.tuning_from_description(desc, as_json=estimator_class.framework is not None)
+        tuner = cls(estimator, metric_definitions=metric_definitions, **model.arguments(tuning))
         tuner.latest_tuning_job = TuningJob(sagemaker_session, tuning_job_name)
         tuner._current_job_name = tuning_job_name
         return tuner
@@ -372,7 +373,7 @@ class TuningJob(object):
 
 def tuning_status_line(desc):
     """One line of a tuning job's state: its status, its training jobs by status, the best so far."""
-    summary = _tuning.status_summary(desc)
+    summary = model.status_summary(desc)
     counts = ", ".join("%d %s" % (n, status.lower()) for status, n in summary["training_jobs"].items() if n)
     line = "%s: %s" % (summary["tuning_job_name"], summary["status"])
     if counts:
