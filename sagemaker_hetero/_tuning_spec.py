@@ -24,8 +24,8 @@ import inspect
 
 import attrs
 
-from sagemaker_hetero import _spec, _tuning_check
-from sagemaker_hetero._tuning import model
+from sagemaker_hetero import _spec
+from sagemaker_hetero._tuning import checks, model
 from sagemaker_hetero._checks import rules as _validate
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._spec import TUNING_KEY
@@ -179,7 +179,7 @@ def _spec_terms(path):
 
 def check(spec, session=None, facts=None, now=0.0, path_exists=None):
     """``(tuning_spec, job, tuning, facts, problems)``: the spec's tuning job and every problem, in the
-    spec's terms: the spec's own, the section's, then round one of the tuning job (``_tuning_check.prepare``)."""
+    spec's terms: the spec's own, the section's, then round one of the tuning job (``_tuning.checks.prepare``)."""
     section = parse(spec.tuning)
     settings = _build.settings(spec.estimator_class.framework, spec.kwargs, spec.inputs,
                                job_name=section.fit_kwargs.get("job_name"), experiment_config=spec.experiment_config)
@@ -187,7 +187,7 @@ def check(spec, session=None, facts=None, now=0.0, path_exists=None):
     for name, message in _TUNER_UNSUPPORTED:
         if section.kwargs.get(name) not in (None, False):
             found.append(Problem(name, message, section.kwargs[name]))
-    job, tuning, facts, problems = _tuning_check.prepare(settings, section.settings(), session, facts, now, path_exists, found)
+    job, tuning, facts, problems = checks.prepare(settings, section.settings(), session, facts, now, path_exists, found)
     out = list(spec.problems) + list(section.problems)
     reported = set(p.path for p in out)
     for problem in problems:

@@ -15,8 +15,7 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero import _tuning_check
-from sagemaker_hetero._tuning import model
+from sagemaker_hetero._tuning import checks, model
 from sagemaker_hetero._checks import rules
 from sagemaker_hetero._request import describe
 from sagemaker_hetero._request import names as _names
@@ -180,8 +179,8 @@ class HyperparameterTuner(object):
         settings = estimator.job_settings(inputs, job_name)
         if need_region:  # fit: a tuning job is started with values
             found.extend(p.renamed(model.estimator_arg(p.path)) for p in _variables.outside_pipeline(settings))
-        job, tuning, facts, problems = _tuning_check.prepare(settings, self._settings(job_name, include_cls_metadata),
-                                                       session, facts, now, path_exists, found)
+        job, tuning, facts, problems = checks.prepare(settings, self._settings(job_name, include_cls_metadata),
+                                                      session, facts, now, path_exists, found)
         problems = [p for p in problems if p.path not in later and not (later and p.path.startswith("inputs"))]
         if problems:
             raise ConfigError(problems, _TUNING_SUBJECT)

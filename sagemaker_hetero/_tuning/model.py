@@ -11,7 +11,7 @@ What moves elsewhere is the SDK v2's choice: ``HyperParameters`` become ``Static
 (without the tuned ones, with the estimator class for framework estimators), the training job's
 ``Tags`` join the tuning job's, and a cluster without instance groups goes to
 ``HyperParameterTuningResourceConfig``. A part with no place there is a problem, never dropped
-silently (only the metrics flag the SDK v2 drops too): ``_tuning_check`` says so, with every other
+silently (only the metrics flag the SDK v2 drops too): ``_tuning.checks`` says so, with every other
 problem. :func:`tuning_from_description` and :func:`arguments` read a DescribeHyperParameterTuningJob
 answer back (``attach``) from the same tables.
 """
