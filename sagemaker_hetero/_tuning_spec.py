@@ -29,8 +29,8 @@ from sagemaker_hetero._tuning import checks, model
 from sagemaker_hetero._checks import rules as _validate
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._spec import TUNING_KEY
-from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
-                                            WarmStartConfig)
+from sagemaker_hetero._tuning.config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
+                                             WarmStartConfig)
 from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.parameter import CategoricalParameter, ContinuousParameter, IntegerParameter
 from sagemaker_hetero.tuner import _TUNER_UNSUPPORTED, HyperparameterTuner

@@ -25,8 +25,8 @@ from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._defaults import (EARLY_STOPPING_TYPE, MAX_PARALLEL_TUNING_JOBS, OBJECTIVE_TYPE,
                                         TERMINAL_STATUSES, TUNING_STRATEGY)
 from sagemaker_hetero._aws import poller
-from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
-                                            WarmStartConfig, WarmStartTypes)
+from sagemaker_hetero._tuning.config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
+                                             WarmStartConfig, WarmStartTypes)
 from sagemaker_hetero import _runner
 from sagemaker_hetero.estimator import EstimatorBase
 from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException

@@ -27,8 +27,8 @@ from sagemaker_hetero._model.hyperparameters import decode
 from sagemaker_hetero._request import describe, names as _names
 from sagemaker_hetero._request.render import Rendered, Writer
 from sagemaker_hetero.exceptions import Problems
-from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
-                                            WarmStartConfig, WarmStartTypes)
+from sagemaker_hetero._tuning.config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
+                                             WarmStartConfig, WarmStartTypes)
 from sagemaker_hetero.parameter import CategoricalParameter, ContinuousParameter, IntegerParameter, ParameterRange
 
 __all__ = ["TUNING_OPERATION", "TuningSettings", "Range", "Tuning", "build", "render", "parameter_ranges", "moves",
