@@ -331,26 +331,25 @@ def _load_tuning(args, session=None, facts=None):
 
 
 def _tune_render(args):
-    from sagemaker_hetero._tuning import model
+    from sagemaker_hetero._tuning import render
     from sagemaker_hetero._request import plan as _plan
 
     facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id,
                         default_bucket=args.default_bucket)
     _, _, job, tuning, facts, now = _load_tuning(args, facts=facts)
-    rendered = model.render(tuning, _plan.make_plan(job, facts, now), now)
+    rendered = render.render(tuning, _plan.make_plan(job, facts, now), now)
     sys.stdout.write(json.dumps(rendered.request, indent=2) + "\n")
     return EXIT_OK
 
 
 def _tune_report(args, desc):
-    from sagemaker_hetero._tuning import model
-    from sagemaker_hetero.tuner import tuning_status_line
+    from sagemaker_hetero._tuning import describe
 
-    summary = model.status_summary(desc)
+    summary = describe.status_summary(desc)
     if args.output == "json":
         sys.stdout.write(json.dumps(summary) + "\n")
     else:
-        line = tuning_status_line(desc)
+        line = describe.status_line(desc)
         if summary["failure_reason"]:
             line += "\nFailure reason: %s" % summary["failure_reason"]
         sys.stdout.write(line + "\n")

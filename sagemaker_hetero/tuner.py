@@ -15,9 +15,9 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero._tuning import checks, model
+from sagemaker_hetero._tuning import checks, describe, model, render
 from sagemaker_hetero._checks import rules
-from sagemaker_hetero._request import describe
+from sagemaker_hetero._request.describe import image_framework, image_of, job_from_description
 from sagemaker_hetero._request import names as _names
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._model import variables as _variables
@@ -128,7 +128,7 @@ class HyperparameterTuner(object):
         if self._hyperparameter_ranges is None:
             return None
         tuning, _ = model.build(self._settings())
-        return model.parameter_ranges(tuning, getattr(self.estimator, "framework", None) is not None)[0]
+        return render.parameter_ranges(tuning, getattr(self.estimator, "framework", None) is not None)[0]
 
     # -- checking and rendering ----------------------------------------------------------------
 
@@ -210,7 +210,7 @@ class HyperparameterTuner(object):
                                            path_exists=_runner.local_path_exists, need_region=True)
         if dry_run:
             plan = _runner.plan_for(job, facts, now, self.estimator.given_session)
-            rendered = model.render(tuning, plan, now)
+            rendered = render.render(tuning, plan, now)
             self._current_job_name = rendered.request["HyperParameterTuningJobName"]
             return rendered.request
         session = self.estimator.sagemaker_session
@@ -218,7 +218,7 @@ class HyperparameterTuner(object):
             plan = session.plan_job(job, now)
         except ConfigError as exc:  # an input bucket that does not exist
             raise ConfigError(exc.problems, _TUNING_SUBJECT)
-        rendered = model.render(tuning, plan, now)
+        rendered = render.render(tuning, plan, now)
         # The request again with the account, bucket and role looked up, before anything is uploaded.
         problems = [p.renamed(model.estimator_arg(p.path)) for p in round_one.service_problems(plan)]
         reported = set(p.path for p in problems)
@@ -290,18 +290,18 @@ class HyperparameterTuner(object):
 
             sagemaker_session = Session()
         desc = job_details if job_details is not None else sagemaker_session.describe_tuning_job(tuning_job_name)
-        request = model.definition_as_training_request(desc)
-        estimator_class = _estimator_class(estimator_cls or model.estimator_class_name(desc), request)
-        job = describe.job_from_description(request, framework=estimator_class.framework,
-                                         region=getattr(sagemaker_session, "boto_region_name", None))
+        request = describe.definition_as_training_request(desc)
+        estimator_class = _estimator_class(estimator_cls or describe.estimator_class_name(desc), request)
+        job = job_from_description(request, framework=estimator_class.framework,
+                                   region=getattr(sagemaker_session, "boto_region_name", None))
         kwargs, inputs = _build.arguments(job)
         metric_definitions = kwargs.pop("metric_definitions", None)
         allowed = estimator_class.allowed_arguments()
         estimator = estimator_class(sagemaker_session=sagemaker_session,
                                     **dict((k, v) for k, v in kwargs.items() if k in allowed))
         estimator.latest_inputs = inputs
-        tuning = model.tuning_from_description(desc, as_json=estimator_class.framework is not None)
-        tuner = cls(estimator, metric_definitions=metric_definitions, **model.arguments(tuning))
+        tuning = describe.tuning_from_description(desc, as_json=estimator_class.framework is not None)
+        tuner = cls(estimator, metric_definitions=metric_definitions, **describe.arguments(tuning))
         tuner.latest_tuning_job = TuningJob(sagemaker_session, tuning_job_name)
         tuner._current_job_name = tuning_job_name
         return tuner
@@ -322,7 +322,7 @@ def _estimator_class(given, request):
     if given is not None:
         raise ConfigError([Problem("estimator_cls", "must be Estimator, PyTorch or TensorFlow (a class or its name)%s"
                                    % rules.did_you_mean(str(given), classes), given)], _TUNING_SUBJECT)
-    parsed = describe.image_framework(describe.image_of(request))
+    parsed = image_framework(image_of(request))
     return PyTorch if parsed and parsed[0] == "pytorch" else TensorFlow if parsed else Estimator
 
 
@@ -357,7 +357,7 @@ class TuningJob(object):
         out = out or sys.stdout
         waiting = poller.Poller(poll, self.sagemaker_session, clock, sleep)
         try:
-            desc = waiting.follow(self.describe, out, tuning_status_line,
+            desc = waiting.follow(self.describe, out, describe.status_line,
                                   lambda d: d.get("HyperParameterTuningJobStatus") in TERMINAL_STATUSES)
         except KeyboardInterrupt:
             out.write("\nStopped waiting for %s; the tuning job keeps running. Stop it with: aws sagemaker "
@@ -368,16 +368,3 @@ class TuningJob(object):
         if status not in _ENDED_WELL:
             raise UnexpectedStatusException(self.name, status, desc.get("FailureReason"), _ENDED_WELL, kind="Tuning job")
         return desc
-
-
-def tuning_status_line(desc):
-    """One line of a tuning job's state: its status, its training jobs by status, the best so far."""
-    summary = model.status_summary(desc)
-    counts = ", ".join("%d %s" % (n, status.lower()) for status, n in summary["training_jobs"].items() if n)
-    line = "%s: %s" % (summary["tuning_job_name"], summary["status"])
-    if counts:
-        line += " - training jobs: " + counts
-    best = summary["best_objective"]
-    if summary["best_training_job"] and best:
-        line += " - best: %s (%s = %s)" % (summary["best_training_job"], best["metric"], best["value"])
-    return line
