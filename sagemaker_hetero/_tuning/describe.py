@@ -15,8 +15,8 @@ from sagemaker_hetero._model.hyperparameters import decode
 from sagemaker_hetero._request.describe import iso, value_at
 from sagemaker_hetero._tuning.config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
                                              WarmStartConfig, WarmStartTypes)
-from sagemaker_hetero._tuning.model import (CLASS_NAME_KEY, DEFINITION, FIELDS, KINDS, MODULE_KEY, RANGE_CLASSES, RANGES,
-                                            Range, Tuning)
+from sagemaker_hetero._tuning.model import (CLASS_NAME_KEY, DEFINITION, FIELDS, KINDS, MODULE_KEY, RANGE_CLASSES,
+                                            RANGES, Range, Tuning)
 from sagemaker_hetero._tuning.render import TUNING_RESOURCES, copied, moves
 from sagemaker_hetero.parameter import CategoricalParameter, IntegerParameter
 
