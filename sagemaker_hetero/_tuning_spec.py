@@ -24,11 +24,11 @@ import inspect
 
 import attrs
 
-from sagemaker_hetero import _spec
+from sagemaker_hetero._spec.spec import _spec_path
 from sagemaker_hetero._tuning import checks, model
 from sagemaker_hetero._checks import rules as _validate
 from sagemaker_hetero._model import build as _build
-from sagemaker_hetero._spec import TUNING_KEY
+from sagemaker_hetero._spec.spec import TUNING_KEY
 from sagemaker_hetero._tuning.config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
                                              WarmStartConfig)
 from sagemaker_hetero.exceptions import Problem
@@ -171,9 +171,9 @@ def parse(section):
 def _spec_terms(path):
     """A tuner's problem path in the spec's terms."""
     if path.startswith("estimator."):
-        return _spec._spec_path(path[len("estimator."):])
+        return _spec_path(path[len("estimator."):])
     if path.startswith("inputs"):
-        return _spec._spec_path(path)
+        return _spec_path(path)
     return _where(path.replace("strategy_config.hyperband_strategy_config.", "strategy_config."))
 
 

@@ -48,31 +48,32 @@ PROG = "sagemaker-hetero"
 def _read_spec(path):
     """``(data, base folder)`` of a YAML or JSON spec file (``-``: standard input), at most
     ``MAX_SPEC_BYTES`` long."""
-    from sagemaker_hetero import _spec
     from sagemaker_hetero._checks.text import read_bounded, text_of
+    from sagemaker_hetero._spec.spec import MAX_SPEC_BYTES, SPEC, loads
 
     if path == "-":
-        text, base = sys.stdin.read(_spec.MAX_SPEC_BYTES + 1), os.getcwd()
+        text, base = sys.stdin.read(MAX_SPEC_BYTES + 1), os.getcwd()
         text = text_of(text.encode("utf-8", "replace"), path)
     else:
         try:
             raw = read_bounded(path)
         except OSError as exc:
-            raise E.ConfigError([E.Problem(_spec.SPEC, "cannot be read: %s" % exc, path)])
+            raise E.ConfigError([E.Problem(SPEC, "cannot be read: %s" % exc, path)])
         text = text_of(raw, path)
         base = os.path.dirname(os.path.abspath(path))
     ext = os.path.splitext(path)[1].lower()
     kind = "json" if ext == ".json" else "yaml" if ext in (".yaml", ".yml") else None
-    return _spec.loads(text, path, kind), base
+    return loads(text, path, kind), base
 
 
 def _load(args, session=None, facts=None):
     """``(spec, job, facts, now)`` after every check of round one, as ``session`` (None: AWS) runs
     the job (raises ConfigError listing all problems)."""
-    from sagemaker_hetero import _runner, _spec
+    from sagemaker_hetero import _runner
+    from sagemaker_hetero._spec.spec import parse
 
     data, base = _read_spec(args.spec)
-    spec = _spec.parse(data, base)
+    spec = parse(data, base)
     now = time.time()
     job, facts, problems = spec.check(session, facts, now, path_exists=_runner.local_path_exists)
     if problems:
@@ -318,10 +319,11 @@ def _local(args):
 
 def _load_tuning(args, session=None, facts=None):
     """``(spec, section, job, tuning, facts, now)`` after every check of the spec's tuning job."""
-    from sagemaker_hetero import _runner, _spec, _tuning_spec
+    from sagemaker_hetero import _runner, _tuning_spec
+    from sagemaker_hetero._spec.spec import parse
 
     data, base = _read_spec(args.spec)
-    spec = _spec.parse(data, base)
+    spec = parse(data, base)
     now = time.time()
     section, job, tuning, facts, problems = _tuning_spec.check(spec, session, facts, now,
                                                                path_exists=_runner.local_path_exists)
