@@ -319,17 +319,18 @@ def _local(args):
 
 def _load_tuning(args, session=None, facts=None):
     """``(spec, section, job, tuning, facts, now)`` after every check of the spec's tuning job."""
-    from sagemaker_hetero import _runner, _tuning_spec
+    from sagemaker_hetero import _runner
+    from sagemaker_hetero._spec import tuning
     from sagemaker_hetero._spec.spec import parse
 
     data, base = _read_spec(args.spec)
     spec = parse(data, base)
     now = time.time()
-    section, job, tuning, facts, problems = _tuning_spec.check(spec, session, facts, now,
-                                                               path_exists=_runner.local_path_exists)
+    section, job, tuning_job, facts, problems = tuning.check(spec, session, facts, now,
+                                                             path_exists=_runner.local_path_exists)
     if problems:
         raise E.ConfigError(problems, "the tuning job")
-    return spec, section, job, tuning, facts, now
+    return spec, section, job, tuning_job, facts, now
 
 
 def _tune_render(args):
