@@ -48,8 +48,7 @@ PROG = "sagemaker-hetero"
 def _read_spec(path):
     """``(data, base folder)`` of a YAML or JSON spec file (``-``: standard input), at most
     ``MAX_SPEC_BYTES`` long."""
-    from sagemaker_hetero._checks.text import read_bounded, text_of
-    from sagemaker_hetero._spec.spec import MAX_SPEC_BYTES, SPEC, loads
+    from sagemaker_hetero._checks.text import MAX_SPEC_BYTES, SPEC, loads, read_bounded, text_of
 
     if path == "-":
         text, base = sys.stdin.read(MAX_SPEC_BYTES + 1), os.getcwd()

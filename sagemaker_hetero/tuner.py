@@ -47,12 +47,6 @@ __all__ = [
 ]
 
 _TUNING_SUBJECT = "the tuning job"
-#: What the SDK v2 takes that this tuner does not, and what to do instead.
-_TUNER_UNSUPPORTED = (
-    ("estimator_name", "tunes several estimators at once, which this tuner does not: tune one estimator"),
-    ("autotune", "is not supported: give hyperparameter_ranges"),
-    ("hyperparameters_to_keep_static", "goes with autotune, which is not supported"),
-)
 #: Tuning job statuses a waited-for job may end with without an exception (as in the SDK v2).
 _ENDED_WELL = ("Completed", "Stopped")
 # The fit arguments whose problems the constructor leaves to fit (with the estimator's own).
@@ -162,7 +156,7 @@ class HyperparameterTuner(object):
             raise ConfigError([Problem("estimator", "must be an estimator of sagemaker_hetero (Estimator, PyTorch, "
                                                     "TensorFlow)", estimator)], _TUNING_SUBJECT)
         found = []
-        for name, message in _TUNER_UNSUPPORTED:
+        for name, message in checks.UNSUPPORTED:
             value = getattr(self, name)
             if value not in (None, False):
                 found.append(Problem(name, message, value))

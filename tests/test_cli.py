@@ -468,28 +468,28 @@ def test_json_that_nests_too_deep_is_refused(capsys, spec_dir):
 
 
 def test_the_limits_are_exact():
-    from sagemaker_hetero._spec import spec
+    from sagemaker_hetero._checks import text
     from sagemaker_hetero.exceptions import ConfigError
 
     def depth(levels):  # the spec's mapping, then levels - 1 lists
         return json.dumps({"hyperparameters": json.loads("[" * (levels - 1) + "]" * (levels - 1))})
 
-    assert spec.loads(depth(spec.MAX_SPEC_DEPTH), "spec.json", "json")
+    assert text.loads(depth(text.MAX_SPEC_DEPTH), "spec.json", "json")
     with pytest.raises(ConfigError, match="nests 33 levels deep"):
-        spec.loads(depth(spec.MAX_SPEC_DEPTH + 1), "spec.json", "json")
+        text.loads(depth(text.MAX_SPEC_DEPTH + 1), "spec.json", "json")
     for kind in ("json", "yaml"):  # the mapping, its key and list, and the list's items
-        fits = json.dumps({"k": [0] * (spec.MAX_SPEC_VALUES - 3)})
-        assert len(spec.loads(fits, "spec", kind)["k"]) == spec.MAX_SPEC_VALUES - 3
+        fits = json.dumps({"k": [0] * (text.MAX_SPEC_VALUES - 3)})
+        assert len(text.loads(fits, "spec", kind)["k"]) == text.MAX_SPEC_VALUES - 3
         with pytest.raises(ConfigError, match="holds (10,001|more than 10,000) values"):
-            spec.loads(json.dumps({"k": [0] * (spec.MAX_SPEC_VALUES - 2)}), "spec", kind)
-    text = "a" * (spec.MAX_SPEC_CHARS - 1)  # and the key's one character
-    assert spec.loads(json.dumps({"k": text}), "spec", "json")
+            text.loads(json.dumps({"k": [0] * (text.MAX_SPEC_VALUES - 2)}), "spec", kind)
+    chars = "a" * (text.MAX_SPEC_CHARS - 1)  # and the key's one character
+    assert text.loads(json.dumps({"k": chars}), "spec", "json")
     with pytest.raises(ConfigError, match="holds 1,048,577 characters of text"):
-        spec.loads(json.dumps({"k": text + "a"}), "spec", "json")
+        text.loads(json.dumps({"k": chars + "a"}), "spec", "json")
 
 
 def test_a_spec_file_larger_than_the_limit_is_not_read(capsys, spec_dir, monkeypatch):
-    from sagemaker_hetero._spec.spec import MAX_SPEC_BYTES
+    from sagemaker_hetero._checks.text import MAX_SPEC_BYTES
 
     path = spec_dir / "big.json"
     path.write_text(json.dumps(small_spec(description="x" * MAX_SPEC_BYTES)))
@@ -595,12 +595,12 @@ def test_any_value_anywhere_in_a_spec_exits_0_or_2(capsys, spec_dir):
 
 
 def test_an_unexpected_error_exits_4_with_one_line_and_the_traceback_on_demand(capsys, monkeypatch):
-    from sagemaker_hetero._spec import spec
+    from sagemaker_hetero._checks import text
 
     def broken(*args, **kwargs):
         raise RuntimeError("the spec reader broke\nsecond line")
 
-    monkeypatch.setattr(spec, "loads", broken)
+    monkeypatch.setattr(text, "loads", broken)
     monkeypatch.delenv("SAGEMAKER_HETERO_DEBUG", raising=False)
     code, out, err = run(capsys, "validate", EXAMPLE)
     assert (code, out) == (4, "")
@@ -635,14 +635,14 @@ def test_an_archive_that_cannot_be_written_is_a_usage_error(capsys, tmp_path):
 
 def test_docs_state_the_limits_and_exit_codes_the_code_has():
     from sagemaker_hetero import cli
-    from sagemaker_hetero._spec import spec
+    from sagemaker_hetero._checks import text
 
     with open(os.path.join(ROOT, "docs", "cli.md")) as f:
         doc = f.read()
-    assert "1 MiB" in doc and spec.MAX_SPEC_BYTES == 1 << 20
-    assert "%d levels" % spec.MAX_SPEC_DEPTH in doc
-    assert "{:,} values".format(spec.MAX_SPEC_VALUES) in doc
-    assert "{:,} characters".format(spec.MAX_SPEC_CHARS) in doc
+    assert "1 MiB" in doc and text.MAX_SPEC_BYTES == 1 << 20
+    assert "%d levels" % text.MAX_SPEC_DEPTH in doc
+    assert "{:,} values".format(text.MAX_SPEC_VALUES) in doc
+    assert "{:,} characters".format(text.MAX_SPEC_CHARS) in doc
     for code in (cli.EXIT_OK, cli.EXIT_JOB_FAILED, cli.EXIT_USAGE, cli.EXIT_AWS, cli.EXIT_UNEXPECTED,
                  cli.EXIT_INTERRUPTED, cli.EXIT_BROKEN_PIPE):
         assert "\n| %d |" % code in doc

@@ -22,7 +22,15 @@ from sagemaker_hetero._tuning.render import TRAINING_SHAPE, as_text, moves, rend
 from sagemaker_hetero.exceptions import Problem, Problems
 from sagemaker_hetero.parameter import CategoricalParameter, IntegerParameter
 
-__all__ = ["problems", "check", "prepare", "misplaced_problems"]
+__all__ = ["problems", "check", "prepare", "misplaced_problems", "UNSUPPORTED"]
+
+#: What the SDK v2's tuner takes that this tuner does not, and what to do instead (the tuner's
+#: arguments; a spec's tuning section is refused the same way).
+UNSUPPORTED = (
+    ("estimator_name", "tunes several estimators at once, which this tuner does not: tune one estimator"),
+    ("autotune", "is not supported: give hyperparameter_ranges"),
+    ("hyperparameters_to_keep_static", "goes with autotune, which is not supported"),
+)
 
 
 def _is_int(value):
