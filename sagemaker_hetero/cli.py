@@ -333,13 +333,15 @@ def _load_tuning(args, session=None, facts=None):
 
 
 def _tune_render(args):
+    from sagemaker_hetero import _runner
     from sagemaker_hetero._tuning import render
     from sagemaker_hetero._request import plan as _plan
 
     facts = _plan.Facts(region=_region(args, required=True), account_id=args.account_id,
                         default_bucket=args.default_bucket)
     _, _, job, tuning, facts, now = _load_tuning(args, facts=facts)
-    rendered = render.render(tuning, _plan.make_plan(job, facts, now), now)
+    plan = _runner.plan_for(job, facts, now, None)  # as the tuner's dry run: the code key is the archive's SHA-256
+    rendered = render.render(tuning, plan, now)
     sys.stdout.write(json.dumps(rendered.request, indent=2) + "\n")
     return EXIT_OK
 
