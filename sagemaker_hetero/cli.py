@@ -97,16 +97,11 @@ def _region(args, required):
 
 
 def _session(args):
-    import botocore.exceptions
-
-    from sagemaker_hetero._aws import clients, errors
+    from sagemaker_hetero._aws import clients
     from sagemaker_hetero.session import Session
 
-    try:  # the region as every command reads it: --region, else the environment's and the profile's
-        boto_session = clients.new_boto_session(profile_name=args.profile, region_name=_region(args, required=False))
-    except botocore.exceptions.BotoCoreError as exc:  # an unknown profile, say
-        raise errors.translate(exc, "Session")
-    return Session(boto_session=boto_session)
+    # the region as every command reads it: --region, else the environment's and the profile's
+    return Session(boto_session=clients.checked_boto_session(args.profile, _region(args, required=False)))
 
 
 # -- commands ----------------------------------------------------------------------------------

@@ -20,9 +20,12 @@ from typing import Any, Dict, Optional
 
 import boto3
 import botocore.config
+import botocore.exceptions
 import botocore.session
 
-__all__ = ["Clients", "new_boto_session", "retries", "USER_AGENT", "RETRIES", "POLL_RETRIES"]
+from sagemaker_hetero._aws import errors
+
+__all__ = ["Clients", "new_boto_session", "checked_boto_session", "retries", "USER_AGENT", "RETRIES", "POLL_RETRIES"]
 
 #: Added to botocore's user agent on every call of ours.
 USER_AGENT = "sagemaker-hetero/0.1.0"
@@ -54,6 +57,14 @@ def new_boto_session(region_name=None, profile_name=None):
         while len(paths) > 1 and paths[-1] in paths[:-1]:
             paths.pop()
     return session
+
+
+def checked_boto_session(profile_name=None, region_name=None):
+    """:func:`new_boto_session`, botocore's errors (an unknown profile, say) raised as ours."""
+    try:
+        return new_boto_session(region_name=region_name, profile_name=profile_name)
+    except botocore.exceptions.BotoCoreError as exc:
+        raise errors.translate(exc, "Session")
 
 
 def retries(boto_session, defaults):
