@@ -244,7 +244,7 @@ class LocalSession(object):
         """Make the job's folder anew (mode 0700, its marker in it), relative to the root and never
         through a link; an earlier run's folder (it holds the marker, a file) goes to the trash."""
         job = self._jobs.get(name)
-        if job is not None and not job._done.is_set():
+        if job is not None and not job.ended():
             raise ConfigError([Problem("job_name", "a local job of this name is still running", name)])
         root = _private.open_dir(self.root)
         try:
@@ -365,7 +365,7 @@ class LocalSession(object):
 
     def _start(self, plan, channels, lock):
         name = plan.job_name
-        started = _job._now()
+        started = _job.utc_now()
         transitions = [{"Status": "Starting", "StartTime": started, "StatusMessage": "Preparing the host folders"}]
         job_dir = os.path.join(self.root, name)
         self._fresh_job_dir(job_dir, name)
@@ -383,7 +383,7 @@ class LocalSession(object):
         memory = isolate.memory if isolate is not None else None
         try:
             archive, code = self._code_archive(plan, job_dir, memory) if plan.code is not None else (None, None)
-            transitions[-1]["EndTime"] = _job._now()
+            transitions[-1]["EndTime"] = _job.utc_now()
             transitions.append({"Status": "Downloading", "StartTime": transitions[-1]["EndTime"],
                                 "StatusMessage": "Linking and downloading the input data"})
             sources = self._inputs(channels, job_dir, archive)
@@ -403,10 +403,10 @@ class LocalSession(object):
                                        code.folder.startswith(memory + os.sep))
             job = self._local_job(plan, cluster, channels, sources, code, listings, site, spec, isolate, launcher,
                                   transitions, removable, lock, [owned] if owned else [])
-            job._say(_describe_cluster(cluster, network, self.assignment, seed))
+            job.say(_describe_cluster(cluster, network, self.assignment, seed))
             for path in loops:
-                job._say("skipped %s: a symbolic link to a folder above it (a loop)" % path)
-            job._say(note)
+                job.say("skipped %s: a symbolic link to a folder above it (a loop)" % path)
+            job.say(note)
             self._jobs[name] = job
             return job.start()
         except BaseException:
