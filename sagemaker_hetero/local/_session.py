@@ -24,7 +24,8 @@ from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.job import CODE
 from sagemaker_hetero.exceptions import ConfigError, Problem
-from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _passable, _private, _resolver, _storage, _untar
+from sagemaker_hetero.local import (_cluster, _hosts, _isolation, _job, _launchers, _passable, _private, _resolver,
+                                    _storage, _trees, _untar)
 
 __all__ = ["LocalSession", "DEFAULT_REGION", "LOCAL_ACCOUNT", "DEFAULT_GRACE_PERIOD", "default_root"]
 
@@ -292,7 +293,7 @@ class LocalSession(object):
         finally:
             body.close()
         os.replace(dest + ".part", dest)
-        return dest, _storage.Tree(folder)
+        return dest, _trees.Tree(folder)
 
     def _inputs(self, channels, job_dir, archive):
         sources = {}
@@ -398,7 +399,7 @@ class LocalSession(object):
             removable += [os.path.join(job_dir, d) for d in (_CODE_DIR, _DATA_DIR, _UPLOAD_DIR, _HOSTS_DIR,
                                                              _hosts.SITE_DIR)]
             if archive is not None and code is None:
-                code = _storage.Tree(_code_folder(job_dir, memory, _untar.unpacked_size(archive)))
+                code = _trees.Tree(_code_folder(job_dir, memory, _untar.unpacked_size(archive)))
                 _untar.extract_archive(archive, code.folder, in_memory=memory is not None and
                                        code.folder.startswith(memory + os.sep))
             job = self._local_job(plan, cluster, channels, sources, code, listings, site, spec, isolate, launcher,
@@ -457,7 +458,7 @@ def _is_job_folder(root, name):
 def _code_folder(job_dir, memory, size):
     """Where the job's code of ``size`` bytes unpacked (None: unknown) goes: into ``memory`` (a folder
     in memory, or None) when it fits there, else into the job's folder."""
-    if memory is not None and _storage.fits_in_memory(size):
+    if memory is not None and _trees.fits_in_memory(size):
         return os.path.join(memory, "code")
     return os.path.join(job_dir, _CODE_DIR)
 
