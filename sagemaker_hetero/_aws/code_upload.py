@@ -19,7 +19,7 @@ import logging
 import threading
 
 from sagemaker_hetero._aws import errors
-from sagemaker_hetero._model import archive as _archive
+from sagemaker_hetero._model import archive
 from sagemaker_hetero._request import s3_uris
 from sagemaker_hetero import exceptions as E
 
@@ -72,14 +72,14 @@ class CodeArchives(object):
         code = job.code
         if code is None or code.in_s3:
             return None
-        entries = _archive.scan(code, ignore)
-        key = (ignore, _archive.signature(entries))
+        entries = archive.scan(code, ignore)
+        key = (ignore, archive.signature(entries))
         with self._lock:
             found = self._digests.get(key)
         if found is not None:
             return found
-        body, size = _archive.write_archive(entries)
-        digest = _archive.digest(body)
+        body, size = archive.write_archive(entries)
+        digest = archive.digest(body)
         with self._lock:
             self._digests[key] = digest
             if digest in self._built:
@@ -103,9 +103,9 @@ class CodeArchives(object):
             with self._lock:
                 body, size = self._built.pop(plan.code_digest, (None, None))
             if body is None:
-                body, size = _archive.build_archive(plan.job.code, ignore)
+                body, size = archive.build_archive(plan.job.code, ignore)
             try:
-                if plan.code_digest is not None and _archive.digest(body) != plan.code_digest:
+                if plan.code_digest is not None and archive.digest(body) != plan.code_digest:
                     raise E.ConfigError([E.Problem(
                         "source_dir" if plan.job.code.source_dir else "entry_point",
                         "changed while the job was being submitted (its archive is no longer the one the request "
@@ -121,7 +121,7 @@ class CodeArchives(object):
         bucket, key = s3_uris.parse_s3_uri(plan.code.s3_uri)
         expected = self.account.expected_owner(bucket)
         target = (bucket, key, {"ExpectedBucketOwner": expected} if expected else {})
-        digest = plan.code_digest or _archive.digest(body)
+        digest = plan.code_digest or archive.digest(body)
         store(self.clients.client("s3"), target, body, size, part, digest, job_name=plan.job_name)
 
 
@@ -183,8 +183,8 @@ def _compare(s3, target, head, body, size, part):
     if head.get("ContentLength") not in (None, size):
         return _OTHER
     if head.get("ChecksumSHA256"):
-        return _SAME if _matches(s3, target, head, "ChecksumSHA256", body, part, _archive.s3_checksum) else _OTHER
-    return _UNCHECKED if _matches(s3, target, head, "ETag", body, part, _archive.s3_etag) else _OTHER
+        return _SAME if _matches(s3, target, head, "ChecksumSHA256", body, part, archive.s3_checksum) else _OTHER
+    return _UNCHECKED if _matches(s3, target, head, "ETag", body, part, archive.s3_etag) else _OTHER
 
 
 def _matches(s3, target, head, field, body, part, compute):
@@ -264,7 +264,7 @@ def _put_in_parts(s3, target, body, part, condition):
             chunk = body.read(part)
             if not chunk:
                 break
-            checksum = _archive.checksum_of(chunk)
+            checksum = archive.checksum_of(chunk)
             answer = errors.call(s3, "UploadPart", PartNumber=number, Body=chunk, ChecksumAlgorithm="SHA256",
                                  ChecksumSHA256=checksum, **ids)
             parts.append({"PartNumber": number, "ETag": answer["ETag"], "ChecksumSHA256": checksum})

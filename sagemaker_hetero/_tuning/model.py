@@ -9,7 +9,7 @@ request's plain fields, one table read both ways: ``_tuning.render`` writes them
 import attrs
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._model import build as _build
+from sagemaker_hetero._model.build import as_sequence, as_tags
 from sagemaker_hetero._tuning.config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
                                              WarmStartConfig, WarmStartTypes)
 from sagemaker_hetero.exceptions import Problems
@@ -128,14 +128,14 @@ def build(settings):
         objective_metric_name=s.objective_metric_name,
         objective_type=s.objective_type,
         ranges=_ranges(s.hyperparameter_ranges, out),
-        metric_definitions=_build.as_sequence("metric_definitions", s.metric_definitions, out,
-                                            "a list of {'Name': ..., 'Regex': ...}", copy_dicts=True),
+        metric_definitions=as_sequence("metric_definitions", s.metric_definitions, out,
+                                       "a list of {'Name': ..., 'Regex': ...}", copy_dicts=True),
         strategy=s.strategy,
         strategy_config=_strategy_config(s.strategy_config, out),
         max_jobs=default_max_jobs(s.max_jobs, s.strategy),
         max_parallel_jobs=s.max_parallel_jobs,
         max_runtime_in_seconds=s.max_runtime_in_seconds,
-        tags=_build.as_tags(s.tags, out),
+        tags=as_tags(s.tags, out),
         base_tuning_job_name=s.base_tuning_job_name or None,  # as the SDK v2: an empty base is none
         job_name=s.job_name or None,
         early_stopping_type=s.early_stopping_type,
