@@ -1,4 +1,4 @@
-"""The AWS edge: a Session performs the calls a validated request needs.
+"""The SDK v2's ``Session``: it performs the calls a validated request needs, through the AWS edge.
 
 ``Session(boto_session=None, sagemaker_client=None, default_bucket=None)`` with the names the
 SageMaker Python SDK v2 uses. It honours the usual boto3 configuration (profiles,
@@ -9,6 +9,11 @@ those look-ups once: after the first job, a job costs one upload and one CreateT
 Also the SDK v2's helpers notebooks use: :func:`get_execution_role` (and
 ``Session.get_caller_identity_arn``), ``Session.upload_data`` and the other S3 data methods
 (``sagemaker_hetero.s3`` wraps them by URI).
+
+This module keeps the SDK v2's names and signatures and the session protocol (``facts``,
+``check``, ``execute``); the work is the AWS edge's (``_aws``): clients and retries (``clients``),
+the look-ups (``account``), the code upload (``code_upload``), the lost-answer-proof create
+(``create``), S3 data (``s3_data``), the caller's role (``roles``) and the logs (``log_tail``).
 """
 import errno
 import logging
