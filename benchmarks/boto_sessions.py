@@ -1,5 +1,5 @@
 """Seconds to build a new boto3 session and its four clients (sagemaker, s3, logs, sts), plain
-``boto3.Session()`` against ``sagemaker_hetero._boto.new_boto_session()`` (one botocore loader for
+``boto3.Session()`` against ``sagemaker_hetero.clients.new_boto_session()`` (one botocore loader for
 the process: the service models are read and parsed once). No request is sent.
 usage: python benchmarks/boto_sessions.py [sessions]
 """
@@ -23,10 +23,10 @@ def main():
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "benchmark")
     import boto3
 
-    from sagemaker_hetero import _boto
+    from sagemaker_hetero._aws import clients
 
     plain = per_session(lambda: boto3.Session(region_name="us-west-2"), count)
-    shared = per_session(lambda: _boto.new_boto_session(region_name="us-west-2"), count)
+    shared = per_session(lambda: clients.new_boto_session(region_name="us-west-2"), count)
     print("new session + 4 clients, mean of %d: boto3.Session() %.3f s, new_boto_session() %.3f s (%.1fx)"
           % (count, plain, shared, plain / shared))
 

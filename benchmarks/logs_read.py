@@ -24,7 +24,7 @@ import time
 
 import _moto
 
-from sagemaker_hetero._logs import LOG_GROUP
+from sagemaker_hetero._aws.log_labels import LOG_GROUP
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
 GROUPS = ("data_group", "dnn_group")
 HOSTS, LINES = 32, 10000
@@ -87,14 +87,14 @@ def bare_read(logs, prefix):
 
 
 def ours(session, job, instance_groups=None):
-    from sagemaker_hetero._job import TrainingJob
+    from sagemaker_hetero._aws.training_job import TrainingJob
 
     with open(os.devnull, "w") as sink:
         TrainingJob(session, job).logs(out=sink, instance_groups=instance_groups, sleep=lambda s: None)
 
 
 def printed_lines(session, job):
-    from sagemaker_hetero._job import TrainingJob
+    from sagemaker_hetero._aws.training_job import TrainingJob
 
     out = io.StringIO()
     TrainingJob(session, job).logs(out=out, sleep=lambda s: None)
@@ -114,7 +114,7 @@ def best(runs, fn, *args):
 
 def in_memory(streams, runs):
     """(ours, floor) seconds for the labeller, merge and text against a bare loop, no AWS."""
-    from sagemaker_hetero._logs import LogLabeller, merge, render
+    from sagemaker_hetero._aws.log_labels import LogLabeller, merge, render
 
     def labelled():
         labeller = LogLabeller(GROUPS)

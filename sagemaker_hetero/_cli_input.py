@@ -1,7 +1,7 @@
 """What every command of ``sagemaker-hetero`` reads before it acts (``cli.py`` acts on it).
 
 - The spec file: YAML or JSON (``-``: standard input), read within ``_checks.text``'s limits, its local
-  paths resolved against its folder (``_spec.parse``). A file that cannot be read, or that holds
+  paths resolved against its folder (``_spec.spec.parse``). A file that cannot be read, or that holds
   nothing, is said in one line naming it (:class:`SpecFileError`), not as a problem with a job.
 - The region and the AWS session of ``--region`` and ``--profile``: a dry run (``render``,
   ``validate``) takes the placeholder ``<region>`` where none is configured; a command that calls AWS
@@ -59,25 +59,24 @@ class SpecFileError(E.ConfigError):
 def read_spec(path):
     """``(data, base folder)`` of a YAML or JSON spec file (``-``: standard input), at most
     ``MAX_SPEC_BYTES`` long; the base folder is the file's (standard input's: the working folder)."""
-    from sagemaker_hetero import _spec
-    from sagemaker_hetero._checks import text as _spec_text
+    from sagemaker_hetero._checks import text
 
     if path == "-":
-        text, base = sys.stdin.read(_spec.MAX_SPEC_BYTES + 1), os.getcwd()
-        text = _spec_text.text_of(text.encode("utf-8", "replace"), path)
+        data, base = sys.stdin.read(text.MAX_SPEC_BYTES + 1), os.getcwd()
+        data = text.text_of(data.encode("utf-8", "replace"), path)
     else:
         try:
-            raw = _spec_text.read_bounded(path)
+            raw = text.read_bounded(path)
         except OSError as exc:
             hint = "; name the YAML or JSON spec file" if os.path.isdir(path) else ""
             raise SpecFileError("cannot read spec %s: %s%s" % (path, exc.strerror or exc, hint), path)
-        text = _spec_text.text_of(raw, path)
+        data = text.text_of(raw, path)
         base = os.path.dirname(os.path.abspath(path))
-    if not text.strip():
+    if not data.strip():
         raise SpecFileError("spec %s is empty: write the estimator's arguments in it (see docs/cli.md)" % path, path)
     ext = os.path.splitext(path)[1].lower()
     kind = "json" if ext == ".json" else "yaml" if ext in (".yaml", ".yml") else None
-    data = _spec.loads(text, path, kind)
+    data = text.loads(data, path, kind)
     if data is None:  # YAML holding only comments
         raise SpecFileError("spec %s is empty (it holds only comments): write the estimator's arguments in it "
                              "(see docs/cli.md)" % path, path)
@@ -87,10 +86,11 @@ def read_spec(path):
 def load(args, session=None, facts=None):
     """``(spec, job, facts, now)`` after every check of round one, as ``session`` (None: AWS) runs
     the job (raises ConfigError listing all problems)."""
-    from sagemaker_hetero import _runner, _spec
+    from sagemaker_hetero import _runner
+    from sagemaker_hetero._spec.spec import parse
 
     data, base = read_spec(args.spec)
-    spec = _spec.parse(data, base)
+    spec = parse(data, base)
     now = time.time()
     job, facts, problems = spec.check(session, facts, now, path_exists=_runner.local_path_exists)
     if problems:
@@ -124,14 +124,9 @@ _NO_REGION = E.Problem("--region", "no AWS region is configured: pass --region, 
 
 def boto_session(args):
     """The boto3 session of ``--profile`` and the region every command reads."""
-    import botocore.exceptions
+    from sagemaker_hetero._aws import clients
 
-    from sagemaker_hetero import _aws_errors, _boto
-
-    try:
-        return _boto.new_boto_session(profile_name=getattr(args, "profile", None), region_name=region(args))
-    except botocore.exceptions.BotoCoreError as exc:  # an unknown profile, say
-        raise _aws_errors.translate(exc, "Session")
+    return clients.checked_boto_session(getattr(args, "profile", None), region(args))
 
 
 def required_region(args):

@@ -75,7 +75,7 @@ def _render(args):
         _write_archive(args.archive, plan)
     sys.stdout.write(text + "\n")
     if args.cost:  # stdout stays the request
-        from sagemaker_hetero._cost.priced import estimate_of
+        from sagemaker_hetero._aws.pricing import estimate_of
 
         sys.stderr.write(estimate_of(plan.request, plan.region, args.prices, argument="--prices").text() + "\n")
     return EXIT_OK
@@ -96,7 +96,7 @@ def _planned(args, account_id=None):
 
 
 def _cost(args):
-    from sagemaker_hetero._cost.priced import estimate_of
+    from sagemaker_hetero._aws.pricing import estimate_of
 
     plan = _planned(args)
     boto_session = _input.boto_session(args) if getattr(args, "profile", None) and not args.offline else None
@@ -282,7 +282,7 @@ def _submit_dry_run(args):
 
 def _check_groups(only, groups, whose):
     """Refuse ``--group`` names that are not among ``groups`` (before anything is created)."""
-    from sagemaker_hetero import _logs as _labels
+    from sagemaker_hetero._aws import log_labels as _labels
 
     problems = _labels.filter_problems(only, groups)
     if problems:
@@ -309,7 +309,7 @@ def _preflight(args):
 
 
 def _status(args):
-    from sagemaker_hetero._cost.priced import bill_of
+    from sagemaker_hetero._aws.pricing import bill_of
     from sagemaker_hetero._request import describe
 
     session = _input.session(args)
@@ -338,7 +338,7 @@ class _Watched(object):
 
 def _logs(args):
     from sagemaker_hetero._defaults import TERMINAL_STATUSES
-    from sagemaker_hetero._job import TrainingJob
+    from sagemaker_hetero._aws.training_job import TrainingJob
 
     job = TrainingJob(_input.session(args), args.job)
     if args.follow:
@@ -388,37 +388,39 @@ def _local(args):
 
 def _load_tuning(args, session=None, facts=None):
     """``(spec, section, job, tuning, facts, now)`` after every check of the spec's tuning job."""
-    from sagemaker_hetero import _runner, _spec, _tuning_spec
+    from sagemaker_hetero import _runner
+    from sagemaker_hetero._spec import tuning
+    from sagemaker_hetero._spec.spec import parse
 
     data, base = _input.read_spec(args.spec)
-    spec = _spec.parse(data, base)
+    spec = parse(data, base)
     now = time.time()
-    section, job, tuning, facts, problems = _tuning_spec.check(spec, session, facts, now,
-                                                               path_exists=_runner.local_path_exists)
+    section, job, tuning_job, facts, problems = tuning.check(spec, session, facts, now,
+                                                             path_exists=_runner.local_path_exists)
     if problems:
         raise E.ConfigError(problems, "the tuning job")
-    return spec, section, job, tuning, facts, now
+    return spec, section, job, tuning_job, facts, now
 
 
 def _tune_render(args):
-    from sagemaker_hetero import _tuning
-    from sagemaker_hetero._request import plan as _plan
+    from sagemaker_hetero import _runner
+    from sagemaker_hetero._tuning import render
 
     _, _, job, tuning, facts, now = _load_tuning(args, facts=_input.dry_run_facts(args))
-    rendered = _tuning.render(tuning, _plan.make_plan(job, facts, now), now)
+    plan = _runner.plan_for(job, facts, now, None)  # as the tuner's dry run: the code key is the archive's SHA-256
+    rendered = render.render(tuning, plan, now)
     sys.stdout.write(json.dumps(rendered.request, indent=2) + "\n")
     return EXIT_OK
 
 
 def _tune_report(args, desc):
-    from sagemaker_hetero import _tuning
-    from sagemaker_hetero.tuner import tuning_status_line
+    from sagemaker_hetero._tuning import describe
 
-    summary = _tuning.status_summary(desc)
+    summary = describe.status_summary(desc)
     if args.output == "json":
         sys.stdout.write(json.dumps(summary) + "\n")
     else:
-        line = tuning_status_line(desc)
+        line = describe.status_line(desc)
         if summary["failure_reason"]:
             line += "\nFailure reason: %s" % summary["failure_reason"]
         sys.stdout.write(line + "\n")

@@ -18,7 +18,8 @@ from typing import Any, Dict, List, Optional, Union
 import attrs
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero import _runner, _sdk_config
+from sagemaker_hetero import _runner
+from sagemaker_hetero._aws import sdk_config
 from sagemaker_hetero._checks.rules import did_you_mean
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._model import variables as _variables
@@ -46,7 +47,7 @@ _PRIVATE = {
 def _dry_run_estimate(plan, prices=None):
     """The cost estimate a dry run's view shows: with the prices known without a call (``prices``, a price
     file's path or a mapping, else ``SAGEMAKER_HETERO_PRICES``'s file, then the cache)."""
-    from sagemaker_hetero._cost.priced import estimate_of
+    from sagemaker_hetero._aws.pricing import estimate_of
 
     return estimate_of(plan.request, plan.region, prices)
 
@@ -70,19 +71,19 @@ def _apply_sdk_config(arguments):
     session = arguments.get("sagemaker_session")
     config = getattr(session, "sagemaker_config", None)
     if config is None:
-        config = _sdk_config.load()
-    for name, path in _sdk_config.TRAINING_JOB_DEFAULTS:
+        config = sdk_config.load()
+    for name, path in sdk_config.TRAINING_JOB_DEFAULTS:
         if name not in arguments or arguments[name] is not None:
             continue
-        value = _sdk_config.value(config, path)
+        value = sdk_config.value(config, path)
         if value is not None and (name != "volume_kms_key" or _volume_kms_allowed(arguments)):
             arguments[name] = value
     if "debugger_hook_config" in arguments and arguments["debugger_hook_config"] is None:
-        arguments["debugger_hook_config"] = _sdk_config.value(config, _sdk_config.DEBUG_HOOK)
+        arguments["debugger_hook_config"] = sdk_config.value(config, sdk_config.DEBUG_HOOK)
     for name, value in NONE_MEANS.items():
         if arguments.get(name, False) is None:
             arguments[name] = value
-    return _sdk_config.value(config, _sdk_config.TAGS)
+    return sdk_config.value(config, sdk_config.TAGS)
 
 
 class EstimatorBase(object):
@@ -204,22 +205,22 @@ class EstimatorBase(object):
         ``create_presigned_domain_url`` and both ``domain_id`` and ``user_profile_name`` are given,
         else the console's TensorBoard landing page. With ``open_in_default_web_browser`` the URL is
         opened in a browser and ``""`` returned."""
-        from sagemaker_hetero import _apps
+        from sagemaker_hetero._aws import apps
 
         name = getattr(app_type, "name", app_type)
-        if not isinstance(name, str) or name.lower() != _apps.TENSORBOARD:
+        if not isinstance(name, str) or name.lower() != apps.TENSORBOARD:
             raise ValueError("%s does not support URL retrieval." % (name,))
         job_name = self._current_job_name
         region = _names.known_region(_runner.session_facts(self._sagemaker_session).region)
         if region is None:
             raise ConfigError([Problem("sagemaker_session", _names.NO_REGION)])
-        studio = _apps.studio_user()
+        studio = apps.studio_user()
         presign = None
         if studio is None and create_presigned_domain_url and domain_id and user_profile_name:
             kwargs = dict(optional_create_presigned_url_kwargs or {}, DomainId=domain_id, UserProfileName=user_profile_name)
             session = self.sagemaker_session
             presign = lambda: session.create_presigned_domain_url(**kwargs)  # noqa: E731
-        url = _apps.tensorboard_url(region, job_name, studio=studio, presign=presign)
+        url = apps.tensorboard_url(region, job_name, studio=studio, presign=presign)
         if open_in_default_web_browser:
             import webbrowser
 
@@ -313,7 +314,7 @@ class EstimatorBase(object):
         group without a price. ``prices`` (a price file's path, or a mapping of instance type to USD per
         hour) are read first, then the cache, then, with ``fetch``, the AWS Price List (pricing:GetProducts;
         a failure makes prices unknown, never an error). Nothing is created or uploaded."""
-        from sagemaker_hetero._cost.priced import estimate_of
+        from sagemaker_hetero._aws.pricing import estimate_of
 
         plan = self._dry_plan(inputs)
         boto_session = getattr(self._sagemaker_session, "boto_session", None) if fetch else None
@@ -376,7 +377,7 @@ class EstimatorBase(object):
         Tags are not part of a job's description and are not restored.
         """
         from sagemaker_hetero._request import describe
-        from sagemaker_hetero._job import TrainingJob
+        from sagemaker_hetero._aws.training_job import TrainingJob
 
         if sagemaker_session is None:
             from sagemaker_hetero.session import Session

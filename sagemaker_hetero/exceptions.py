@@ -23,7 +23,7 @@
     └── LocalJobError (RuntimeError)          a host of a local run failed
 
 Errors coming from botocore are translated into these types in exactly one place,
-``sagemaker_hetero._aws_errors``; they keep the AWS error code in ``.code``. An AWS error about a
+``sagemaker_hetero._aws.errors``; they keep the AWS error code in ``.code``. An AWS error about a
 training job that exists or may exist (a conflict, a lost answer, waiting that failed) names it in
 ``.job_name`` and says how to reach it again.
 """

@@ -4,7 +4,7 @@
 ``upload_data``, ``upload_string_as_file_body``, ``download_data``, ``read_s3_file`` or
 ``list_s3_files`` (``sagemaker_hetero.session.Session``), so every AWS call goes through the
 session. Without ``sagemaker_session`` they create a ``Session()``. Which key a local file gets and
-where a downloaded object lands is decided without AWS (``_s3_paths``, ``_request.s3_uris``).
+where a downloaded object lands is decided without AWS (``_aws.s3_data``, ``_request.s3_uris``).
 Importing this module does not import boto3.
 """
 from typing import Any, Callable, List, Optional

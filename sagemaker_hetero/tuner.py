@@ -6,7 +6,7 @@ instance groups, the channels naming them and the distribution's hyperparameters
 estimator's CreateTrainingJob request does (docs/tuning.md).
 
 One way through, as for an estimator: the estimator's arguments and ``fit``'s become the job model,
-the tuner's the tuning model (``_tuning``); everything is checked in one round, then
+the tuner's the tuning model (``_tuning.model``); everything is checked in one round, then
 ``fit(dry_run=True)`` returns the CreateHyperParameterTuningJob request, or the session looks up
 what it needs, checks the request again with it, uploads the code and creates the tuning job.
 """
@@ -15,18 +15,18 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero import _tuning, _tuning_check
-from sagemaker_hetero._checks import rules as _validate
-from sagemaker_hetero._request import describe
+from sagemaker_hetero._tuning import checks, describe, model, render
+from sagemaker_hetero._checks import rules
+from sagemaker_hetero._request.describe import image_framework, image_of, job_from_description
 from sagemaker_hetero._request import names as _names
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._defaults import (EARLY_STOPPING_TYPE, MAX_PARALLEL_TUNING_JOBS, OBJECTIVE_TYPE,
                                         TERMINAL_STATUSES, TUNING_STRATEGY)
-from sagemaker_hetero._job import POLL_MAX_SECONDS, POLL_MIN_SECONDS, format_elapsed
-from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
-                                            WarmStartConfig, WarmStartTypes)
+from sagemaker_hetero._aws import poller
+from sagemaker_hetero._tuning.config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
+                                             WarmStartConfig, WarmStartTypes)
 from sagemaker_hetero import _runner
 from sagemaker_hetero.estimator import EstimatorBase
 from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
@@ -47,17 +47,11 @@ __all__ = [
 ]
 
 _TUNING_SUBJECT = "the tuning job"
-#: What the SDK v2 takes that this tuner does not, and what to do instead.
-_TUNER_UNSUPPORTED = (
-    ("estimator_name", "tunes several estimators at once, which this tuner does not: tune one estimator"),
-    ("autotune", "is not supported: give hyperparameter_ranges"),
-    ("hyperparameters_to_keep_static", "goes with autotune, which is not supported"),
-)
 #: Tuning job statuses a waited-for job may end with without an exception (as in the SDK v2).
 _ENDED_WELL = ("Completed", "Stopped")
 # The fit arguments whose problems the constructor leaves to fit (with the estimator's own).
 _TUNER_FIT_DECIDES = ("job_name", "include_cls_metadata", "estimator_kwargs") + tuple(
-    _tuning.estimator_arg(name) for name in _runner.FIT_DECIDES)
+    model.estimator_arg(name) for name in _runner.FIT_DECIDES)
 
 
 
@@ -98,7 +92,7 @@ class HyperparameterTuner(object):
         self.metric_definitions = metric_definitions
         self.strategy = strategy
         self.objective_type = objective_type
-        self.max_jobs = _tuning.default_max_jobs(max_jobs, strategy)
+        self.max_jobs = model.default_max_jobs(max_jobs, strategy)
         self.max_parallel_jobs = max_parallel_jobs
         self.max_runtime_in_seconds = max_runtime_in_seconds
         self.tags = tags
@@ -127,13 +121,13 @@ class HyperparameterTuner(object):
         """The ranges as the request holds them (``ParameterRanges``), or None without ranges."""
         if self._hyperparameter_ranges is None:
             return None
-        tuning, _ = _tuning.build(self._settings())
-        return _tuning.parameter_ranges(tuning, getattr(self.estimator, "framework", None) is not None)[0]
+        tuning, _ = model.build(self._settings())
+        return render.parameter_ranges(tuning, getattr(self.estimator, "framework", None) is not None)[0]
 
     # -- checking and rendering ----------------------------------------------------------------
 
     def _settings(self, job_name=None, include_cls_metadata=False):
-        return _tuning.TuningSettings(
+        return model.TuningSettings(
             objective_metric_name=self.objective_metric_name,
             hyperparameter_ranges=self._hyperparameter_ranges,
             metric_definitions=self.metric_definitions,
@@ -162,7 +156,7 @@ class HyperparameterTuner(object):
             raise ConfigError([Problem("estimator", "must be an estimator of sagemaker_hetero (Estimator, PyTorch, "
                                                     "TensorFlow)", estimator)], _TUNING_SUBJECT)
         found = []
-        for name, message in _TUNER_UNSUPPORTED:
+        for name, message in checks.UNSUPPORTED:
             value = getattr(self, name)
             if value not in (None, False):
                 found.append(Problem(name, message, value))
@@ -178,9 +172,9 @@ class HyperparameterTuner(object):
             found.append(Problem("estimator.sagemaker_session", _names.NO_REGION))
         settings = estimator.job_settings(inputs, job_name)
         if need_region:  # fit: a tuning job is started with values
-            found.extend(p.renamed(_tuning.estimator_arg(p.path)) for p in _variables.outside_pipeline(settings))
-        job, tuning, facts, problems = _tuning_check.prepare(settings, self._settings(job_name, include_cls_metadata),
-                                                       session, facts, now, path_exists, found)
+            found.extend(p.renamed(model.estimator_arg(p.path)) for p in _variables.outside_pipeline(settings))
+        job, tuning, facts, problems = checks.prepare(settings, self._settings(job_name, include_cls_metadata),
+                                                      session, facts, now, path_exists, found)
         problems = [p for p in problems if p.path not in later and not (later and p.path.startswith("inputs"))]
         if problems:
             raise ConfigError(problems, _TUNING_SUBJECT)
@@ -210,7 +204,7 @@ class HyperparameterTuner(object):
                                            path_exists=_runner.local_path_exists, need_region=True, dry_run=dry_run)
         if dry_run:
             plan = _runner.plan_for(job, facts, now, self.estimator.given_session)
-            rendered = _tuning.render(tuning, plan, now)
+            rendered = render.render(tuning, plan, now)
             self._current_job_name = rendered.request["HyperParameterTuningJobName"]
             return rendered.request
         session = self.estimator.sagemaker_session
@@ -218,11 +212,11 @@ class HyperparameterTuner(object):
             plan = session.plan_job(job, now)
         except ConfigError as exc:  # an input bucket that does not exist
             raise ConfigError(exc.problems, _TUNING_SUBJECT)
-        rendered = _tuning.render(tuning, plan, now)
+        rendered = render.render(tuning, plan, now)
         # The request again with the account, bucket and role looked up, before anything is uploaded.
-        problems = [p.renamed(_tuning.estimator_arg(p.path)) for p in round_one.service_problems(plan)]
+        problems = [p.renamed(model.estimator_arg(p.path)) for p in round_one.service_problems(plan)]
         reported = set(p.path for p in problems)
-        problems.extend(p for p in round_one.rendered_problems(rendered, _tuning.TUNING_OPERATION)
+        problems.extend(p for p in round_one.rendered_problems(rendered, model.TUNING_OPERATION)
                         if p.path not in reported)
         if problems:
             raise ConfigError(problems, _TUNING_SUBJECT)
@@ -290,18 +284,18 @@ class HyperparameterTuner(object):
 
             sagemaker_session = Session()
         desc = job_details if job_details is not None else sagemaker_session.describe_tuning_job(tuning_job_name)
-        request = _tuning.definition_as_training_request(desc)
-        estimator_class = _estimator_class(estimator_cls or _tuning.estimator_class_name(desc), request)
-        job = describe.job_from_description(request, framework=estimator_class.framework,
-                                         region=getattr(sagemaker_session, "boto_region_name", None))
+        request = describe.definition_as_training_request(desc)
+        estimator_class = _estimator_class(estimator_cls or describe.estimator_class_name(desc), request)
+        job = job_from_description(request, framework=estimator_class.framework,
+                                   region=getattr(sagemaker_session, "boto_region_name", None))
         kwargs, inputs = _build.arguments(job)
         metric_definitions = kwargs.pop("metric_definitions", None)
         allowed = estimator_class.allowed_arguments()
         estimator = estimator_class(sagemaker_session=sagemaker_session,
                                     **dict((k, v) for k, v in kwargs.items() if k in allowed))
         estimator.latest_inputs = inputs
-        tuning = _tuning.tuning_from_description(desc, as_json=estimator_class.framework is not None)
-        tuner = cls(estimator, metric_definitions=metric_definitions, **_tuning.arguments(tuning))
+        tuning = describe.tuning_from_description(desc, as_json=estimator_class.framework is not None)
+        tuner = cls(estimator, metric_definitions=metric_definitions, **describe.arguments(tuning))
         tuner.latest_tuning_job = TuningJob(sagemaker_session, tuning_job_name)
         tuner._current_job_name = tuning_job_name
         return tuner
@@ -321,8 +315,8 @@ def _estimator_class(given, request):
         return classes[given.rpartition(".")[2]]
     if given is not None:
         raise ConfigError([Problem("estimator_cls", "must be Estimator, PyTorch or TensorFlow (a class or its name)%s"
-                                   % _validate.did_you_mean(str(given), classes), given)], _TUNING_SUBJECT)
-    parsed = describe.image_framework(describe.image_of(request))
+                                   % rules.did_you_mean(str(given), classes), given)], _TUNING_SUBJECT)
+    parsed = image_framework(image_of(request))
     return PyTorch if parsed and parsed[0] == "pytorch" else TensorFlow if parsed else Estimator
 
 
@@ -351,24 +345,14 @@ class TuningJob(object):
         """Poll until the tuning job ends, printing a line each time its status or its training jobs'
         counts change; return the description. Raises :class:`UnexpectedStatusException` if it ends
         Failed (Completed and Stopped are ends, as in the SDK v2). ``poll``: ``(first, longest)``
-        seconds between polls, or one number (default 2 s doubling up to 30 s)."""
+        seconds between polls, or one number (default: the session's ``poll_interval``, else 2 s
+        doubling up to 30 s); a throttled describe is asked again, as a training job's waiter does
+        (``_aws.poller``)."""
         out = out or sys.stdout
-        poll = poll or getattr(self.sagemaker_session, "poll_interval", None) or (POLL_MIN_SECONDS, POLL_MAX_SECONDS)
-        first, longest = (poll, poll) if isinstance(poll, (int, float)) else poll
-        start = clock()
-        delay, last = first, None
+        waiting = poller.Poller(poll, self.sagemaker_session, clock, sleep)
         try:
-            while True:
-                desc = self.describe()
-                line = tuning_status_line(desc)
-                if line != last:
-                    out.write("[%s] %s\n" % (format_elapsed(clock() - start), line))
-                    out.flush()
-                    last, delay = line, first
-                if desc.get("HyperParameterTuningJobStatus") in TERMINAL_STATUSES:
-                    break
-                sleep(delay)
-                delay = min(delay * 2, longest)
+            desc = waiting.follow(self.describe, out, describe.status_line,
+                                  lambda d: d.get("HyperParameterTuningJobStatus") in TERMINAL_STATUSES)
         except KeyboardInterrupt:
             out.write("\nStopped waiting for %s; the tuning job keeps running. Stop it with: aws sagemaker "
                       "stop-hyper-parameter-tuning-job --hyper-parameter-tuning-job-name %s\n" % (self.name, self.name))
@@ -378,16 +362,3 @@ class TuningJob(object):
         if status not in _ENDED_WELL:
             raise UnexpectedStatusException(self.name, status, desc.get("FailureReason"), _ENDED_WELL, kind="Tuning job")
         return desc
-
-
-def tuning_status_line(desc):
-    """One line of a tuning job's state: its status, its training jobs by status, the best so far."""
-    summary = _tuning.status_summary(desc)
-    counts = ", ".join("%d %s" % (n, status.lower()) for status, n in summary["training_jobs"].items() if n)
-    line = "%s: %s" % (summary["tuning_job_name"], summary["status"])
-    if counts:
-        line += " - training jobs: " + counts
-    best = summary["best_objective"]
-    if summary["best_training_job"] and best:
-        line += " - best: %s (%s = %s)" % (summary["best_training_job"], best["metric"], best["value"])
-    return line

@@ -107,9 +107,9 @@ def aws(moto_server, monkeypatch, tmp_path):
     # clients do not read and parse botocore's JSON models again.
     import boto3
 
-    from sagemaker_hetero import _boto
+    from sagemaker_hetero._aws import clients
 
-    monkeypatch.setattr(boto3, "DEFAULT_SESSION", _boto.new_boto_session())
+    monkeypatch.setattr(boto3, "DEFAULT_SESSION", clients.new_boto_session())
     yield moto_server
 
 

@@ -787,16 +787,16 @@ def test_training_inputs_carry_hub_and_model_access_configs():
 
 
 def test_get_app_url_gives_the_tensorboard_urls_the_sdk_v2_gives(monkeypatch, tmp_path):
-    from sagemaker_hetero import _apps
+    from sagemaker_hetero._aws import apps
 
-    monkeypatch.setattr(_apps, "STUDIO_METADATA_FILE", str(tmp_path / "none.json"))
+    monkeypatch.setattr(apps, "STUDIO_METADATA_FILE", str(tmp_path / "none.json"))
     est = pytorch()
     dry_run(est, grouped_inputs(), job_name="tb-job")
     assert est.get_app_url("TensorBoard", open_in_default_web_browser=False) == (
         "https://us-west-2.console.aws.amazon.com/sagemaker/home?region=us-west-2#/tensor-board-landing/tb-job")
     metadata = tmp_path / "metadata.json"
     metadata.write_text(json.dumps({"DomainId": "d-abc", "UserProfileName": "me"}))
-    monkeypatch.setattr(_apps, "STUDIO_METADATA_FILE", str(metadata))
+    monkeypatch.setattr(apps, "STUDIO_METADATA_FILE", str(metadata))
     assert est.get_app_url("tensorboard", open_in_default_web_browser=False) == (
         "https://d-abc.studio.us-west-2.sagemaker.aws/tensorboard/default"
         "/data/plugin/sagemaker_data_manager/add_folder_or_job?Redirect=True&Name=tb-job")

@@ -426,12 +426,12 @@ def test_a_spec_whose_tag_key_is_a_list_is_a_problem_not_a_crash(capsys, spec_di
 
 
 def test_an_unexpected_error_exits_4_with_one_line_and_the_traceback_on_demand(capsys, monkeypatch):
-    from sagemaker_hetero import _spec
+    from sagemaker_hetero._checks import text
 
     def broken(*args, **kwargs):
         raise RuntimeError("the spec reader broke\nsecond line")
 
-    monkeypatch.setattr(_spec, "loads", broken)
+    monkeypatch.setattr(text, "loads", broken)
     monkeypatch.delenv("SAGEMAKER_HETERO_DEBUG", raising=False)
     code, out, err = run(capsys, "validate", EXAMPLE)
     assert (code, out) == (4, "")
@@ -465,14 +465,15 @@ def test_an_archive_that_cannot_be_written_is_a_usage_error(capsys, tmp_path):
 
 
 def test_docs_state_the_limits_and_exit_codes_the_code_has():
-    from sagemaker_hetero import _spec, cli
+    from sagemaker_hetero import cli
+    from sagemaker_hetero._checks import text
 
     with open(os.path.join(ROOT, "docs", "cli.md")) as f:
         doc = f.read()
-    assert "1 MiB" in doc and _spec.MAX_SPEC_BYTES == 1 << 20
-    assert "%d levels" % _spec.MAX_SPEC_DEPTH in doc
-    assert "{:,} values".format(_spec.MAX_SPEC_VALUES) in doc
-    assert "{:,} characters".format(_spec.MAX_SPEC_CHARS) in doc
+    assert "1 MiB" in doc and text.MAX_SPEC_BYTES == 1 << 20
+    assert "%d levels" % text.MAX_SPEC_DEPTH in doc
+    assert "{:,} values".format(text.MAX_SPEC_VALUES) in doc
+    assert "{:,} characters".format(text.MAX_SPEC_CHARS) in doc
     for code in (cli.EXIT_OK, cli.EXIT_JOB_FAILED, cli.EXIT_USAGE, cli.EXIT_AWS, cli.EXIT_UNEXPECTED,
                  cli.EXIT_UNKNOWN, cli.EXIT_INTERRUPTED, cli.EXIT_BROKEN_PIPE):
         assert "\n| %d |" % code in doc

@@ -35,7 +35,7 @@ def test_global_options_go_before_or_after_the_command(capsys, monkeypatch):
         assert ".dkr.ecr.eu-west-1.amazonaws.com/" in image(out)
     code, out, _ = run(capsys, "--region", "eu-west-1", "render", EXAMPLE, "--region", "eu-central-1")
     assert ".dkr.ecr.eu-central-1." in image(out)  # given twice, the command's own wins
-    from sagemaker_hetero import _spec
+    from sagemaker_hetero._checks import text as _spec
 
     def broken(*args, **kwargs):
         raise RuntimeError("the spec reader broke")

@@ -102,7 +102,7 @@ def test_json_that_nests_too_deep_is_refused(capsys, spec_dir):
 
 
 def test_the_limits_are_exact():
-    from sagemaker_hetero import _spec
+    from sagemaker_hetero._checks import text as _spec
     from sagemaker_hetero.exceptions import ConfigError
 
     def depth(levels):  # the spec's mapping, then levels - 1 lists
@@ -123,7 +123,7 @@ def test_the_limits_are_exact():
 
 
 def test_a_spec_file_larger_than_the_limit_is_not_read(capsys, spec_dir, monkeypatch):
-    from sagemaker_hetero._spec import MAX_SPEC_BYTES
+    from sagemaker_hetero._checks.text import MAX_SPEC_BYTES
 
     path = spec_dir / "big.json"
     path.write_text(json.dumps(small_spec(description="x" * MAX_SPEC_BYTES)))

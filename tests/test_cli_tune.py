@@ -64,14 +64,14 @@ def test_tune_render_prints_the_tuners_dry_run_of_the_same_job(capsys):
               "dummy": TrainingInput("s3://your-training-data-storage/folder2", instance_groups=["dnn_group"])}
     dry_run = tuner.fit(inputs, dry_run=True)
     assert dry_run["HyperParameterTuningJobConfig"] == rendered["HyperParameterTuningJobConfig"]
-    # the training job's name (where the code goes) has the time in it: the rest of the definition is the same
+    # the training job's name has the time in it: the rest of the definition is the same, the code key too
     ours, theirs = rendered["TrainingJobDefinition"], json.loads(json.dumps(dry_run["TrainingJobDefinition"]))
     for static in (ours["StaticHyperParameters"], theirs["StaticHyperParameters"]):
-        del static["sagemaker_job_name"], static["sagemaker_submit_directory"]
+        del static["sagemaker_job_name"]
     assert ours == theirs
 
 
-def test_tune_render_with_a_job_name_is_exactly_the_tuners_dry_run(capsys, spec_file):
+def test_tune_render_with_a_job_name_is_exactly_the_tuners_dry_run(capsys, spec_file, tmp_path):
     code, out, _ = run(capsys, "tune", "render", spec_file(spec()))
     assert code == 0
     rendered = json.loads(out)
@@ -81,6 +81,16 @@ def test_tune_render_with_a_job_name_is_exactly_the_tuners_dry_run(capsys, spec_
     assert json.loads(definition["StaticHyperParameters"]["sagemaker_job_name"]) == "cli-hpo"
     assert rendered["HyperParameterTuningJobConfig"]["ParameterRanges"]["ContinuousParameterRanges"] == [
         {"Name": "lr", "MinValue": "0.01", "MaxValue": "0.1", "ScalingType": "Auto"}]
+    estimator = PyTorch(role=ROLE, entry_point=str(tmp_path / "train.py"), framework_version="2.2.0",
+                        py_version="py310", output_path="s3://bucket/out",
+                        instance_groups=[InstanceGroup("data", "ml.c5.xlarge", 1), InstanceGroup("train", "ml.g5.xlarge", 1)])
+    tuner = HyperparameterTuner(estimator, "loss", {"lr": ContinuousParameter(0.01, 0.1)},
+                                metric_definitions=[{"Name": "loss", "Regex": "loss=(.*)"}])
+    inputs = {"raw": TrainingInput("s3://bucket/raw", instance_groups=["data"]),
+              "dummy": TrainingInput("s3://bucket/dummy", instance_groups=["train"])}
+    # one path through for both (_runner.plan_for): the same code key, the archive's content address
+    assert rendered == json.loads(json.dumps(tuner.fit(inputs, job_name="cli-hpo", dry_run=True)))
+    assert "/code/" in json.loads(definition["StaticHyperParameters"]["sagemaker_submit_directory"])
 
 
 def test_tune_render_as_a_subprocess_imports_no_boto3():

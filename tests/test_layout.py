@@ -1,5 +1,7 @@
-"""The stages import downward only (docs/architecture.md): _model < _request < _checks, each
-subpackage's ``__init__`` empty, read from the code's import statements (those inside functions too)."""
+"""The private subpackages import downward only (docs/architecture.md): _model < _request < _checks <
+_cost < _aws < _preflight, and _tuning < _spec above the runner; the pure stages never reach the AWS edge; boto3 and
+botocore are imported in the AWS edge alone; each subpackage's ``__init__`` is empty. Read from the
+code's import statements (those inside functions too)."""
 import ast
 import os
 
@@ -7,41 +9,80 @@ import pytest
 
 PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sagemaker_hetero")
 GROUND = ("sagemaker_hetero._defaults", "sagemaker_hetero.exceptions", "sagemaker_hetero.utils")
-#: stage -> what its modules may import of the package (besides the ground floor)
+#: subpackage -> what its modules may import of the package (besides the ground floor)
 ALLOWED = {
     "_model": ("_model",),
     "_request": ("_request", "_model"),
     "_checks": ("_checks", "_request", "_model"),
+    "_cost": ("_cost", "_checks", "_request", "_model"),
+    "_aws": ("_aws", "_cost", "_checks", "_request", "_model", "training"),
+    "_preflight": ("_preflight", "_aws", "_cost", "_checks", "_request", "_model"),
+    "_tuning": ("_tuning", "_runner", "_checks", "_request", "_model", "parameter"),
+    "_spec": ("_spec", "_tuning", "_runner", "_checks", "_request", "_model", "inputs", "instance_group", "parameter",
+              "tuner"),
 }
+#: the stages that are pure: none of them may import the AWS edge
+PURE = ("_model", "_request", "_checks", "_cost")
+#: where boto3 and botocore may be imported: the AWS edge, and the walker's optional read of the
+#: installed botocore's service model (an enum newer than the snapshot)
+BOTO_ALLOWED = ("_aws/", "_checks/service.py")
 
 
 def _imports(path):
-    """The package modules ``path`` imports (``from sagemaker_hetero import x`` as ``sagemaker_hetero.x``)."""
+    """The modules ``path`` imports, by their full names (``from sagemaker_hetero import x`` and a
+    relative ``from . import x`` as ``sagemaker_hetero.x``)."""
+    package = os.path.relpath(os.path.dirname(path), os.path.dirname(PACKAGE)).replace(os.sep, ".")
     tree = ast.parse(open(path).read(), path)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield alias.name
-        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("sagemaker_hetero"):
-            if node.module == "sagemaker_hetero":
+        elif isinstance(node, ast.ImportFrom):
+            base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1]) if node.level else ""
+            module = ".".join(part for part in (base, node.module) if part)
+            if module == "sagemaker_hetero" or not node.module:
                 for alias in node.names:
-                    yield "sagemaker_hetero." + alias.name
+                    yield module + "." + alias.name
             else:
-                yield node.module
+                yield module
+
+
+def _modules(folder):
+    for name in sorted(os.listdir(os.path.join(PACKAGE, folder))):
+        if name.endswith(".py"):
+            yield name, os.path.join(PACKAGE, folder, name)
+
+
+def _within(module, names):
+    return any(module == n or module.startswith(n + ".") for n in names)
 
 
 @pytest.mark.parametrize("stage", sorted(ALLOWED))
 def test_a_stage_imports_only_the_stages_below_it(stage):
-    folder = os.path.join(PACKAGE, stage)
     allowed = tuple("sagemaker_hetero.%s" % s for s in ALLOWED[stage]) + GROUND
     upward = []
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".py"):
-            for module in _imports(os.path.join(folder, name)):
-                if module.startswith("sagemaker_hetero") and not any(
-                        module == a or module.startswith(a + ".") for a in allowed):
-                    upward.append("%s/%s imports %s" % (stage, name, module))
+    for name, path in _modules(stage):
+        for module in _imports(path):
+            if module.startswith("sagemaker_hetero") and not _within(module, allowed):
+                upward.append("%s/%s imports %s" % (stage, name, module))
     assert upward == []
+
+
+def test_the_pure_stages_never_import_the_aws_edge():
+    found = ["%s/%s" % (stage, name) for stage in PURE for name, path in _modules(stage)
+             if any(_within(m, ("sagemaker_hetero._aws",)) for m in _imports(path))]
+    assert found == []
+
+
+def test_boto3_and_botocore_are_imported_in_the_aws_edge_alone():
+    found = []
+    for folder, _, files in os.walk(PACKAGE):
+        for name in files:
+            path = os.path.join(folder, name)
+            where = os.path.relpath(path, PACKAGE).replace(os.sep, "/")
+            if name.endswith(".py") and not where.startswith(BOTO_ALLOWED):
+                found.extend("%s imports %s" % (where, m) for m in _imports(path) if _within(m, ("boto3", "botocore")))
+    assert found == []
 
 
 @pytest.mark.parametrize("stage", sorted(ALLOWED))

@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from sagemaker_hetero import _apps
+from sagemaker_hetero._aws import apps
 from sagemaker_hetero.exceptions import ConfigError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -80,7 +80,7 @@ def notebook(aws, tmp_path, monkeypatch):
     work = tmp_path / "notebook"
     work.mkdir()
     monkeypatch.chdir(work)
-    monkeypatch.setattr(_apps, "STUDIO_METADATA_FILE", str(tmp_path / "no-metadata.json"))
+    monkeypatch.setattr(apps, "STUDIO_METADATA_FILE", str(tmp_path / "no-metadata.json"))
     for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
         monkeypatch.setenv(name, os.environ.get(name, "testing"))  # the cells' setup changes them
     monkeypatch.delenv("SAGEMAKER_ROLE", raising=False)  # set by the start scripts' setup

@@ -16,7 +16,7 @@ import boto3
 import pytest
 
 import sagemaker_hetero
-from sagemaker_hetero import _apps
+from sagemaker_hetero._aws import apps
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero.s3 import S3Downloader, S3Uploader, parse_s3_url, s3_path_join
 from sagemaker_hetero.session import Session, get_execution_role
@@ -41,7 +41,7 @@ STAMP = r"\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}-\d{3}"
 def no_notebook(tmp_path, monkeypatch):
     """Not in a notebook: the metadata file is somewhere that does not exist (whatever this machine has)."""
     path = str(tmp_path / "resource-metadata.json")
-    monkeypatch.setattr(_apps, "STUDIO_METADATA_FILE", path)
+    monkeypatch.setattr(apps, "STUDIO_METADATA_FILE", path)
     return path
 
 

@@ -423,9 +423,9 @@ def test_neither_instance_groups_nor_instance_type_is_refused():
 
 
 def _no_studio(monkeypatch, tmp_path):
-    from sagemaker_hetero import _apps
+    from sagemaker_hetero._aws import apps
 
-    monkeypatch.setattr(_apps, "STUDIO_METADATA_FILE", str(tmp_path / "no-studio.json"))
+    monkeypatch.setattr(apps, "STUDIO_METADATA_FILE", str(tmp_path / "no-studio.json"))
 
 
 # SDK v2: test_estimator.py::test_estimator_get_app_url_success (with the app type as a string)

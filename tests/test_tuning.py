@@ -271,7 +271,7 @@ def test_fit_uploads_the_code_then_creates_the_tuning_job(aws, code):
     sent = aws.last_json("CreateHyperParameterTuningJob")
     code_uri = json.loads(sent["TrainingJobDefinition"]["StaticHyperParameters"]["sagemaker_submit_directory"])
     assert boto3.client("s3").head_object(Bucket="bucket", Key=code_uri[len("s3://bucket/"):])["ContentLength"] > 0
-    desc = t.latest_tuning_job.wait(out=out, sleep=lambda s: None)  # moto's tuning jobs are Completed at once
+    desc = t.latest_tuning_job.wait(out=out, clock=lambda: 0.0, sleep=lambda s: None)  # moto's tuning jobs are Completed at once
     assert desc["HyperParameterTuningJobStatus"] == "Completed"
     assert out.getvalue().startswith("[0:00:00] %s: Completed" % t.latest_tuning_job.name)
     assert t.describe()["TrainingJobDefinition"]["ResourceConfig"] == sent["TrainingJobDefinition"]["ResourceConfig"]

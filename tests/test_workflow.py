@@ -240,7 +240,7 @@ def test_start_checks_the_executions_values_then_starts_and_waits(aws, code):
                                                                                 "Value": "s3://bucket/other"}]
     assert sent["PipelineExecutionDisplayName"] == "run-1"
     out = io.StringIO()
-    assert execution.wait(out=out, sleep=lambda s: None)["PipelineExecutionStatus"] == "Succeeded"  # moto: at once
+    assert execution.wait(out=out, clock=lambda: 0.0, sleep=lambda s: None)["PipelineExecutionStatus"] == "Succeeded"  # moto: at once
     assert out.getvalue() == "[0:00:00] %s: Succeeded\n" % execution.arn
 
 

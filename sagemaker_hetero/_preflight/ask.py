@@ -10,11 +10,9 @@ retries throttling, and nothing else: a preflight does not wait on an endpoint t
 shared by every session made with that boto3 session; the SageMaker calls use the session's
 SageMaker client.
 """
-import threading
 import time
-import weakref
 
-from sagemaker_hetero import _aws_errors
+from sagemaker_hetero._aws import clients, errors
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._preflight.judge import Missing
 from sagemaker_hetero._preflight.report import ACTIONS
@@ -23,10 +21,6 @@ __all__ = ["Asker", "Unanswered", "THROTTLE_DELAYS", "why"]
 
 #: Seconds waited before each new attempt of a throttled call (so at most 4 attempts).
 THROTTLE_DELAYS = (0.5, 1.0, 2.0)
-_USER_AGENT = "sagemaker-hetero/0.1.0 preflight"
-# boto3 session -> {(service, region): client}: the clients of the sessions made with it
-_CLIENTS = weakref.WeakKeyDictionary()
-_LOCK = threading.Lock()
 
 
 class Unanswered(Exception):
@@ -66,23 +60,12 @@ class Asker(object):
     def client(self, service):
         if service == "sagemaker":
             return self.session.sagemaker_client
-        boto_session = self.session.boto_session
-        with _LOCK:
-            clients = _CLIENTS.setdefault(boto_session, {})
-            client = clients.get((service, self.region))
-            if client is None:
-                import botocore.config
-
-                config = botocore.config.Config(retries={"mode": "standard", "total_max_attempts": 1},
-                                                user_agent_extra=_USER_AGENT)
-                client = clients[(service, self.region)] = boto_session.client(service, region_name=self.region,
-                                                                               config=config)
-            return client
+        return clients.single_attempt_client(self.session.boto_session, service, self.region, "preflight")
 
     def call(self, service, operation, missing=(), **params):
         """``operation``'s answer (:class:`Missing` for an error code in ``missing``), else :class:`Unanswered`."""
         return self.through(ACTIONS[(service, operation)],
-                            lambda: _aws_errors.call(self.client(service), operation, **params), missing)
+                            lambda: errors.call(self.client(service), operation, **params), missing)
 
     def through(self, permission, ask, missing=()):
         """``ask()`` (one AWS call through the translator, needing ``permission``), retried while

@@ -22,7 +22,7 @@ import tempfile
 
 import attrs
 
-from sagemaker_hetero.local import _cluster, _isolation, _launchers, _private, _resolver, _storage
+from sagemaker_hetero.local import _cluster, _isolation, _launchers, _private, _resolver, _trees
 from sagemaker_hetero.training.environment import Environment
 
 __all__ = ["HostPlan", "prepare_host", "host_environ", "host_command", "python_path_dir", "write_site", "SITE_DIR"]
@@ -113,7 +113,7 @@ def list_channel(path, on_loop=None):
     """``(files, base)`` of a channel's local source, listed once per job (link loops skipped)."""
     if os.path.isfile(path):
         return [os.path.basename(path)], os.path.dirname(path)
-    return [os.path.join(*rel.split("/")) for rel in _storage.walk_files(path, on_loop)], path
+    return [os.path.join(*rel.split("/")) for rel in _trees.walk_files(path, on_loop)], path
 
 
 def _place_channel(channel, source, dest, cluster, host, listing=None):
@@ -122,12 +122,12 @@ def _place_channel(channel, source, dest, cluster, host, listing=None):
         files, base = listing or list_channel(source)
         readers = cluster.hosts_of(channel.groups)
         os.makedirs(dest, exist_ok=True)
-        _storage.link_files(base, _cluster.shard(files, readers, host.name), dest)
+        _trees.link_files(base, _cluster.shard(files, readers, host.name), dest)
     elif os.path.isdir(source):
-        _storage.link_or_copy(source, dest)
+        _trees.link_or_copy(source, dest)
     else:
         os.makedirs(dest, exist_ok=True)
-        _storage.link_or_copy(source, os.path.join(dest, os.path.basename(source)))
+        _trees.link_or_copy(source, os.path.join(dest, os.path.basename(source)))
 
 
 def python_path_dir(python):
@@ -206,7 +206,7 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, code, pytho
     """Create ``host``'s base folder and return its :class:`HostPlan`.
 
     ``sources``: ``{channel: local file or folder}``; ``code``: the job's unpacked code (a
-    :class:`~sagemaker_hetero.local._storage.Tree`). In namespaces that can mount overlays the host's
+    :class:`~sagemaker_hetero.local._trees.Tree`). In namespaces that can mount overlays the host's
     ``code`` is an overlay of it, whose writes land in the host's ``code`` folder on disk; otherwise
     the driver makes ``code`` a tree of hard links (copies across file systems): files the host
     creates, deletes, renames or replaces there are its own, but a file it rewrites in place is

@@ -30,7 +30,7 @@ import weakref
 from sagemaker_hetero.exceptions import LocalJobError
 from sagemaker_hetero.local import _artifacts, _hostfiles, _lifeline, _output, _private, _signals
 
-__all__ = ["LocalJob", "LAST_LINES", "FAILURE_FILE", "FAILURE_LIMIT"]
+__all__ = ["LocalJob", "utc_now", "LAST_LINES", "FAILURE_FILE", "FAILURE_LIMIT"]
 
 LAST_LINES = _output.LAST_LINES
 FAILURE_FILE = "output/failure"
@@ -40,7 +40,8 @@ _RUNNING = weakref.WeakSet()
 _SIGNAL_STOP = {"stopping": False}  # a first SIGTERM/SIGHUP is stopping the hosts
 
 
-def _now():
+def utc_now():
+    """The time now, in UTC (a described job's times)."""
     return datetime.datetime.now(datetime.timezone.utc)
 
 
@@ -129,7 +130,7 @@ class LocalJob(object):
         self._failure_reason = None
         self._error = None
         self._model_uri = None
-        self._created = transitions[0]["StartTime"] if transitions else _now()
+        self._created = transitions[0]["StartTime"] if transitions else utc_now()
         self._started_at = None
         self._ended_at = None
         self._threads = []
@@ -150,7 +151,7 @@ class LocalJob(object):
     # -- starting ------------------------------------------------------------------------------
 
     def _set_secondary(self, status, message=""):
-        now = _now()
+        now = utc_now()
         with self._lock:
             if self._transitions and "EndTime" not in self._transitions[-1]:
                 self._transitions[-1]["EndTime"] = now
@@ -161,7 +162,7 @@ class LocalJob(object):
         """Prepare each host's folder and start its process as soon as it is ready, then the threads
         watching them (host N runs while host N+1 is prepared)."""
         self._set_secondary("Training", "Running the entry point on %d host(s)" % len(self._hosts))
-        self._started_at = _now()
+        self._started_at = utc_now()
         self._clock = time.monotonic()
         self._lifeline = _lifeline.Lifeline()
         try:
@@ -227,8 +228,13 @@ class LocalJob(object):
                 self._echo = False
                 sys.stderr.write("sagemaker-hetero local: cannot write the output of %s: %r\n" % (self.name, exc))
 
-    def _say(self, text):
+    def say(self, text):
+        """Print one ``[local] <job>: <text>`` line of the driver's among the hosts' output."""
         self._write("[local] %s: %s\n" % (self.name, text), flush=True)
+
+    def ended(self):
+        """Whether the job has ended (its hosts are gone)."""
+        return self._done.is_set()
 
     def _emit(self, run, chunk):
         """Show what ``chunk`` completes of ``run``'s lines and updates (``b""``: its output ended)."""
@@ -322,7 +328,7 @@ class LocalJob(object):
                     break
             if pending:
                 if outcome == "failed":
-                    self._say("%s (%s) exited with code %s; stopping the other hosts"
+                    self.say("%s (%s) exited with code %s; stopping the other hosts"
                               % (culprit.host.name, culprit.host.group, culprit.exit_code))
                 self._terminate(pending)
             self._finish(outcome, culprit, max_run, why)
@@ -335,7 +341,7 @@ class LocalJob(object):
         finally:
             self._lifeline.close()  # a watchdog still running stops what is left of its host
             self._free_scratch()
-            self._ended_at = _now()
+            self._ended_at = utc_now()
             _RUNNING.discard(self)
             if self._folder_lock is not None:
                 self._folder_lock.release()
@@ -351,7 +357,7 @@ class LocalJob(object):
             self._collect()
         if outcome == "completed":
             status, secondary = "Completed", "Completed"
-            self._say("Completed in %.2f s; model artifacts: %s" % (elapsed, self._model_uri))
+            self.say("Completed in %.2f s; model artifacts: %s" % (elapsed, self._model_uri))
         elif outcome == "failed":
             status, secondary = "Failed", "Failed"
             self._fail(culprit)
@@ -361,15 +367,15 @@ class LocalJob(object):
                 "timeout",
                 "timeout: the job ran past max_run (MaxRuntimeInSeconds=%s) and every host was stopped" % max_run,
             )
-            self._say("Stopped: ran past max_run (%s s); host folders kept in %s" % (max_run, self.job_dir))
+            self.say("Stopped: ran past max_run (%s s); host folders kept in %s" % (max_run, self.job_dir))
         else:
             status, secondary = "Stopped", "Stopped"
             self._error = self._make_error(outcome, "%s: every host was stopped" % why)
-            self._say("Stopped (%s); host folders kept in %s" % (why, self.job_dir))
+            self.say("Stopped (%s); host folders kept in %s" % (why, self.job_dir))
         with self._lock:
             if self._transitions and "EndTime" not in self._transitions[-1]:
-                self._transitions[-1]["EndTime"] = _now()
-            self._transitions.append({"Status": secondary, "StartTime": _now(), "StatusMessage": ""})
+                self._transitions[-1]["EndTime"] = utc_now()
+            self._transitions.append({"Status": secondary, "StartTime": utc_now(), "StatusMessage": ""})
             self._status, self._secondary = status, secondary
         if status == "Completed" and not self._keep:
             _private.remove_later(self._removable, os.path.dirname(self.job_dir))
@@ -387,7 +393,7 @@ class LocalJob(object):
         self._error = self._make_error(
             "failed", "host %s (group %s) exited with code %s" % (host.name, host.group, culprit.exit_code), culprit
         )
-        self._say("Failed: %s; host folders kept in %s" % (reason.splitlines()[0], self.job_dir))
+        self.say("Failed: %s; host folders kept in %s" % (reason.splitlines()[0], self.job_dir))
 
     def _drain_output(self):
         """Wait briefly for the last output; a pipe a stray process still holds is not waited for."""
@@ -406,11 +412,11 @@ class LocalJob(object):
             folders = [(r.host.name, r.plan.base_dir) for r in runs]
             entries, moved = _artifacts.combine(folders, source, self._skip)
             for host, rel in moved:
-                self._say("%s/%s differs from an earlier host's copy: stored as %s/%s in %s"
+                self.say("%s/%s differs from an earlier host's copy: stored as %s/%s in %s"
                           % (source, rel, host, rel, archive))
             links = [name for name, entry in entries if entry.kind == "link"]
             if links:
-                self._say("%s: %d symbolic link(s) stored as links, their targets not read (as SageMaker packs "
+                self.say("%s: %d symbolic link(s) stored as links, their targets not read (as SageMaker packs "
                           "them): %s" % (archive, len(links), ", ".join(links[:3]) + (", ..." if links[3:] else "")))
             uri = posixpath.join(self._artifacts_uri, archive)
             local = self._storage.local_path(uri)
@@ -424,7 +430,7 @@ class LocalJob(object):
                 self._model_uri = self._storage.file_uri_of(uri)
 
     def _skip(self, path, why):
-        self._say("skipped %s: %s" % (path, why))
+        self.say("skipped %s: %s" % (path, why))
 
     def _make_error(self, reason, text, culprit=None):
         lines = ["Local training job %s: %s." % (self.name, text)]

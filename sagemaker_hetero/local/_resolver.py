@@ -40,18 +40,101 @@ def format_hosts(table):
     return ",".join("%s=%s" % (name, address) for name, address in table.items())
 
 
+class _Names(object):
+    """The job's table of host names as the wrapped ``socket`` functions read it: ``real`` holds the
+    functions they wrap, ``own`` is this host's address (None: not in the table)."""
+
+    def __init__(self, table, current, socket, real):
+        self.table, self.socket, self.real = table, socket, real
+        self.own = table.get((current or "").lower())
+        self.shared = len(set(table.values())) < len(table)  # every host on 127.0.0.1: no own address
+        self.addresses = frozenset(table.values())
+        self.names = {}
+        for name, address in table.items():
+            self.names.setdefault(address, name)
+
+    def lookup(self, host):
+        if isinstance(host, bytes):
+            host = host.decode("ascii", "replace")
+        if isinstance(host, str):
+            return self.table.get(host.lower())
+        return None
+
+    def getaddrinfo(self, host, port, family=0, type=0, proto=0, flags=0):
+        socket = self.socket
+        address = self.lookup(host)
+        if address is None and self.own and host in (None,) + _ANY and flags & socket.AI_PASSIVE and port:
+            if family in (0, socket.AF_INET) and str(port) != "0":
+                address, family = self.own, socket.AF_INET
+        return self.real["getaddrinfo"](host if address is None else address, port, family, type, proto, flags)
+
+    def gethostbyname(self, name):
+        address = self.lookup(name)
+        return self.real["gethostbyname"](name) if address is None else address
+
+    def gethostbyname_ex(self, name):
+        address = self.lookup(name)
+        return self.real["gethostbyname_ex"](name) if address is None else (name, [], [address])
+
+    def gethostbyaddr(self, ip):
+        name = self.names.get(ip) if not self.shared else None
+        return self.real["gethostbyaddr"](ip) if name is None else (name, [], [ip])
+
+    def target(self, sock, address, binding):
+        """Where a socket's ``address`` really is: a host name's address, or (``binding`` to every
+        interface) this host's own."""
+        if sock.family != self.socket.AF_INET or not isinstance(address, tuple) or len(address) != 2:
+            return address
+        mapped = self.lookup(address[0])
+        if mapped is not None:
+            return (mapped, address[1])
+        if binding and self.own and address[0] in _ANY and address[1]:
+            return (self.own, address[1])
+        return address
+
+    def leave_from_own(self, sock, address):
+        """Bind a socket about to connect to another host to this host's own address, so the peer
+        sees who called."""
+        if self.shared or not self.own or not isinstance(address, tuple) or address[0] not in self.addresses:
+            return
+        try:
+            if sock.getsockname() == ("0.0.0.0", 0):
+                self.real["bind"](sock, (self.own, 0))
+        except OSError:
+            pass
+
+
+def _socket_methods(names):
+    """``connect``, ``connect_ex``, ``bind`` and ``sendto`` for ``socket.socket``, over ``names``."""
+    real = names.real
+
+    def connect(self, address):
+        address = names.target(self, address, False)
+        names.leave_from_own(self, address)
+        return real["connect"](self, address)
+
+    def connect_ex(self, address):
+        address = names.target(self, address, False)
+        names.leave_from_own(self, address)
+        return real["connect_ex"](self, address)
+
+    def bind(self, address):
+        return real["bind"](self, names.target(self, address, True))
+
+    def sendto(self, data, *args):
+        if args:
+            args = args[:-1] + (names.target(self, args[-1], False),)
+        return real["sendto"](self, data, *args)
+
+    return connect, connect_ex, bind, sendto
+
+
 def install(table, current=None, socket=None):
     """Wrap the ``socket`` module (or the module given) for the host names in ``table``; ``current``
-    is this host's name."""
+    is this host's name. Returns the functions it wrapped, by name."""
     if socket is None:
         import socket
 
-    own = table.get((current or "").lower())
-    shared = len(set(table.values())) < len(table)  # every host on 127.0.0.1: no own address
-    addresses = frozenset(table.values())
-    names = {}
-    for name, address in table.items():
-        names.setdefault(address, name)
     real = {
         "getaddrinfo": socket.getaddrinfo,
         "gethostbyname": socket.gethostbyname,
@@ -62,78 +145,12 @@ def install(table, current=None, socket=None):
         "bind": socket.socket.bind,
         "sendto": socket.socket.sendto,
     }
-
-    def lookup(host):
-        if isinstance(host, bytes):
-            host = host.decode("ascii", "replace")
-        if isinstance(host, str):
-            return table.get(host.lower())
-        return None
-
-    def getaddrinfo(host, port, family=0, type=0, proto=0, flags=0):
-        address = lookup(host)
-        if address is None and own and host in (None,) + _ANY and flags & socket.AI_PASSIVE and port:
-            if family in (0, socket.AF_INET) and str(port) != "0":
-                address, family = own, socket.AF_INET
-        return real["getaddrinfo"](host if address is None else address, port, family, type, proto, flags)
-
-    def gethostbyname(name):
-        address = lookup(name)
-        return real["gethostbyname"](name) if address is None else address
-
-    def gethostbyname_ex(name):
-        address = lookup(name)
-        return real["gethostbyname_ex"](name) if address is None else (name, [], [address])
-
-    def gethostbyaddr(ip):
-        name = names.get(ip) if not shared else None
-        return real["gethostbyaddr"](ip) if name is None else (name, [], [ip])
-
-    def target(sock, address, binding):
-        if sock.family != socket.AF_INET or not isinstance(address, tuple) or len(address) != 2:
-            return address
-        mapped = lookup(address[0])
-        if mapped is not None:
-            return (mapped, address[1])
-        if binding and own and address[0] in _ANY and address[1]:
-            return (own, address[1])
-        return address
-
-    def leave_from_own(sock, address):
-        if shared or not own or not isinstance(address, tuple) or address[0] not in addresses:
-            return
-        try:
-            if sock.getsockname() == ("0.0.0.0", 0):
-                real["bind"](sock, (own, 0))
-        except OSError:
-            pass
-
-    def connect(self, address):
-        address = target(self, address, False)
-        leave_from_own(self, address)
-        return real["connect"](self, address)
-
-    def connect_ex(self, address):
-        address = target(self, address, False)
-        leave_from_own(self, address)
-        return real["connect_ex"](self, address)
-
-    def bind(self, address):
-        return real["bind"](self, target(self, address, True))
-
-    def sendto(self, data, *args):
-        if args:
-            args = args[:-1] + (target(self, args[-1], False),)
-        return real["sendto"](self, data, *args)
-
-    socket.getaddrinfo = getaddrinfo
-    socket.gethostbyname = gethostbyname
-    socket.gethostbyname_ex = gethostbyname_ex
-    socket.gethostbyaddr = gethostbyaddr
-    socket.socket.connect = connect
-    socket.socket.connect_ex = connect_ex
-    socket.socket.bind = bind
-    socket.socket.sendto = sendto
+    names = _Names(table, current, socket, real)
+    socket.getaddrinfo = names.getaddrinfo
+    socket.gethostbyname = names.gethostbyname
+    socket.gethostbyname_ex = names.gethostbyname_ex
+    socket.gethostbyaddr = names.gethostbyaddr
+    socket.socket.connect, socket.socket.connect_ex, socket.socket.bind, socket.socket.sendto = _socket_methods(names)
     return real
 
 

@@ -16,14 +16,16 @@ import threading
 
 import attrs
 
-from sagemaker_hetero import _sdk_config, utils
+from sagemaker_hetero import utils
+from sagemaker_hetero._aws import sdk_config
 from sagemaker_hetero._request import plan as _plan
-from sagemaker_hetero._request import names as _context
+from sagemaker_hetero._request.names import region_from_environment
 from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.job import CODE
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
-from sagemaker_hetero.local import _cluster, _hosts, _isolation, _job, _launchers, _passable, _private, _resolver, _storage, _untar
+from sagemaker_hetero.local import (_cluster, _hosts, _isolation, _job, _launchers, _passable, _private, _resolver,
+                                    _storage, _trees, _untar)
 
 __all__ = ["LocalSession", "DEFAULT_REGION", "LOCAL_ACCOUNT", "DEFAULT_GRACE_PERIOD", "default_root"]
 
@@ -113,7 +115,7 @@ class LocalSession(object):
         self.boto_region_name = (
             region
             or getattr(boto_session, "region_name", None)
-            or _context.region_from_environment()
+            or region_from_environment()
             or DEFAULT_REGION
         )
         self.python = python
@@ -126,7 +128,7 @@ class LocalSession(object):
         self.out = out
         self.isolation = isolation
         #: the SageMaker defaults configuration, read as a Session reads it (a role, tags, ...)
-        self.sagemaker_config = _sdk_config.load()
+        self.sagemaker_config = sdk_config.load()
         self._storage = _storage.Storage(self.root, self.boto_region_name, boto_session)
         self._jobs = {}
         self._network = None
@@ -243,7 +245,7 @@ class LocalSession(object):
         """Make the job's folder anew (mode 0700, its marker in it), relative to the root and never
         through a link; an earlier run's folder (it holds the marker, a file) goes to the trash."""
         job = self._jobs.get(name)
-        if job is not None and not job._done.is_set():
+        if job is not None and not job.ended():
             raise ConfigError([Problem("job_name", "a local job of this name is still running", name)])
         root = _private.open_dir(self.root)
         try:
@@ -291,7 +293,7 @@ class LocalSession(object):
         finally:
             body.close()
         os.replace(dest + ".part", dest)
-        return dest, _storage.Tree(folder)
+        return dest, _trees.Tree(folder)
 
     def _inputs(self, channels, job_dir, archive):
         sources = {}
@@ -368,7 +370,7 @@ class LocalSession(object):
 
     def _start(self, plan, channels, lock):
         name = plan.job_name
-        started = _job._now()
+        started = _job.utc_now()
         transitions = [{"Status": "Starting", "StartTime": started, "StatusMessage": "Preparing the host folders"}]
         job_dir = os.path.join(self.root, name)
         self._fresh_job_dir(job_dir, name)
@@ -386,7 +388,7 @@ class LocalSession(object):
         memory = isolate.memory if isolate is not None else None
         try:
             archive, code = self._code_archive(plan, job_dir, memory) if plan.code is not None else (None, None)
-            transitions[-1]["EndTime"] = _job._now()
+            transitions[-1]["EndTime"] = _job.utc_now()
             transitions.append({"Status": "Downloading", "StartTime": transitions[-1]["EndTime"],
                                 "StatusMessage": "Linking and downloading the input data"})
             sources = self._inputs(channels, job_dir, archive)
@@ -401,15 +403,15 @@ class LocalSession(object):
             removable += [os.path.join(job_dir, d) for d in (_CODE_DIR, _DATA_DIR, _UPLOAD_DIR, _HOSTS_DIR,
                                                              _hosts.SITE_DIR)]
             if archive is not None and code is None:
-                code = _storage.Tree(_code_folder(job_dir, memory, _untar.unpacked_size(archive)))
+                code = _trees.Tree(_code_folder(job_dir, memory, _untar.unpacked_size(archive)))
                 _untar.extract_archive(archive, code.folder, in_memory=memory is not None and
                                        code.folder.startswith(memory + os.sep))
             job = self._local_job(plan, cluster, channels, sources, code, listings, site, spec, isolate, launcher,
                                   transitions, removable, lock, [owned] if owned else [])
-            job._say(_describe_cluster(cluster, network, self.assignment, seed))
+            job.say(_describe_cluster(cluster, network, self.assignment, seed))
             for path in loops:
-                job._say("skipped %s: a symbolic link to a folder above it (a loop)" % path)
-            job._say(note)
+                job.say("skipped %s: a symbolic link to a folder above it (a loop)" % path)
+            job.say(note)
             self._jobs[name] = job
             return job.start()
         except BaseException:
@@ -460,7 +462,7 @@ def _is_job_folder(root, name):
 def _code_folder(job_dir, memory, size):
     """Where the job's code of ``size`` bytes unpacked (None: unknown) goes: into ``memory`` (a folder
     in memory, or None) when it fits there, else into the job's folder."""
-    if memory is not None and _storage.fits_in_memory(size):
+    if memory is not None and _trees.fits_in_memory(size):
         return os.path.join(memory, "code")
     return os.path.join(job_dir, _CODE_DIR)
 

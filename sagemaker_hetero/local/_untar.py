@@ -532,7 +532,7 @@ _PLAIN_TYPES = {b"0": False, b"\0": False, b"5": True}  # regular file, folder
 
 def _plain_ustar(archive, max_bytes=MEMORY_LIMIT):
     """The members of a gzipped POSIX ustar ``archive`` holding files and folders only (the archives
-    ``_archive`` builds), read at once, as :meth:`Writer.add` takes them. None for anything else (over
+    ``_model.archive`` builds), read at once, as :meth:`Writer.add` takes them. None for anything else (over
     :data:`MEMORY_LIMIT` unpacked, PAX or GNU headers, links, a bad checksum...): ``tarfile`` reads
     those. Parsing the headers here costs a fraction of ``tarfile``'s objects per member. More
     than ``max_bytes`` unpacked (below :data:`MEMORY_LIMIT`) raises ``_TooLarge``."""

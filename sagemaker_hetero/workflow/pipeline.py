@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional
 
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
-from sagemaker_hetero._job import POLL_MAX_SECONDS, POLL_MIN_SECONDS, format_elapsed
+from sagemaker_hetero._aws import poller
 from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
 from sagemaker_hetero.workflow import _definition
 from sagemaker_hetero.workflow.parameters import Parameter
@@ -185,22 +185,13 @@ class PipelineExecution(object):
     def wait(self, poll=None, out=None, clock=time.monotonic, sleep=time.sleep) -> Dict[str, Any]:
         """Poll until the execution ends, printing each new status; return the description. Raises
         :class:`UnexpectedStatusException` unless it Succeeded. ``poll``: ``(first, longest)`` seconds
-        between polls, or one number (default 2 s doubling up to 30 s)."""
+        between polls, or one number (default 2 s doubling up to 30 s); a throttled describe is asked
+        again, as a training job's waiter does (``_aws.poller``)."""
         out = out or sys.stdout
-        poll = poll or (POLL_MIN_SECONDS, POLL_MAX_SECONDS)
-        first, longest = (poll, poll) if isinstance(poll, (int, float)) else poll
-        start, delay, last = clock(), first, None
-        while True:
-            desc = self.describe()
-            status = desc.get("PipelineExecutionStatus")
-            if status != last:
-                out.write("[%s] %s: %s\n" % (format_elapsed(clock() - start), self.arn, status))
-                out.flush()
-                last, delay = status, first
-            if status in EXECUTION_ENDS:
-                break
-            sleep(delay)
-            delay = min(delay * 2, longest)
+        waiting = poller.Poller(poll, None, clock, sleep)
+        desc = waiting.follow(self.describe, out, lambda d: "%s: %s" % (self.arn, d.get("PipelineExecutionStatus")),
+                              lambda d: d.get("PipelineExecutionStatus") in EXECUTION_ENDS)
+        status = desc.get("PipelineExecutionStatus")
         if status != EXECUTION_SUCCEEDED:
             raise UnexpectedStatusException(self.arn, status, desc.get("FailureReason"), (EXECUTION_SUCCEEDED,),
                                             kind="Pipeline execution")

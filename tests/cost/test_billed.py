@@ -5,7 +5,7 @@ from the proxy (moto's holds no billable seconds); prices from the recorded Pric
 import pytest
 
 from sagemaker_hetero import Session
-from sagemaker_hetero._job import TrainingJob
+from sagemaker_hetero._aws.training_job import TrainingJob
 from tests.cost import _jobs
 from tests.cost._jobs import PRICES
 

@@ -6,7 +6,7 @@ import socket
 import pytest
 
 from sagemaker_hetero._cost import cache as C
-from sagemaker_hetero._cost import source as S
+from sagemaker_hetero._aws import pricing as S
 from sagemaker_hetero._cost.prices import Price, Unknown
 from sagemaker_hetero._cost.table import from_mapping
 from tests.cost import _price_list

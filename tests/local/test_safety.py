@@ -12,7 +12,7 @@ import pytest
 
 from sagemaker_hetero.exceptions import ConfigError
 from sagemaker_hetero.inputs import TrainingInput
-from sagemaker_hetero.local import _private, _storage
+from sagemaker_hetero.local import _private, _storage, _trees
 from tests.local._archives import EVIL, archive_of, escapes
 from tests.local._helpers import ROOT, estimator_for, namespaces_work
 
@@ -86,7 +86,7 @@ def test_walk_files_skips_link_loops_and_follows_other_links(tmp_path):
     (tmp_path / "data" / "self").symlink_to(".")
     (tmp_path / "data" / "again").symlink_to("a")  # not a loop: the same folder under another name
     loops = []
-    files = _storage.walk_files(str(tmp_path / "data"), loops.append)
+    files = _trees.walk_files(str(tmp_path / "data"), loops.append)
     assert files == ["a/x.csv", "again/x.csv"]
     assert sorted(os.path.relpath(p, str(tmp_path / "data")) for p in loops) == ["a/up", "again/up", "self"]
 
@@ -171,7 +171,7 @@ def test_where_links_cannot_be_made_a_channel_is_copied_and_a_link_loop_in_it_is
         raise OSError(1, "links are not allowed here")
 
     monkeypatch.setattr(os, "symlink", refuse)
-    assert _storage.link_or_copy(str(source), str(tmp_path / "copy")) == "copy"
+    assert _trees.link_or_copy(str(source), str(tmp_path / "copy")) == "copy"
     monkeypatch.undo()
     copied = sorted(os.path.relpath(os.path.join(p, n), str(tmp_path / "copy"))
                     for p, _, names in os.walk(str(tmp_path / "copy")) for n in names)

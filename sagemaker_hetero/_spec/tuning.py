@@ -24,15 +24,15 @@ import inspect
 
 import attrs
 
-from sagemaker_hetero import _spec, _tuning, _tuning_check
-from sagemaker_hetero._checks import rules as _validate
-from sagemaker_hetero._model import build as _build
-from sagemaker_hetero._spec import TUNING_KEY
-from sagemaker_hetero._tuner_config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
-                                            WarmStartConfig)
+from sagemaker_hetero._checks import rules
+from sagemaker_hetero._model import build
+from sagemaker_hetero._spec.spec import TUNING_KEY, spec_path
+from sagemaker_hetero._tuning import checks, model
+from sagemaker_hetero._tuning.config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
+                                             WarmStartConfig)
 from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.parameter import CategoricalParameter, ContinuousParameter, IntegerParameter
-from sagemaker_hetero.tuner import _TUNER_UNSUPPORTED, HyperparameterTuner
+from sagemaker_hetero.tuner import HyperparameterTuner
 
 __all__ = ["TuningSpec", "parse", "check", "RANGE_TYPES", "FIT_KEYS"]
 
@@ -64,14 +64,14 @@ class TuningSpec(object):
         self.problems = problems
 
     def settings(self):
-        """The section as :class:`_tuning.TuningSettings` (the tuner's refusals aside: see :func:`check`)."""
-        names = set(a.name for a in attrs.fields(_tuning.TuningSettings))
-        return _tuning.TuningSettings(**dict((k, v) for k, v in dict(self.kwargs, **self.fit_kwargs).items()
+        """The section as :class:`_tuning.model.TuningSettings` (the tuner's refusals aside: see :func:`check`)."""
+        names = set(a.name for a in attrs.fields(model.TuningSettings))
+        return model.TuningSettings(**dict((k, v) for k, v in dict(self.kwargs, **self.fit_kwargs).items()
                                              if k in names))
 
 
 def _unknown(path, key, valid, out):
-    hint = _validate.did_you_mean(key, valid, cutoff=0.5)
+    hint = rules.did_you_mean(key, valid, cutoff=0.5)
     out.append(Problem(path, "is not a key here%s" % (hint or " (valid keys: %s)" % ", ".join(valid)), key))
 
 
@@ -170,23 +170,23 @@ def parse(section):
 def _spec_terms(path):
     """A tuner's problem path in the spec's terms."""
     if path.startswith("estimator."):
-        return _spec._spec_path(path[len("estimator."):])
+        return spec_path(path[len("estimator."):])
     if path.startswith("inputs"):
-        return _spec._spec_path(path)
+        return spec_path(path)
     return _where(path.replace("strategy_config.hyperband_strategy_config.", "strategy_config."))
 
 
 def check(spec, session=None, facts=None, now=0.0, path_exists=None):
     """``(tuning_spec, job, tuning, facts, problems)``: the spec's tuning job and every problem, in the
-    spec's terms: the spec's own, the section's, then round one of the tuning job (``_tuning_check.prepare``)."""
+    spec's terms: the spec's own, the section's, then round one of the tuning job (``_tuning.checks.prepare``)."""
     section = parse(spec.tuning)
-    settings = _build.settings(spec.estimator_class.framework, spec.kwargs, spec.inputs,
+    settings = build.settings(spec.estimator_class.framework, spec.kwargs, spec.inputs,
                                job_name=section.fit_kwargs.get("job_name"), experiment_config=spec.experiment_config)
     found = []
-    for name, message in _TUNER_UNSUPPORTED:
+    for name, message in checks.UNSUPPORTED:
         if section.kwargs.get(name) not in (None, False):
             found.append(Problem(name, message, section.kwargs[name]))
-    job, tuning, facts, problems = _tuning_check.prepare(settings, section.settings(), session, facts, now, path_exists, found)
+    job, tuning, facts, problems = checks.prepare(settings, section.settings(), session, facts, now, path_exists, found)
     out = list(spec.problems) + list(section.problems)
     reported = set(p.path for p in out)
     for problem in problems:

@@ -9,16 +9,21 @@ anyone who may write to the prefix can put anything at a key they can compute. A
 no SHA-256 checksum for is put again over (``If-Match`` its ETag) when its ETag is these bytes'
 (this archive, uploaded without a checksum by an older version); any other object, or one this
 identity may not read, stops the submission with an error naming the key, what was found and what
-to do, and is left as it is. Every call goes through :func:`sagemaker_hetero._aws_errors.call`.
+to do, and is left as it is. Every call goes through :func:`sagemaker_hetero._aws.errors.call`.
+
+:class:`CodeArchives` is a session's side: the archive's digest (for the request's code key, the
+archive built once per tree as scanned) and its upload, once per key per session.
 """
 import base64
 import logging
+import threading
 
-from sagemaker_hetero import _aws_errors
-from sagemaker_hetero._model import archive as _archive
+from sagemaker_hetero._aws import errors
+from sagemaker_hetero._model import archive
+from sagemaker_hetero._request import s3_uris
 from sagemaker_hetero import exceptions as E
 
-__all__ = ["MULTIPART_THRESHOLD", "MULTIPART_CHUNKSIZE", "part_size", "store"]
+__all__ = ["MULTIPART_THRESHOLD", "MULTIPART_CHUNKSIZE", "KEPT_ARCHIVES", "CodeArchives", "part_size", "store"]
 
 LOGGER = logging.getLogger("sagemaker_hetero")
 
@@ -26,6 +31,8 @@ LOGGER = logging.getLogger("sagemaker_hetero")
 MULTIPART_THRESHOLD = 256 * 1024 * 1024
 #: The size of each part (S3: at least 5 MiB, at most 10,000 parts; larger archives get larger parts).
 MULTIPART_CHUNKSIZE = 16 * 1024 * 1024
+#: How many built code archives a session keeps until their upload (more are built again when needed).
+KEPT_ARCHIVES = 4
 _MIN_PART = 5 * 1024 * 1024
 _MAX_PARTS = 10000
 # What an object at the key is: these bytes by S3's SHA-256 checksum; these bytes by their ETag only
@@ -39,6 +46,83 @@ def part_size(size, threshold, chunksize):
     """The part size for an upload of ``size`` bytes: None (one PutObject) up to ``threshold``, else
     ``chunksize``, at least S3's minimum, and large enough for S3's 10,000 parts."""
     return None if size <= threshold else max(chunksize, _MIN_PART, -(-size // _MAX_PARTS))
+
+
+class CodeArchives(object):
+    """A session's code archives, uploaded through ``clients`` to keys whose owner ``account`` knows.
+
+    :meth:`digest` scans a job's code tree (one ``stat`` per entry) and builds the archive only when the
+    scan differs from every earlier one of this session, keeping the built archive (up to
+    ``KEPT_ARCHIVES``, the oldest dropped) until its upload; :meth:`upload` puts it at its content
+    address (:func:`store`) unless this session has stored it already. Thread-safe: one upload at a
+    time, the others find the archive stored."""
+
+    def __init__(self, clients, account):
+        self.clients = clients
+        self.account = account
+        self._digests = {}  # (ignored names, the scan's signature) -> SHA-256
+        self._built = {}  # SHA-256 -> (body, size): built, not uploaded yet
+        self._stored = set()  # (bucket, key): known to hold its archive, nothing to send
+        self._lock = threading.Lock()
+        self._upload_lock = threading.Lock()
+
+    def digest(self, job, ignore):
+        """The SHA-256 of ``job``'s code archive without the names ``ignore`` (its key's content
+        address), or None when it ships no archive to upload."""
+        code = job.code
+        if code is None or code.in_s3:
+            return None
+        entries = archive.scan(code, ignore)
+        key = (ignore, archive.signature(entries))
+        with self._lock:
+            found = self._digests.get(key)
+        if found is not None:
+            return found
+        body, size = archive.write_archive(entries)
+        digest = archive.digest(body)
+        with self._lock:
+            self._digests[key] = digest
+            if digest in self._built:
+                body.close()
+            else:
+                self._built[digest] = (body, size)
+                while len(self._built) > KEPT_ARCHIVES:  # the oldest goes; rebuilt if needed
+                    self._built.pop(next(iter(self._built)))[0].close()
+        return digest
+
+    def upload(self, plan, ignore, threshold, chunksize):
+        """Put the plan's code archive where the plan says (in parts of ``chunksize`` bytes above
+        ``threshold``), unless it is known to be there (nothing to do without code, or with code
+        already in S3). An archive that is no longer the one the plan names is a ConfigError."""
+        if plan.code is None or not plan.code.upload:
+            return
+        bucket, key = s3_uris.parse_s3_uri(plan.code.s3_uri)
+        with self._upload_lock:  # one upload of an archive at a time: the others find it stored
+            if (bucket, key) in self._stored:
+                return
+            with self._lock:
+                body, size = self._built.pop(plan.code_digest, (None, None))
+            if body is None:
+                body, size = archive.build_archive(plan.job.code, ignore)
+            try:
+                if plan.code_digest is not None and archive.digest(body) != plan.code_digest:
+                    raise E.ConfigError([E.Problem(
+                        "source_dir" if plan.job.code.source_dir else "entry_point",
+                        "changed while the job was being submitted (its archive is no longer the one the request "
+                        "names); submit again")])
+                self._put(plan, body, size, part_size(size, threshold, chunksize))
+            finally:
+                body.close()
+            self._stored.add((bucket, key))
+
+    def _put(self, plan, body, size, part):
+        """Put the code archive at its key (its content address), never over an object that is there
+        already, unless S3's checksums show that object is these bytes (:func:`store`)."""
+        bucket, key = s3_uris.parse_s3_uri(plan.code.s3_uri)
+        expected = self.account.expected_owner(bucket)
+        target = (bucket, key, {"ExpectedBucketOwner": expected} if expected else {})
+        digest = plan.code_digest or archive.digest(body)
+        store(self.clients.client("s3"), target, body, size, part, digest, job_name=plan.job_name)
 
 
 def store(s3, target, body, size, part, digest, job_name=None):
@@ -77,7 +161,7 @@ def _head(s3, target, there=False):
     checksum cannot be compared."""
     bucket, key, extra = target
     try:
-        return _aws_errors.call(s3, "HeadObject", Bucket=bucket, Key=key, ChecksumMode="ENABLED", **extra)
+        return errors.call(s3, "HeadObject", Bucket=bucket, Key=key, ChecksumMode="ENABLED", **extra)
     except E.ResourceNotFoundError as exc:
         if not there:
             return None
@@ -99,8 +183,8 @@ def _compare(s3, target, head, body, size, part):
     if head.get("ContentLength") not in (None, size):
         return _OTHER
     if head.get("ChecksumSHA256"):
-        return _SAME if _matches(s3, target, head, "ChecksumSHA256", body, part, _archive.s3_checksum) else _OTHER
-    return _UNCHECKED if _matches(s3, target, head, "ETag", body, part, _archive.s3_etag) else _OTHER
+        return _SAME if _matches(s3, target, head, "ChecksumSHA256", body, part, archive.s3_checksum) else _OTHER
+    return _UNCHECKED if _matches(s3, target, head, "ETag", body, part, archive.s3_etag) else _OTHER
 
 
 def _matches(s3, target, head, field, body, part, compute):
@@ -117,7 +201,7 @@ def _matches(s3, target, head, field, body, part, compute):
         if _same_value(compute(body, part), stored):
             return True
     bucket, key, extra = target
-    first = _aws_errors.call(s3, "HeadObject", Bucket=bucket, Key=key, PartNumber=1, **extra)["ContentLength"]
+    first = errors.call(s3, "HeadObject", Bucket=bucket, Key=key, PartNumber=1, **extra)["ContentLength"]
     return first != tried and first > 0 and _same_value(compute(body, first), stored)
 
 
@@ -155,8 +239,8 @@ def _send(s3, target, body, part, digest, condition):
     try:
         if part is None:
             checksum = base64.b64encode(bytes.fromhex(digest)).decode("ascii")
-            _aws_errors.call(s3, "PutObject", Bucket=bucket, Key=key, Body=body, ChecksumAlgorithm="SHA256",
-                             ChecksumSHA256=checksum, **dict(extra, **condition))
+            errors.call(s3, "PutObject", Bucket=bucket, Key=key, Body=body, ChecksumAlgorithm="SHA256",
+                        ChecksumSHA256=checksum, **dict(extra, **condition))
         else:
             _put_in_parts(s3, target, body, part, condition)
     except E.AWSError as exc:
@@ -171,8 +255,8 @@ def _put_in_parts(s3, target, body, part, condition):
     aborted if anything fails, so no parts are left to pay for. ``condition`` goes on
     CompleteMultipartUpload (S3 honours If-None-Match and If-Match there)."""
     bucket, key, extra = target
-    upload = _aws_errors.call(s3, "CreateMultipartUpload", Bucket=bucket, Key=key, ChecksumAlgorithm="SHA256",
-                              **extra)
+    upload = errors.call(s3, "CreateMultipartUpload", Bucket=bucket, Key=key, ChecksumAlgorithm="SHA256",
+                         **extra)
     ids = dict(extra, Bucket=bucket, Key=key, UploadId=upload["UploadId"])
     try:
         parts = []
@@ -180,14 +264,14 @@ def _put_in_parts(s3, target, body, part, condition):
             chunk = body.read(part)
             if not chunk:
                 break
-            checksum = _archive.checksum_of(chunk)
-            answer = _aws_errors.call(s3, "UploadPart", PartNumber=number, Body=chunk, ChecksumAlgorithm="SHA256",
-                                      ChecksumSHA256=checksum, **ids)
+            checksum = archive.checksum_of(chunk)
+            answer = errors.call(s3, "UploadPart", PartNumber=number, Body=chunk, ChecksumAlgorithm="SHA256",
+                                 ChecksumSHA256=checksum, **ids)
             parts.append({"PartNumber": number, "ETag": answer["ETag"], "ChecksumSHA256": checksum})
-        _aws_errors.call(s3, "CompleteMultipartUpload", MultipartUpload={"Parts": parts}, **dict(ids, **condition))
+        errors.call(s3, "CompleteMultipartUpload", MultipartUpload={"Parts": parts}, **dict(ids, **condition))
     except BaseException:
         try:
-            _aws_errors.call(s3, "AbortMultipartUpload", **ids)
+            errors.call(s3, "AbortMultipartUpload", **ids)
         except E.AWSError as exc:
             LOGGER.warning("Could not abort the multipart upload %s of s3://%s/%s (%s); a bucket lifecycle rule "
                            "(AbortIncompleteMultipartUpload) removes such parts.", ids["UploadId"], bucket, key, exc)

@@ -1,10 +1,10 @@
-"""The one error translator (sagemaker_hetero._aws_errors), unit tests: botocore's exceptions as botocore
+"""The one error translator (sagemaker_hetero._aws.errors), unit tests: botocore's exceptions as botocore
 builds them from an answer, no network. The same answers over HTTP are in tests/test_submission_faults.py."""
 import botocore.exceptions as B
 import pytest
 
 from sagemaker_hetero import exceptions as E
-from sagemaker_hetero._aws_errors import translate
+from sagemaker_hetero._aws.errors import translate
 
 ENDPOINT = "https://api.sagemaker.us-west-2.amazonaws.com"
 MOTO_PAGE = ("<!doctype html>\n<html lang=en>\n<title>500 Internal Server Error</title>\n<h1>Internal Server Error"

@@ -3,28 +3,34 @@ and the service's limits on the rendered request. Pure.
 
 :func:`prepare` is round one for a tuning job, the same for ``HyperparameterTuner`` and the CLI's
 ``tune`` commands: the training job's round one (``_runner.prepare``; its problems named
-``estimator.<argument>``), the tuning model (``_tuning.build``), then :func:`check`: our rules
+``estimator.<argument>``), the tuning model (``_tuning.model.build``), then :func:`check`: our rules
 (:func:`problems`), the parts with no place (:func:`misplaced_problems`), then botocore's model on
 the rendered CreateHyperParameterTuningJob request, each problem under the user's argument name.
 """
 import numbers
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._model import hyperparameters as H
-from sagemaker_hetero._checks import rules as _validate
-from sagemaker_hetero._checks import service as _service
 from sagemaker_hetero import _runner
-from sagemaker_hetero._checks import round_one
-from sagemaker_hetero._request import plan as _plan
-from sagemaker_hetero._request import describe
+from sagemaker_hetero._checks import round_one, rules, service
+from sagemaker_hetero._model import hyperparameters as H
+from sagemaker_hetero._request.describe import value_at
+from sagemaker_hetero._request.plan import make_plan
 from sagemaker_hetero._request.render import user_path
-from sagemaker_hetero._tuning import (LOGARITHMIC, REVERSE_LOGARITHMIC, TRAINING_SHAPE, CLASS_NAME_KEY, KINDS,
-                                      MODULE_KEY, TUNING_OPERATION, shape_members, as_text, build, estimator_arg,
-                                      moves, render)
+from sagemaker_hetero._tuning.model import (CLASS_NAME_KEY, KINDS, LOGARITHMIC, MODULE_KEY, REVERSE_LOGARITHMIC,
+                                            TUNING_OPERATION, build, estimator_arg)
+from sagemaker_hetero._tuning.render import TRAINING_SHAPE, as_text, moves, render, shape_members
 from sagemaker_hetero.exceptions import Problem, Problems
 from sagemaker_hetero.parameter import CategoricalParameter, IntegerParameter
 
-__all__ = ["problems", "check", "prepare", "misplaced_problems"]
+__all__ = ["problems", "check", "prepare", "misplaced_problems", "UNSUPPORTED"]
+
+#: What the SDK v2's tuner takes that this tuner does not, and what to do instead (the tuner's
+#: arguments; a spec's tuning section is refused the same way).
+UNSUPPORTED = (
+    ("estimator_name", "tunes several estimators at once, which this tuner does not: tune one estimator"),
+    ("autotune", "is not supported: give hyperparameter_ranges"),
+    ("hyperparameters_to_keep_static", "goes with autotune, which is not supported"),
+)
 
 
 def _is_int(value):
@@ -44,7 +50,7 @@ def problems(tuning, job, local=False):
     _check_ranges(tuning, job, out)
     _check_objective(tuning, job, out)
     _check_strategy(tuning, out)
-    out.items.extend(_validate.tag_problems(tuning.tags))
+    out.items.extend(rules.tag_problems(tuning.tags))
     return out.items
 
 
@@ -88,7 +94,7 @@ def _check_ranges(tuning, job, out):
             out.add("%s.scaling_type" % r.arg, "ReverseLogarithmic scaling is for a ContinuousParameter within "
                     "0 <= x < 1", r.scaling_type)
     # AWS: the ranges of all kinds together may hold no more hyperparameters than one list may (the model's max)
-    most = min(_service.shape(shape_members("ParameterRanges")[kind + "ParameterRanges"]).get("max", len(tuning.ranges))
+    most = min(service.shape(shape_members("ParameterRanges")[kind + "ParameterRanges"]).get("max", len(tuning.ranges))
                for kind in KINDS)
     if len(tuning.ranges) > most:
         out.add("hyperparameter_ranges", "may tune at most %d hyperparameters in all" % most, len(tuning.ranges))
@@ -96,7 +102,7 @@ def _check_ranges(tuning, job, out):
     received = set(key for key, _ in job.hyperparameters) | sdk_keys | set(r.name for r in tuning.ranges)
     if job.framework is None and not tuning.include_cls_metadata:
         received -= set((CLASS_NAME_KEY, MODULE_KEY))
-    limit = _service.shape(shape_members(TRAINING_SHAPE)["HyperParameters"]).get("max")
+    limit = service.shape(shape_members(TRAINING_SHAPE)["HyperParameters"]).get("max")
     if limit is not None and len(received) > limit:
         out.add("hyperparameter_ranges", "the training jobs would receive %d hyperparameters (the static ones, the SDK's "
                 "and the tuned ones); a training job takes at most %d" % (len(received), limit), len(tuning.ranges))
@@ -111,7 +117,7 @@ def _check_objective(tuning, job, out):
     if names:
         if name not in names:
             out.add("objective_metric_name", "is not one of the metric definitions (%s)%s"
-                    % (", ".join(repr(n) for n in names), _validate.did_you_mean(name, [n for n in names if isinstance(n, str)])),
+                    % (", ".join(repr(n) for n in names), rules.did_you_mean(name, [n for n in names if isinstance(n, str)])),
                     name)
     elif job.framework is not None:
         out.add("objective_metric_name", "needs a metric definition: pass metric_definitions=[{'Name': %r, 'Regex': "
@@ -138,7 +144,7 @@ def check(tuning, job, facts, now, found=(), local=False):
     out = list(found)
     given = set(p.path for p in out)
     out.extend(p for p in problems(tuning, job, local) if p.path not in given)
-    plan = _plan.make_plan(job, facts.stand_in(), now)
+    plan = make_plan(job, facts.stand_in(), now)
     out.extend(misplaced_problems(plan))
     reported = set(p.path for p in out)
     rendered = render(tuning, plan, now)
@@ -170,5 +176,5 @@ def misplaced_problems(plan):
             arg = under[0][1] if under else user_path(training.origins, path)
         arg = estimator_arg(arg)
         out.append(Problem(arg, "a tuning job's training jobs cannot take it (CreateHyperParameterTuningJob has no "
-                           "%s); leave it out to tune" % ".".join(path), describe.value_at(training.request, path)))
+                           "%s); leave it out to tune" % ".".join(path), value_at(training.request, path)))
     return out

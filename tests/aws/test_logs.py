@@ -13,8 +13,8 @@ import boto3
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, Session
-from sagemaker_hetero import _log_tail, _logs
-from sagemaker_hetero._logs import GROUP, LOG_GROUP, MESSAGE, SEQ, LogLabeller, filter_problems, merge, parse_stream_name
+from sagemaker_hetero._aws import log_labels, log_tail
+from sagemaker_hetero._aws.log_labels import GROUP, LOG_GROUP, MESSAGE, SEQ, LogLabeller, filter_problems, merge, parse_stream_name
 from sagemaker_hetero.exceptions import ConfigError, UnexpectedStatusException
 from sagemaker_hetero.training import format_marker
 
@@ -24,7 +24,7 @@ GROUPS = ("data_group", "dnn_group")
 
 
 def texts(lines):
-    return [_logs.text(line) for line in lines]
+    return [log_labels.text(line) for line in lines]
 
 
 def training_env(host, group, hosts=("algo-1", "algo-2"), blank=True):
@@ -135,7 +135,7 @@ def test_a_group_filter_holding_many_unknown_lines_shows_the_oldest_beyond_the_l
     out = []
     for start in range(0, len(lines), 1000):
         out.extend(labeller.feed("job/algo-1-1", events(lines[start:start + 1000], start=start)))
-    assert len(out) == 25000 - _logs.MAX_HELD_LINES
+    assert len(out) == 25000 - log_labels.MAX_HELD_LINES
     marker = format_marker("algo-1", "dnn_group", "t")
     out.extend(labeller.feed("job/algo-1-1", events([marker, "epoch 1"], start=25000)))
     assert labeller.finish() == []
@@ -163,7 +163,7 @@ def test_a_line_is_a_plain_tuple_the_garbage_collector_stops_tracking():
     expected = ["[?/algo-1] boot", "[dnn_group/algo-1] " + format_marker("algo-1", "dnn_group", "t"),
                 "[dnn_group/algo-1] a", "[dnn_group/algo-1] b"]
     assert texts(out) == expected
-    assert _logs.render(out) == "".join(line + "\n" for line in expected)
+    assert log_labels.render(out) == "".join(line + "\n" for line in expected)
 
 
 def test_merge_orders_streams_by_time():
@@ -418,7 +418,7 @@ class Recorder(io.StringIO):
 def test_a_read_without_follow_prints_every_page_of_every_stream_in_time_order(aws, monkeypatch):
     # the cap of a follow's poll must not cut a one-off read: with one page per poll, the old read
     # printed moto's first page (10,000 events) of each stream and nothing more
-    monkeypatch.setattr(_log_tail, "MAX_PAGES_PER_POLL", 1)
+    monkeypatch.setattr(log_tail, "MAX_PAGES_PER_POLL", 1)
     cw = CloudWatch(aws.url, "logs-job")
     expected = []
     for host, group, first in (("algo-1", "data_group", 0), ("algo-2", "dnn_group", 1)):
@@ -440,7 +440,7 @@ def test_a_read_without_follow_prints_every_page_of_every_stream_in_time_order(a
 
 
 def test_a_follow_reads_a_capped_number_of_pages_per_poll_and_the_rest_once_the_job_ended(fault_proxy, monkeypatch):
-    monkeypatch.setattr(_log_tail, "MAX_PAGES_PER_POLL", 1)
+    monkeypatch.setattr(log_tail, "MAX_PAGES_PER_POLL", 1)
     cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
     cw.stream("algo-1")
     lines = [format_marker("algo-1", "data_group", "t")] + ["step %d" % i for i in range(1, 45000)]

@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from sagemaker_hetero import _sdk_config
+from sagemaker_hetero._aws import sdk_config
+from sagemaker_hetero._checks.text import MAX_SPEC_BYTES
 from sagemaker_hetero.estimator import Estimator
 from sagemaker_hetero.exceptions import ConfigError
 from sagemaker_hetero.instance_group import InstanceGroup
@@ -29,14 +30,14 @@ def write_config(folder, text, name="config.yaml"):
 @pytest.fixture
 def admin(tmp_path, monkeypatch):
     def set_admin(text):
-        monkeypatch.setenv(_sdk_config.ADMIN_OVERRIDE, write_config(tmp_path / "admin", text))
+        monkeypatch.setenv(sdk_config.ADMIN_OVERRIDE, write_config(tmp_path / "admin", text))
     return set_admin
 
 
 @pytest.fixture
 def user(tmp_path, monkeypatch):
     def set_user(text):
-        monkeypatch.setenv(_sdk_config.USER_OVERRIDE, write_config(tmp_path / "user", text))
+        monkeypatch.setenv(sdk_config.USER_OVERRIDE, write_config(tmp_path / "user", text))
     return set_user
 
 
@@ -116,37 +117,37 @@ def test_a_session_reads_its_default_bucket_and_prefix_from_the_configuration(aw
 
 
 def test_a_location_named_by_a_variable_must_exist_and_hold_a_mapping(tmp_path, monkeypatch):
-    monkeypatch.setenv(_sdk_config.USER_OVERRIDE, str(tmp_path / "missing.yaml"))
+    monkeypatch.setenv(sdk_config.USER_OVERRIDE, str(tmp_path / "missing.yaml"))
     with pytest.raises(ConfigError, match="SAGEMAKER_USER_CONFIG_OVERRIDE: the SageMaker defaults configuration"):
         generic(role=ROLE)
     (tmp_path / "list.yaml").write_text("- 1\n")
-    monkeypatch.setenv(_sdk_config.USER_OVERRIDE, str(tmp_path / "list.yaml"))
+    monkeypatch.setenv(sdk_config.USER_OVERRIDE, str(tmp_path / "list.yaml"))
     with pytest.raises(ConfigError, match="must be a mapping"):
         generic(role=ROLE)
     (tmp_path / "bad.yaml").write_text("a: [\n")
-    monkeypatch.setenv(_sdk_config.USER_OVERRIDE, str(tmp_path / "bad.yaml"))
+    monkeypatch.setenv(sdk_config.USER_OVERRIDE, str(tmp_path / "bad.yaml"))
     with pytest.raises(ConfigError, match="is not valid YAML"):
         generic(role=ROLE)
 
 
 def test_default_locations_follow_the_platform_folders():
     env = {"XDG_CONFIG_HOME": "/home/u/.cfg", "XDG_CONFIG_DIRS": "/etc/site:/etc/other"}
-    assert _sdk_config.default_paths(env, "linux") == ("/etc/site/sagemaker/config.yaml",
+    assert sdk_config.default_paths(env, "linux") == ("/etc/site/sagemaker/config.yaml",
                                                        "/home/u/.cfg/sagemaker/config.yaml")
-    admin, user = _sdk_config.default_paths({}, "darwin")
+    admin, user = sdk_config.default_paths({}, "darwin")
     assert admin == "/Library/Application Support/sagemaker/config.yaml"
     assert user.endswith("Library/Application Support/sagemaker/config.yaml")
 
 
 def test_a_default_location_that_does_not_exist_is_no_configuration(tmp_path):
-    assert _sdk_config.load({"XDG_CONFIG_HOME": str(tmp_path), "XDG_CONFIG_DIRS": str(tmp_path)}) == {}
+    assert sdk_config.load({"XDG_CONFIG_HOME": str(tmp_path), "XDG_CONFIG_DIRS": str(tmp_path)}) == {}
 
 
 def test_an_s3_location_is_read_through_the_reader_given():
     read = {"s3://org/cfg/": b"SchemaVersion: '1.0'\nSageMaker:\n  TrainingJob:\n    RoleArn: x\n"}
-    config = _sdk_config.load({_sdk_config.ADMIN_OVERRIDE: "s3://org/cfg/", "XDG_CONFIG_HOME": "/nonexistent"},
+    config = sdk_config.load({sdk_config.ADMIN_OVERRIDE: "s3://org/cfg/", "XDG_CONFIG_HOME": "/nonexistent"},
                               read_s3=read.__getitem__)
-    assert _sdk_config.value(config, ("SageMaker", "TrainingJob", "RoleArn")) == "x"
+    assert sdk_config.value(config, ("SageMaker", "TrainingJob", "RoleArn")) == "x"
 
 
 def test_a_yaml_alias_bomb_in_the_configuration_is_refused_before_it_is_expanded(tmp_path, monkeypatch):
@@ -155,7 +156,7 @@ def test_a_yaml_alias_bomb_in_the_configuration_is_refused_before_it_is_expanded
     lines += ["a%d: &a%d [%s]" % (i, i, ", ".join(["*a%d" % (i - 1)] * 9)) for i in range(1, 9)]
     lines.append("SageMaker: {PythonSDK: {Modules: {Bomb: *a8}}}")
     (tmp_path / "bomb.yaml").write_text("\n".join(lines) + "\n")
-    monkeypatch.setenv(_sdk_config.USER_OVERRIDE, str(tmp_path / "bomb.yaml"))
+    monkeypatch.setenv(sdk_config.USER_OVERRIDE, str(tmp_path / "bomb.yaml"))
     with pytest.raises(ConfigError) as info:
         generic(role=ROLE)
     paths = [problem.path for problem in info.value.problems]
@@ -167,7 +168,7 @@ def _refusal(tmp_path, monkeypatch, content, name="config.yaml"):
     """The ConfigError an estimator raises with ``content`` (bytes) as the user's configuration."""
     path = tmp_path / name
     path.write_bytes(content)
-    monkeypatch.setenv(_sdk_config.USER_OVERRIDE, str(path))
+    monkeypatch.setenv(sdk_config.USER_OVERRIDE, str(path))
     with pytest.raises(ConfigError) as info:
         generic(role=ROLE)
     return info.value, str(path)
@@ -176,16 +177,16 @@ def _refusal(tmp_path, monkeypatch, content, name="config.yaml"):
 def test_a_configuration_that_is_not_utf8_is_refused_naming_the_file(tmp_path, monkeypatch):
     error, path = _refusal(tmp_path, monkeypatch, b"SchemaVersion: '1.0'\nSageMaker:\n  TrainingJob:\n    RoleArn: caf\xe9\n")
     [problem] = error.problems
-    assert (problem.path, problem.value) == (_sdk_config.USER_OVERRIDE, path)
+    assert (problem.path, problem.value) == (sdk_config.USER_OVERRIDE, path)
     assert problem.message.startswith("is not UTF-8 text")
 
 
 def test_a_configuration_over_the_size_limit_is_refused_before_it_is_parsed(tmp_path, monkeypatch):
     # A valid file (the rest is one YAML comment) one byte over the limit: refused by its size alone.
     head = b"SchemaVersion: '1.0'\n#"
-    error, path = _refusal(tmp_path, monkeypatch, head + b"x" * (_sdk_config._spec_text.MAX_SPEC_BYTES + 1 - len(head)))
+    error, path = _refusal(tmp_path, monkeypatch, head + b"x" * (MAX_SPEC_BYTES + 1 - len(head)))
     [problem] = error.problems
-    assert (problem.path, problem.value) == (_sdk_config.USER_OVERRIDE, path)
+    assert (problem.path, problem.value) == (sdk_config.USER_OVERRIDE, path)
     assert problem.message == "is larger than 1,048,576 bytes, the most a configuration file may be"
 
 
@@ -193,11 +194,11 @@ def test_a_configuration_that_is_a_fifo_is_refused_without_waiting_for_a_writer(
     # Opened without blocking and refused as not a regular file: reading it would wait forever.
     path = tmp_path / "config.yaml"
     os.mkfifo(str(path))
-    monkeypatch.setenv(_sdk_config.USER_OVERRIDE, str(path))
+    monkeypatch.setenv(sdk_config.USER_OVERRIDE, str(path))
     with pytest.raises(ConfigError) as info:
         generic(role=ROLE)
     [problem] = info.value.problems
-    assert problem.path == _sdk_config.USER_OVERRIDE and "not a regular file" in problem.message
+    assert problem.path == sdk_config.USER_OVERRIDE and "not a regular file" in problem.message
 
 
 @pytest.mark.parametrize("text, key, value", [
@@ -218,14 +219,14 @@ def test_a_value_of_the_wrong_type_is_refused_naming_the_file_and_key(tmp_path, 
     # The SDK v2 refuses each of these files (its schema); ignoring the value would go unnoticed.
     error, path = _refusal(tmp_path, monkeypatch, ("SchemaVersion: '1.0'\nSageMaker:\n" + text).encode())
     [problem] = error.problems
-    assert (problem.path, problem.value) == ("%s SageMaker.%s" % (_sdk_config.USER_OVERRIDE, key), value)
+    assert (problem.path, problem.value) == ("%s SageMaker.%s" % (sdk_config.USER_OVERRIDE, key), value)
     assert problem.message.endswith("as the SDK v2's schema has it (in %s)" % path)
 
 
 def test_every_value_read_from_the_configuration_has_a_type_checked():
-    read = [path for _, path in _sdk_config.TRAINING_JOB_DEFAULTS]
-    read += [_sdk_config.TAGS, _sdk_config.DEBUG_HOOK, _sdk_config.DEFAULT_BUCKET, _sdk_config.DEFAULT_BUCKET_PREFIX]
-    assert sorted(read) == sorted(path for path, _ in _sdk_config.KINDS)
+    read = [path for _, path in sdk_config.TRAINING_JOB_DEFAULTS]
+    read += [sdk_config.TAGS, sdk_config.DEBUG_HOOK, sdk_config.DEFAULT_BUCKET, sdk_config.DEFAULT_BUCKET_PREFIX]
+    assert sorted(read) == sorted(path for path, _ in sdk_config.KINDS)
 
 
 def test_a_given_configuration_is_checked_the_same_way(aws):
@@ -237,10 +238,10 @@ def test_a_given_configuration_is_checked_the_same_way(aws):
 
 
 def test_an_s3_configuration_over_the_size_limit_is_refused_by_its_size():
-    big = b"SchemaVersion: '1.0'\n#" + b"x" * _sdk_config._spec_text.MAX_SPEC_BYTES
-    env = {_sdk_config.ADMIN_OVERRIDE: "s3://org/cfg.yaml", "XDG_CONFIG_HOME": "/nonexistent"}
+    big = b"SchemaVersion: '1.0'\n#" + b"x" * MAX_SPEC_BYTES
+    env = {sdk_config.ADMIN_OVERRIDE: "s3://org/cfg.yaml", "XDG_CONFIG_HOME": "/nonexistent"}
     with pytest.raises(ConfigError) as info:
-        _sdk_config.load(env, read_s3={"s3://org/cfg.yaml": big}.__getitem__)
+        sdk_config.load(env, read_s3={"s3://org/cfg.yaml": big}.__getitem__)
     [problem] = info.value.problems
-    assert (problem.path, problem.value) == (_sdk_config.ADMIN_OVERRIDE, "s3://org/cfg.yaml")
+    assert (problem.path, problem.value) == (sdk_config.ADMIN_OVERRIDE, "s3://org/cfg.yaml")
     assert problem.message.startswith("is larger than 1,048,576 bytes")

@@ -1,9 +1,12 @@
-"""Where a price comes from, first found first: the user's table (``prices=``, ``--prices FILE``,
+"""Prices looked up, and the estimates and bills made with them (:func:`estimate_of`, :func:`bill_of`:
+what the estimators, the dry-run view, ``TrainingJob`` and the CLI ask for).
+
+Where a price comes from, first found first: the user's table (``prices=``, ``--prices FILE``,
 ``SAGEMAKER_HETERO_PRICES``), the on-disk cache (``_cost.cache``), then, only when the caller allows
 a call (``fetch``), the AWS Price List Query API. The edge: the one place that calls it.
 
 GetProducts goes to the Price List's endpoint in us-east-1 (eu-central-1, then ap-south-1, when
-that one cannot be reached), each call through the one error translator (``_aws_errors.call``),
+that one cannot be reached), each call through the one error translator (``_aws.errors.call``),
 with short timeouts and few retries (unless ``AWS_MAX_ATTEMPTS`` or ``AWS_RETRY_MODE`` say
 otherwise): a price is a nicety, never worth a long wait. Whatever keeps a price from being read
 (no ``pricing:GetProducts`` permission, no credentials, no endpoint, no single price in the
@@ -14,11 +17,12 @@ when a call is made: a dry run never imports it.
 import os
 import time
 
+from sagemaker_hetero._cost import billed, estimate
 from sagemaker_hetero._cost import cache as C
 from sagemaker_hetero._cost.prices import (PERMISSION, SERVICE_CODE, Price, Unknown, filters, hourly_price,
                                            is_instance_type, is_region)
 
-__all__ = ["PriceSource", "lookup", "ENDPOINT_REGIONS", "PRICE_LIST"]
+__all__ = ["PriceSource", "lookup", "estimate_of", "bill_of", "ENDPOINT_REGIONS", "PRICE_LIST"]
 
 #: The regions whose endpoint serves the Price List Query API, in the order they are tried.
 ENDPOINT_REGIONS = ("us-east-1", "eu-central-1", "ap-south-1")
@@ -29,6 +33,23 @@ _TIMEOUTS = {"connect_timeout": 5, "read_timeout": 20}
 _RETRIES = {"mode": "standard", "max_attempts": 3}
 _NOT_GIVEN = ("no price in %s is given (prices=, --prices or SAGEMAKER_HETERO_PRICES) or cached from the AWS Price "
               "List this week (estimate_cost(), TrainingJob.cost() and sagemaker-hetero cost read and cache it)")
+
+
+def estimate_of(request, region, prices=None, fetch=False, boto_session=None, argument="prices"):
+    """The ``Estimate`` of a CreateTrainingJob request in ``region``: ``prices`` (a price file's path or a
+    mapping; None: ``SAGEMAKER_HETERO_PRICES``'s file) first, the cache, and the Price List if ``fetch``.
+    A price file that cannot be read or is malformed is a ``ConfigError``; a price that cannot be had is
+    unknown."""
+    found = lookup(estimate.instance_types(request), region, prices, fetch=fetch, boto_session=boto_session,
+                   argument=argument)
+    return estimate.estimate(request, found, region)
+
+
+def bill_of(desc, region, prices=None, fetch=False, boto_session=None, argument="prices"):
+    """The ``Bill`` of a DescribeTrainingJob answer, its prices looked up as :func:`estimate_of` looks them up."""
+    found = lookup(estimate.instance_types(desc), region, prices, fetch=fetch, boto_session=boto_session,
+                   argument=argument)
+    return billed.bill(desc, found, region)
 
 
 def lookup(instance_types, region, prices=None, fetch=False, boto_session=None, argument="prices"):
@@ -116,13 +137,13 @@ class PriceSource(object):
 
     def _call(self, params):
         """GetProducts at the first endpoint that can be reached (the last one that could, first)."""
-        from sagemaker_hetero import _aws_errors
         from sagemaker_hetero import exceptions as E
+        from sagemaker_hetero._aws import errors
 
         order = (self._endpoint,) + tuple(r for r in ENDPOINT_REGIONS if r != self._endpoint)
         for i, endpoint in enumerate(order):
             try:
-                answer = _aws_errors.call(self._client(endpoint), "GetProducts", **params)
+                answer = errors.call(self._client(endpoint), "GetProducts", **params)
             except E.AWSError as exc:
                 if exc.code != "ConnectionError" or i == len(order) - 1:
                     raise
@@ -135,10 +156,10 @@ class PriceSource(object):
         if endpoint not in self._clients:
             import botocore.config
 
-            from sagemaker_hetero import _boto
+            from sagemaker_hetero._aws import clients
 
             if self._boto_session is None:
-                self._boto_session = _boto.new_boto_session()
+                self._boto_session = clients.new_boto_session()
             configured = os.environ.get("AWS_MAX_ATTEMPTS") or os.environ.get("AWS_RETRY_MODE")
             config = botocore.config.Config(retries=None if configured else dict(_RETRIES), **_TIMEOUTS)
             self._clients[endpoint] = self._boto_session.client("pricing", region_name=endpoint, config=config)

@@ -13,7 +13,7 @@ The files are read here (the edge); what they mean for a job is applied by the e
 import os
 import sys
 
-from sagemaker_hetero._checks import text as _spec_text
+from sagemaker_hetero._checks.text import MAX_SPEC_BYTES, SPEC, loads, read_bounded, text_of
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = [
@@ -144,15 +144,15 @@ def value(config, path):
 
 
 def _parse(raw, where, name):
-    """The configuration in ``raw`` (the first bytes of the file ``name``, as ``_spec_text.read_bounded``
+    """The configuration in ``raw`` (the first bytes of the file ``name``, as ``_checks.text.read_bounded``
     reads them), refused naming ``where`` when it is beyond the spec files' limits (a large file
     before it is scanned; a small hostile one, an alias bomb or deep nesting, at once), not UTF-8,
     not YAML, or not what the SDK v2's schema allows for a key the package reads."""
     try:
-        text = _spec_text.text_of(raw, name, noun=_NOUN)
-        data = _spec_text.loads(text, where, "yaml", noun=_NOUN)
+        text = text_of(raw, name, noun=_NOUN)
+        data = loads(text, where, "yaml", noun=_NOUN)
     except ConfigError as exc:
-        raise ConfigError([p.renamed(where if p.path == _spec_text.SPEC else "%s %s" % (where, p.path))
+        raise ConfigError([p.renamed(where if p.path == SPEC else "%s %s" % (where, p.path))
                            for p in exc.problems])
     if data is None:
         return {}
@@ -198,7 +198,7 @@ def kind_problems(config, where, name=None):
 def _read_local(path, where, required):
     target = os.path.join(path, _FILE) if os.path.isdir(path) else path
     try:
-        raw = _spec_text.read_bounded(target, regular_only=True)
+        raw = read_bounded(target, regular_only=True)
     except OSError as exc:
         if not required:
             return {}
@@ -222,15 +222,15 @@ def _read_s3_with_boto3(uri):
     """The object at ``uri``, or the ``config.yaml`` under it (the default boto3 session's S3)."""
     import boto3
 
-    from sagemaker_hetero import _aws_errors
+    from sagemaker_hetero._aws import errors
     from sagemaker_hetero.exceptions import ResourceNotFoundError
 
     bucket, _, key = uri[len("s3://"):].partition("/")
     s3 = boto3.client("s3")
     for candidate in (key, key.rstrip("/") + "/" + _FILE):
         try:
-            body = _aws_errors.call(s3, "GetObject", Bucket=bucket, Key=candidate)["Body"]
-            return body.read(_spec_text.MAX_SPEC_BYTES + 1)  # enough to tell one over the limit
+            body = errors.call(s3, "GetObject", Bucket=bucket, Key=candidate)["Body"]
+            return body.read(MAX_SPEC_BYTES + 1)  # enough to tell one over the limit
         except ResourceNotFoundError:
             continue
     raise ValueError("no %s at %s" % (_FILE, uri))

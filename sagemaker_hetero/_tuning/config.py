@@ -1,6 +1,6 @@
 """The tuner's configuration objects, with the SageMaker Python SDK v2's names and arguments (re-exported
 by ``sagemaker_hetero.tuner``). Plain data: checked with the tuner, written into the request by
-``_tuning``."""
+``_tuning.render``."""
 import enum
 from typing import Any, Iterable, Optional
 

@@ -16,34 +16,21 @@ Every local path is relative to the spec's folder, whatever the working folder: 
 (``file://`` URIs and plain paths), and a ``file://`` ``output_path``. Every problem is reported at once as a :class:`ConfigError`, with paths into the
 spec (``instance_groups[1].type``); unknown keys are problems naming the closest valid key.
 
-:func:`loads` turns the file's text into that mapping (JSON or YAML), within limits that keep a
-hostile or broken file from exhausting the machine: ``MAX_SPEC_BYTES`` of text (the caller reads at
-most that), ``MAX_SPEC_DEPTH`` levels of nesting, and, with every YAML alias expanded (``*name``,
-``<<: *name``), ``MAX_SPEC_VALUES`` values and ``MAX_SPEC_CHARS`` characters of text. The expansion
-is measured over the distinct parts of the document (shared parts counted, never copied), before
-PyYAML builds anything, so an alias bomb costs no more than its own text to refuse.
+The file's text becomes that mapping through ``_checks.text.loads`` (JSON or YAML, within limits
+that keep a hostile or broken file from exhausting the machine); :func:`parse` takes the mapping.
 """
 import importlib
 import os
 
 import attrs
 
-from sagemaker_hetero._checks import rules as _validate
+from sagemaker_hetero._checks import rules
 from sagemaker_hetero import _runner
-from sagemaker_hetero._model import build as _build
+from sagemaker_hetero._model import build
 from sagemaker_hetero.exceptions import ConfigError, Problem
-from sagemaker_hetero._checks.text import (  # noqa: F401 (part of this module's interface)
-    MAX_SPEC_BYTES,
-    MAX_SPEC_CHARS,
-    MAX_SPEC_DEPTH,
-    MAX_SPEC_VALUES,
-    SPEC,
-    loads,
-)
 from sagemaker_hetero.inputs import TrainingInput
 
-__all__ = ["Spec", "parse", "loads", "FRAMEWORKS", "GROUP_KEYS", "INPUT_KEYS", "TUNING_KEY", "MAX_SPEC_BYTES",
-           "MAX_SPEC_DEPTH", "MAX_SPEC_VALUES", "MAX_SPEC_CHARS"]
+__all__ = ["Spec", "parse", "spec_path", "FRAMEWORKS", "GROUP_KEYS", "INPUT_KEYS", "TUNING_KEY"]
 
 #: ``framework:`` value -> (module, estimator class)
 FRAMEWORKS = {
@@ -55,7 +42,7 @@ GROUP_KEYS = ("name", "type", "count")
 _GROUP_FIELDS = {"name": "instance_group_name", "type": "instance_type", "count": "instance_count"}
 INPUT_KEYS = tuple(f.name for f in attrs.fields(TrainingInput))
 _FIT_KEYS = ("inputs", "experiment_config")
-#: The section of a spec holding a tuning job's settings (the ``tune`` commands; ``_tuning_spec``).
+#: The section of a spec holding a tuning job's settings (the ``tune`` commands; ``_spec.tuning``).
 TUNING_KEY = "tuning"
 _STRING_KEYS = ("framework_version", "py_version")
 _FILE = "file://"
@@ -72,7 +59,7 @@ def _spec_keys(cls):
 
 
 def _unknown(path, key, valid, out):
-    hint = _validate.did_you_mean(key, valid, cutoff=0.5)
+    hint = rules.did_you_mean(key, valid, cutoff=0.5)
     if hint:
         out.append(Problem(path, "is not a spec key" + hint, key))
     else:
@@ -90,11 +77,11 @@ class Spec(object):
     experiment_config = attrs.field(default=None)
     # problems found while parsing; the checks below add the validator's
     problems = attrs.field(default=())
-    tuning = attrs.field(default=None)  # the ``tuning:`` section, as written (``_tuning_spec`` reads it)
+    tuning = attrs.field(default=None)  # the ``tuning:`` section, as written (``_spec.tuning`` reads it)
 
     def settings(self):
         """The :class:`JobSettings` an estimator made of this spec would validate and render."""
-        return _build.settings(self.estimator_class.framework, self.kwargs, self.inputs,
+        return build.settings(self.estimator_class.framework, self.kwargs, self.inputs,
                                experiment_config=self.experiment_config)
 
     def check(self, session=None, facts=None, now=0.0, path_exists=None):
@@ -104,7 +91,7 @@ class Spec(object):
         out = list(self.problems)
         reported = set(p.path for p in self.problems)
         for problem in found:
-            path = _spec_path(problem.path)
+            path = spec_path(problem.path)
             if any(path == r or path.startswith(r + ".") or path.startswith(r + "[") for r in reported):
                 continue  # that part of the spec is already reported as malformed
             out.append(Problem(path, problem.message, problem.value) if problem.has_value else Problem(path, problem.message))
@@ -115,7 +102,7 @@ class Spec(object):
         return self.estimator_class(sagemaker_session=sagemaker_session, **self.kwargs)
 
 
-def _spec_path(path):
+def spec_path(path):
     """A validator path in the spec's terms: ``instance_groups[0].instance_type`` -> ``...type``."""
     if path.startswith("instance_groups["):
         for key, field in _GROUP_FIELDS.items():

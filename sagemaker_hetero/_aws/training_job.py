@@ -1,38 +1,27 @@
-"""A started training job: describe it, wait for it (streaming its logs), stop it."""
+"""A started training job: describe it, wait for it (streaming its logs), stop it.
+
+The waiting is a client of the one poller (``_aws.poller``): each poll, a status line when the
+status changes, the new log lines (``_aws.log_tail``), a ``still <status>`` line after a quiet
+heartbeat; when the job has ended, its last log lines and :func:`end_of_job_lines`.
+"""
 import sys
 import time
 
-from sagemaker_hetero import _log_tail, _logs
+from sagemaker_hetero._aws import log_labels, log_tail, poller
 from sagemaker_hetero._request import describe
 from sagemaker_hetero._defaults import FRAMEWORK_LABELS, TERMINAL_STATUSES
 from sagemaker_hetero._model.job import group_name
 from sagemaker_hetero.exceptions import (AccessDeniedError, AWSError, ConfigError, ThrottlingError,
                                          UnexpectedStatusException)
 
-__all__ = ["TrainingJob", "format_elapsed", "end_of_job_lines", "reattach_hint", "STREAM_LOGS", "NO_LOGS",
-           "WAIT_THROTTLED_POLLS"]
+__all__ = ["TrainingJob", "end_of_job_lines", "reattach_hint", "STREAM_LOGS", "NO_LOGS"]
 
-#: How many polls in a row ``wait`` takes a throttled DescribeTrainingJob (after botocore's retries),
-#: waiting the longest poll interval after each, before it gives up.
-WAIT_THROTTLED_POLLS = 5
-
-POLL_MIN_SECONDS = 2.0
-POLL_MAX_SECONDS = 30.0
-#: After this many seconds without a line from the waiter, it prints one ``still <status>`` line:
-#: proof of life for a reader, and under the 10 minutes after which some CI services kill a silent
-#: build (CircleCI's ``no_output_timeout``, Travis).
-HEARTBEAT_SECONDS = 300.0
 #: ``logs`` values that stream the job's logs while waiting, and those that do not ("Rules" shows
 #: debugger rule jobs in the SDK v2; there are none here, so it shows nothing).
 STREAM_LOGS = (True, "All", "Training")
 NO_LOGS = (False, None, "None", "Rules")
 #: How often the last read of the logs after the job ended is tried while CloudWatch throttles.
 DRAIN_ATTEMPTS = 5
-
-
-def format_elapsed(seconds):
-    seconds = int(seconds)
-    return "%d:%02d:%02d" % (seconds // 3600, seconds // 60 % 60, seconds % 60)
 
 
 class TrainingJob(object):
@@ -67,13 +56,13 @@ class TrainingJob(object):
         if isinstance(instance_groups, str) or hasattr(instance_groups, "instance_group_name"):
             instance_groups = [instance_groups]
         only = [group_name(g) for g in instance_groups] if instance_groups else None
-        problems = _logs.filter_problems(only, groups, self.name)
+        problems = log_labels.filter_problems(only, groups, self.name)
         if problems:
             raise ConfigError(problems)
-        return _log_tail.LogTail(self.sagemaker_session, self.name, _logs.LogLabeller(groups, only))
+        return log_tail.LogTail(self.sagemaker_session.log_streams, self.name, log_labels.LogLabeller(groups, only))
 
     def wait(self, logs="All", poll=None, out=None, clock=time.monotonic, sleep=time.sleep, instance_groups=None,
-             heartbeat=HEARTBEAT_SECONDS):
+             heartbeat=poller.HEARTBEAT_SECONDS):
         """Poll until the job ends, printing each new status on one line; return the description.
 
         With ``logs`` ``"All"`` (or ``True``, ``"Training"``) the job's CloudWatch logs are printed
@@ -96,59 +85,10 @@ class TrainingJob(object):
         ``clock`` and ``sleep`` time the waiting (elapsed times, heartbeat, pauses).
         """
         out = out or sys.stdout
-        first, longest = _poll_bounds(poll, self.sagemaker_session)
-        follow = logs in STREAM_LOGS
-        reader = None
-        start = clock()
-        delay = first
-        last = None
-        since = said = start  # when the current status began; when the waiter last printed a line
-        throttled = 0  # DescribeTrainingJob throttled in a row (after botocore's own retries)
+        waiting = poller.Poller(poll, self.sagemaker_session, clock, sleep, heartbeat)
+        watch = _Watch(self, waiting, out, logs in STREAM_LOGS, instance_groups)
         try:
-            while True:
-                try:
-                    desc = self.describe()
-                except ThrottlingError:
-                    # Other clients of the account share the rate: back off and ask again, as the log
-                    # reader does; give up (with the re-attach hint) only if it lasts.
-                    throttled += 1
-                    if throttled > WAIT_THROTTLED_POLLS:
-                        raise
-                    sleep(longest)
-                    continue
-                throttled = 0
-                status = desc.get("TrainingJobStatus")
-                seen = describe.job_status(desc)
-                now = clock()
-                changed = seen != last
-                last = seen
-                line = "[%s] %s: %s" % (format_elapsed(now - start), self.name, _status_text(*seen))
-                if follow and reader is None:
-                    reader = _Reader(self._tail(desc, instance_groups), out)
-                if status in TERMINAL_STATUSES:
-                    if reader is not None:
-                        reader.drain(sleep, first)
-                    if changed:
-                        _write(out, [line])
-                    break
-                if changed:
-                    delay = first
-                    _write(out, [line])
-                    since = said = now
-                if reader is not None:
-                    got = reader.read()
-                    if got:
-                        delay = first
-                        said = clock()
-                    if reader.throttled:
-                        delay = min(delay * 2, longest)
-                if heartbeat and now - said >= heartbeat:
-                    _write(out, ["[%s] %s: still %s (since %s)" % (
-                        format_elapsed(now - start), self.name, _status_text(seen[0], seen[1], ""),
-                        format_elapsed(since - start))])
-                    said = now
-                sleep(delay)
-                delay = min(delay * 2, longest)
+            desc = waiting.run(self.describe, watch.seen)
         except AWSError as exc:
             raise exc.hinted(_join(exc.hint, reattach_hint(self.name, self.framework)), job_name=self.name) from exc
         except KeyboardInterrupt:
@@ -159,6 +99,7 @@ class TrainingJob(object):
             out.flush()
             raise
         _write(out, end_of_job_lines(desc, _known_prices(desc)))
+        status = desc.get("TrainingJobStatus")
         if status != "Completed":
             raise self._ended_badly(status, desc)
         return desc
@@ -169,7 +110,7 @@ class TrainingJob(object):
         x count x on-demand USD per hour. ``prices``: a price file's path or a mapping of instance type to
         USD per hour, read first; then the cache, then (``fetch``) the AWS Price List. A price that cannot
         be had is unknown, with the reason: never an error, but for a malformed price file (ConfigError)."""
-        from sagemaker_hetero._cost.priced import bill_of
+        from sagemaker_hetero._aws.pricing import bill_of
 
         desc = self.describe()
         region = describe.region_of(desc) or getattr(self.sagemaker_session, "boto_region_name", None)
@@ -195,7 +136,7 @@ class TrainingJob(object):
         out = out or sys.stdout
         desc = self.describe()
         reader = _Reader(self._tail(desc, instance_groups), out, strict=True)
-        reader.drain(sleep, _poll_bounds(poll, self.sagemaker_session)[0], reads=1)
+        reader.drain(sleep, poller.bounds(poll, self.sagemaker_session)[0], reads=1)
         return desc
 
 
@@ -236,22 +177,16 @@ def _known_prices(desc):
     """The prices the end of a wait shows its bill with: a price file's or the cache's, no call (None
     before the job has billable seconds). A price file that cannot be read makes them unknown: the
     job has ended, and that is not the place to fail."""
-    from sagemaker_hetero._cost import estimate, prices, source
+    from sagemaker_hetero._aws import pricing
+    from sagemaker_hetero._cost import estimate, prices
 
     if desc.get("BillableTimeInSeconds") is None:
         return None
     types = estimate.instance_types(desc)
     try:
-        return source.lookup(types, describe.region_of(desc))
+        return pricing.lookup(types, describe.region_of(desc))
     except ConfigError as exc:
         return dict((t, prices.Unknown(t, str(exc).replace("\n", " "))) for t in types)
-
-
-def _poll_bounds(poll, session):
-    poll = poll or getattr(session, "poll_interval", None) or (POLL_MIN_SECONDS, POLL_MAX_SECONDS)
-    if isinstance(poll, (int, float)):
-        return poll, poll  # one number, as the SDK v2's logs_for_job(poll=10) gives
-    return poll
 
 
 def _status_text(status, secondary, message):
@@ -309,7 +244,7 @@ class _Reader(object):
 
     def _print(self, lines):
         if lines:
-            self.out.write(_logs.render(lines))
+            self.out.write(log_labels.render(lines))
             self.out.flush()
 
     def drain(self, sleep, first, reads=2):
@@ -330,3 +265,41 @@ class _Reader(object):
                 raise self.throttled
             sleep(first * (2 ** attempt if self.throttled else 1))
         self._print(self.tail.finish())
+
+
+class _Watch(object):
+    """What a training job's waiter does with each DescribeTrainingJob answer (``seen``, a client of
+    the poller's ``run``): the status line when it changes, the new log lines, the heartbeat."""
+
+    def __init__(self, job, waiting, out, follow, instance_groups):
+        self.job, self.waiting, self.out = job, waiting, out
+        self.follow, self.instance_groups = follow, instance_groups
+        self.reader = None
+        self.last = None
+
+    def seen(self, desc, now):
+        """Print what ``desc`` (seen at ``now``) shows; True once the job has ended."""
+        waiting, name = self.waiting, self.job.name
+        state = describe.job_status(desc)
+        changed, self.last = state != self.last, state
+        line = "[%s] %s: %s" % (waiting.elapsed(now), name, _status_text(*state))
+        if self.follow and self.reader is None:
+            self.reader = _Reader(self.job._tail(desc, self.instance_groups), self.out)
+        if desc.get("TrainingJobStatus") in TERMINAL_STATUSES:
+            if self.reader is not None:
+                self.reader.drain(waiting.sleep, waiting.first)
+            if changed:
+                _write(self.out, [line])
+            return True
+        if changed:
+            _write(self.out, [line])
+            waiting.changed(now)
+        if self.reader is not None:
+            if self.reader.read():
+                waiting.heard()
+            if self.reader.throttled:
+                waiting.slow_down()
+        if waiting.quiet(now):
+            _write(self.out, ["[%s] %s: still %s (since %s)" % (
+                waiting.elapsed(now), name, _status_text(state[0], state[1], ""), waiting.elapsed(waiting.since))])
+        return False

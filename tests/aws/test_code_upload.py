@@ -1,4 +1,4 @@
-"""The code archive at its content address (sagemaker_hetero._code_store): it goes up with a SHA-256
+"""The code archive at its content address (sagemaker_hetero._aws.code_upload): it goes up with a SHA-256
 checksum S3 keeps, and an object at its key is reused only by that checksum; against the real moto
 server behind tests._aws.FaultProxy. Other bytes at the key, planted with this code's ``sha256``
 metadata, and an unreadable object are in tests/test_submission_faults.py.

@@ -1,7 +1,7 @@
-"""Reading a training job's CloudWatch log streams (the edge around the pure ``_logs``).
+"""Reading a training job's CloudWatch log streams (the edge around the pure ``log_labels``).
 
-:class:`LogTail` asks the session for the job's streams and each stream's events, and hands them to
-a :class:`~sagemaker_hetero._logs.LogLabeller`. Two ways to read:
+:class:`LogTail` asks :class:`LogStreams` for the job's streams and each stream's events, and hands them to
+a :class:`~sagemaker_hetero._aws.log_labels.LogLabeller`. Two ways to read:
 
 - :meth:`LogTail.poll`, one poll of a follow: new streams are picked up, and each stream is read
   for at most ``MAX_PAGES_PER_POLL`` pages, so one busy stream cannot hold the others' lines back;
@@ -13,15 +13,16 @@ a :class:`~sagemaker_hetero._logs.LogLabeller`. Two ways to read:
   stream is not read further ahead in time than a page or so of lines: what is held stays about
   a page or two per stream.
 
-The session makes the calls (through ``_aws_errors.call``, with botocore's adaptive retries); the
-waiter in ``_job`` decides when to poll and backs off when CloudWatch keeps throttling.
+:class:`LogStreams` makes the calls (a session's ``log_streams``: DescribeLogStreams and
+GetLogEvents through ``errors.call``, with botocore's adaptive retries); the waiter in
+``training_job`` decides when to poll and backs off when CloudWatch keeps throttling.
 """
 import collections
 
-from sagemaker_hetero import _logs
+from sagemaker_hetero._aws import errors, log_labels
 from sagemaker_hetero.exceptions import ResourceNotFoundError
 
-__all__ = ["LogTail", "MAX_PAGES_PER_POLL", "MAX_LINES_AHEAD"]
+__all__ = ["LogStreams", "LogTail", "MAX_PAGES_PER_POLL", "MAX_LINES_AHEAD"]
 
 #: GetLogEvents pages read per stream in one poll of a follow (each up to 10,000 events or 1 MB).
 MAX_PAGES_PER_POLL = 20
@@ -31,11 +32,52 @@ MAX_LINES_AHEAD = 10000
 _FIRST = float("-inf")  # the last time read of a stream nothing has been read of yet
 
 
-class LogTail(object):
-    """The lines of a job's log streams, labelled, read one :meth:`poll` at a time or to the end."""
+class LogStreams(object):
+    """The training jobs' log streams of a session (``clients``: its ``"logs-poll"`` client, adaptive
+    retries), as a :class:`LogTail` reads them."""
 
-    def __init__(self, session, job_name, labeller):
-        self.session = session
+    def __init__(self, clients):
+        self.clients = clients
+
+    def names(self, prefix):
+        """Names of the training job log streams starting with ``prefix`` (none if the log group
+        does not exist yet)."""
+        client = self.clients.client("logs-poll")
+        names, seen, token = [], set(), None
+        while True:
+            params = {"logGroupName": log_labels.LOG_GROUP, "logStreamNamePrefix": prefix}
+            if token:
+                params["nextToken"] = token
+            try:
+                response = errors.call(client, "DescribeLogStreams", **params)
+            except ResourceNotFoundError:
+                return names
+            page = [s["logStreamName"] for s in response.get("logStreams") or ()]
+            for name in page:
+                if name not in seen:
+                    seen.add(name)
+                    names.append(name)
+            next_token = response.get("nextToken")
+            if not page or not next_token or next_token == token:
+                return names
+            token = next_token
+
+    def events(self, stream_name, token=None):
+        """``([(timestamp ms, message)], next token)``: the stream's events after ``token``."""
+        params = {"logGroupName": log_labels.LOG_GROUP, "logStreamName": stream_name, "startFromHead": True}
+        if token:
+            params["nextToken"] = token
+        response = errors.call(self.clients.client("logs-poll"), "GetLogEvents", **params)
+        events = [(e.get("timestamp", 0), e.get("message", "")) for e in response.get("events") or ()]
+        return events, response.get("nextForwardToken")
+
+
+class LogTail(object):
+    """The lines of a job's log streams (``streams``: a :class:`LogStreams`), labelled, read one
+    :meth:`poll` at a time or to the end."""
+
+    def __init__(self, streams, job_name, labeller):
+        self.streams = streams
         self.job_name = job_name
         self.labeller = labeller
         self._tokens = {}  # stream name -> the token after the last page read
@@ -56,7 +98,7 @@ class LogTail(object):
         for name in self._list():
             self._read(name, MAX_PAGES_PER_POLL)
         lines, self._pending = self._pending, []
-        return _logs.merge(lines)
+        return log_labels.merge(lines)
 
     def read_to_end(self):
         """Batches (lists) of lines, labelled, in time order, until every page of every stream is read.
@@ -71,7 +113,7 @@ class LogTail(object):
         active = self._list()
         while True:
             low = min(self._last.get(name, _FIRST) for name in active) if active else None
-            ahead = collections.Counter(line[_logs.STREAM] for line in self._pending)
+            ahead = collections.Counter(line[log_labels.STREAM] for line in self._pending)
             still = []
             for name in active:
                 if ahead[name] >= MAX_LINES_AHEAD and self._last.get(name, _FIRST) > low:
@@ -79,7 +121,7 @@ class LogTail(object):
                 elif self._read(name, 1):
                     still.append(name)
             active = still
-            lines = _logs.merge(self._pending)
+            lines = log_labels.merge(self._pending)
             if active:
                 cut = _before(lines, min(self._last.get(name, _FIRST) for name in active))
                 lines, self._pending = lines[:cut], lines[cut:]
@@ -93,11 +135,11 @@ class LogTail(object):
     def finish(self):
         """Whatever the labeller still holds back, once no more events will come."""
         lines, self._pending = self._pending, []
-        return _logs.merge(lines + self.labeller.finish())
+        return log_labels.merge(lines + self.labeller.finish())
 
     def _list(self):
         """The names of every stream of the job so far (new ones added), sorted."""
-        for name in self.session._log_stream_names(_logs.stream_prefix(self.job_name)):
+        for name in self.streams.names(log_labels.stream_prefix(self.job_name)):
             self._tokens.setdefault(name, None)
         return sorted(self._tokens)
 
@@ -107,7 +149,7 @@ class LogTail(object):
         token = self._tokens[name]
         for _ in range(pages):
             try:
-                page, next_token = self.session._log_events(name, token)
+                page, next_token = self.streams.events(name, token)
             except ResourceNotFoundError:
                 return False  # the stream went away
             if page:
@@ -126,7 +168,7 @@ def _before(lines, timestamp):
     low, high = 0, len(lines)
     while low < high:
         middle = (low + high) // 2
-        if lines[middle][_logs.TIMESTAMP] < timestamp:
+        if lines[middle][log_labels.TIMESTAMP] < timestamp:
             low = middle + 1
         else:
             high = middle

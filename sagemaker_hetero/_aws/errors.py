@@ -132,6 +132,12 @@ def translate(exc, operation, hint=None, endpoint=None):
         )
     if not isinstance(exc, B.ClientError):
         return E.AWSError(str(exc), code=type(exc).__name__, operation=operation, hint=hint)
+    return _client_error(exc, operation, hint, endpoint)
+
+
+def _client_error(exc, operation, hint, endpoint):
+    """Our exception for a botocore ``ClientError``: by its code (credentials, throttling, an operation
+    the endpoint lacks, denied, not found), else by what its message says."""
     code = error_code(exc) or "Unknown"
     message = _message(exc)
     if code in _BAD_CREDENTIALS:

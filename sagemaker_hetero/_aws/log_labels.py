@@ -13,7 +13,7 @@ fixed order. A stream's group is learned from whichever of these comes first in 
 Until then a stream's lines are labelled ``[?/<host>]``: a line never carries a wrong group. A job
 with one instance group (or none: ``homogeneousCluster``) has every group known up front.
 
-:class:`LogLabeller` holds the per-stream state machines; the edge (``_log_tail``) feeds it the
+:class:`LogLabeller` holds the per-stream state machines; the edge (``log_tail``) feeds it the
 events it reads and prints what comes out (lines: plain tuples, see ``TIMESTAMP``), in time order
 (:func:`merge`), as :func:`render` writes them.
 """

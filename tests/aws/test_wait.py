@@ -13,9 +13,9 @@ import boto3
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, Session
-from sagemaker_hetero import _job
-from sagemaker_hetero._job import end_of_job_lines
-from sagemaker_hetero._logs import LOG_GROUP
+from sagemaker_hetero._aws import poller
+from sagemaker_hetero._aws.training_job import end_of_job_lines
+from sagemaker_hetero._aws.log_labels import LOG_GROUP
 from sagemaker_hetero.exceptions import AWSError, ThrottlingError, UnexpectedStatusException
 
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
@@ -141,6 +141,10 @@ class FakeTime(object):
         self.sleeps.append(seconds)
         self.now += seconds
 
+    def timing(self):
+        """``clock`` and ``sleep`` for a wait: elapsed times that do not depend on the machine's speed."""
+        return {"clock": self.clock, "sleep": self.sleep}
+
 
 def ended(status="Completed", **fields):
     """A heterogeneous job's last description: 2 + 1 instances, a model unless it failed."""
@@ -228,7 +232,7 @@ def test_a_job_that_did_not_complete_shows_its_seconds_then_raises(fault_proxy, 
                               TrainingTimeInSeconds=60, BillableTimeInSeconds=60))
     out = io.StringIO()
     with pytest.raises(UnexpectedStatusException) as info:
-        job.wait(poll=FAST, out=out, sleep=FakeTime().sleep)
+        job.wait(poll=FAST, out=out, **FakeTime().timing())
     assert info.value.status == status
     lines = out.getvalue().splitlines()
     unknown = ["Billed cost (us-west-2, on-demand USD): unknown",  # no price file, an empty cache
@@ -323,25 +327,25 @@ def test_the_heartbeat_can_be_set_or_turned_off(fault_proxy):
 
 def test_a_throttled_describe_while_waiting_backs_off_and_asks_again(fault_proxy, monkeypatch):
     monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
-    monkeypatch.setattr(_job, "WAIT_THROTTLED_POLLS", 2)  # botocore's adaptive rate limiter sleeps for real
+    monkeypatch.setattr(poller, "WAIT_THROTTLED_POLLS", 2)  # botocore's adaptive rate limiter sleeps for real
     job = start(fault_proxy)
     script(fault_proxy, describe("InProgress", "Training"))
-    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="throttle", times=_job.WAIT_THROTTLED_POLLS)
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="throttle", times=poller.WAIT_THROTTLED_POLLS)
     t = FakeTime()
     out = io.StringIO()
     job.wait(logs="None", poll=(30, 120), out=out, clock=t.clock, sleep=t.sleep)
     assert out.getvalue().splitlines()[0] == "[0:00:00] waiting: InProgress/Training"
     assert "Completed" in out.getvalue()
-    assert t.now >= _job.WAIT_THROTTLED_POLLS * 120  # the longest interval after each throttled poll
+    assert t.now >= poller.WAIT_THROTTLED_POLLS * 120  # the longest interval after each throttled poll
 
 
 def test_throttling_that_lasts_while_waiting_gives_up_naming_the_job(fault_proxy, monkeypatch):
     monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
-    monkeypatch.setattr(_job, "WAIT_THROTTLED_POLLS", 2)  # botocore's adaptive rate limiter sleeps for real
+    monkeypatch.setattr(poller, "WAIT_THROTTLED_POLLS", 2)  # botocore's adaptive rate limiter sleeps for real
     job = start(fault_proxy)
     fault_proxy.add_fault(operation="DescribeTrainingJob", kind="throttle", times=None)
     with pytest.raises(ThrottlingError) as info:
-        job.wait(logs="None", poll=(30, 120), out=io.StringIO(), sleep=FakeTime().sleep)
+        job.wait(logs="None", poll=(30, 120), out=io.StringIO(), **FakeTime().timing())
     assert info.value.job_name == "waiting" and "sagemaker-hetero status waiting" in str(info.value)
 
 
@@ -352,7 +356,7 @@ def test_a_describe_that_fails_while_waiting_names_the_job_and_how_to_follow_it_
     fault_proxy.add_fault(operation="DescribeTrainingJob", kind="reset_before", times=None)
     out = io.StringIO()
     with pytest.raises(AWSError) as info:
-        job.wait(poll=FAST, out=out, sleep=FakeTime().sleep)
+        job.wait(poll=FAST, out=out, **FakeTime().timing())
     assert info.value.code == "ConnectionError"
     assert info.value.job_name == "waiting"
     text = str(info.value)
