@@ -10,9 +10,10 @@ pipeline steps and the CLI: :attr:`EstimatorBase.framework`, :meth:`EstimatorBas
 :attr:`EstimatorBase.given_session`, :meth:`EstimatorBase.allowed_arguments` and
 :attr:`EstimatorBase.current_job_name` (docs/architecture.md).
 """
+import functools
 import inspect
 import time
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, TypeVar, Union, cast
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _runner, _sdk_config
@@ -28,6 +29,8 @@ from sagemaker_hetero.instance_group import InstanceGroup
 
 __all__ = ["Estimator", "EstimatorBase", "Framework"]
 
+F = TypeVar("F", bound=Callable[..., Any])
+
 _LOGS = (True, False, "All", "None", "Training", "Rules")
 # Settings whose SageMaker Python SDK v2 name is a method; their values live under these names.
 _PRIVATE = {
@@ -37,6 +40,24 @@ _PRIVATE = {
     "enable_remote_debug": "_enable_remote_debug",
     "enable_session_tag_chaining": "_enable_session_tag_chaining",
 }
+
+
+def keywords_checked(init: F) -> F:
+    """Decorate an estimator's ``__init__`` so that an unknown keyword is a ``TypeError`` naming the
+    closest argument (``did you mean 'instance_groups'?``). The signature stays as written, with no
+    ``**kwargs`` catch-all, so mypy and IDEs check keywords against it too."""
+    code = init.__code__
+    known = frozenset(code.co_varnames[1:code.co_argcount + code.co_kwonlyargcount])
+
+    @functools.wraps(init)
+    def checked(self, *args, **kwargs):
+        for name in kwargs:
+            if name not in known:
+                hint = did_you_mean(name, known, cutoff=0.5)
+                raise TypeError("%s() got an unexpected keyword argument %r%s" % (type(self).__name__, name, hint))
+        return init(self, *args, **kwargs)
+
+    return cast(F, checked)
 
 
 def _volume_kms_allowed(arguments):
@@ -90,9 +111,6 @@ class EstimatorBase(object):
         arguments = dict(arguments)
         arguments.pop("self", None)
         arguments.pop("__class__", None)
-        for name in arguments.pop("kwargs", {}):
-            hint = did_you_mean(name, self.allowed_arguments(), cutoff=0.5)
-            raise TypeError("%s() got an unexpected keyword argument %r%s" % (type(self).__name__, name, hint))
         self._config_tags = _apply_sdk_config(arguments)
         for name, value in arguments.items():
             setattr(self, _PRIVATE.get(name, name), value)
@@ -140,7 +158,7 @@ class EstimatorBase(object):
     def allowed_arguments(cls):
         """The names of the arguments this estimator takes."""
         if cls not in EstimatorBase._signatures:
-            names = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "kwargs")]
+            names = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
             EstimatorBase._signatures[cls] = frozenset(names)
         return EstimatorBase._signatures[cls]
 
@@ -351,6 +369,7 @@ class Estimator(EstimatorBase):
     ``instance_groups=[InstanceGroup(...), ...]`` for a heterogeneous cluster.
     """
 
+    @keywords_checked
     def __init__(
         self,
         image_uri: Optional[str] = None,
@@ -403,7 +422,6 @@ class Estimator(EstimatorBase):
         training_plan: Optional[str] = None,
         instance_placement_config: Optional[Dict[str, Any]] = None,
         job_name: Optional[str] = None,
-        **kwargs: Any,
     ) -> None:
         self._setup(locals())
 

@@ -2,7 +2,7 @@
 from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero.estimator import Framework
+from sagemaker_hetero.estimator import Framework, keywords_checked
 from sagemaker_hetero.instance_group import InstanceGroup
 
 __all__ = ["PyTorch"]
@@ -19,6 +19,7 @@ class PyTorch(Framework):
 
     framework = "pytorch"
 
+    @keywords_checked
     def __init__(
         self,
         entry_point: Optional[str] = None,
@@ -74,6 +75,5 @@ class PyTorch(Framework):
         training_plan: Optional[str] = None,
         instance_placement_config: Optional[Dict[str, Any]] = None,
         job_name: Optional[str] = None,
-        **kwargs: Any,
     ) -> None:
         self._setup(locals())

@@ -2,7 +2,7 @@
 from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero.estimator import Framework
+from sagemaker_hetero.estimator import Framework, keywords_checked
 from sagemaker_hetero.instance_group import InstanceGroup
 
 __all__ = ["TensorFlow"]
@@ -19,6 +19,7 @@ class TensorFlow(Framework):
 
     framework = "tensorflow"
 
+    @keywords_checked
     def __init__(
         self,
         py_version: Optional[str] = None,
@@ -75,6 +76,5 @@ class TensorFlow(Framework):
         training_plan: Optional[str] = None,
         instance_placement_config: Optional[Dict[str, Any]] = None,
         job_name: Optional[str] = None,
-        **kwargs: Any,
     ) -> None:
         self._setup(locals())
