@@ -20,6 +20,7 @@ from sagemaker_hetero import _runner, _sdk_config
 from sagemaker_hetero._checks.rules import did_you_mean
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._model import variables as _variables
+from sagemaker_hetero._model.docstrings import documented
 from sagemaker_hetero._model.arguments import ESTIMATOR_FIELDS, NONE_MEANS
 from sagemaker_hetero._request import names as _names
 from sagemaker_hetero._request import view as _view
@@ -362,11 +363,15 @@ class EstimatorBase(object):
             return None
 
 
+@documented
 class Estimator(EstimatorBase):
-    """A training job running your own image (``image_uri``), optionally with an entry point.
+    """A training job that runs your own image (``image_uri``), with or without an entry point.
 
-    ``Estimator(image_uri, role, instance_count, instance_type, ...)``, or with
-    ``instance_groups=[InstanceGroup(...), ...]`` for a heterogeneous cluster.
+    Describe the cluster with ``instance_type`` and ``instance_count``, or with ``instance_groups`` (a
+    list of ``InstanceGroup``) for a heterogeneous one. ``fit(inputs)`` starts the job, and
+    ``fit(inputs, dry_run=True)`` returns its CreateTrainingJob request without sending anything.
+    Every argument is checked before anything is sent: a ``ConfigError`` lists every problem at once,
+    and an unknown keyword is a ``TypeError`` naming the closest argument.
     """
 
     @keywords_checked

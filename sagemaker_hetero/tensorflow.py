@@ -2,19 +2,22 @@
 from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._model.docstrings import documented
 from sagemaker_hetero.estimator import Framework, keywords_checked
 from sagemaker_hetero.instance_group import InstanceGroup
 
 __all__ = ["TensorFlow"]
 
 
+@documented
 class TensorFlow(Framework):
-    """Train with a TensorFlow deep learning container.
+    """Train with a TensorFlow Deep Learning Container: every host runs ``entry_point``.
 
-    ``TensorFlow(py_version, framework_version, model_dir, image_uri, distribution, entry_point=...,
-    role=..., instance_groups=[...])``. Heterogeneous clusters need TensorFlow 2.6 or later.
-    ``model_dir`` defaults to ``s3://{output path}/{job name}/model`` (``/opt/ml/model`` under MPI);
-    ``model_dir=False`` leaves it out.
+    Heterogeneous clusters (``instance_groups``) need TensorFlow 2.6 or later; a ``distribution`` (mpi
+    or smdistributed) runs on the one instance group its ``"instance_groups"`` names. The script gets
+    ``--model_dir``: ``s3://{output path}/{job name}/model`` unless given (``/opt/ml/model`` under MPI;
+    ``model_dir=False`` leaves it out), and after ``fit`` the attribute holds the value sent.
+    ``fit(inputs)`` starts the job; ``fit(inputs, dry_run=True)`` returns its request unsent.
     """
 
     framework = "tensorflow"
