@@ -93,10 +93,31 @@ _NOT_A_ROLE = (
 
 
 class Session(object):
-    """Talks to SageMaker, S3, STS and IAM for the estimators.
+    """Talks to SageMaker, S3, STS and IAM for the estimators, in one region (the SDK v2's ``Session``).
 
-    ``default_bucket`` overrides ``sagemaker-{region}-{account}``. Clients are created on first
-    use; pass ``sagemaker_client`` to use your own SageMaker client.
+    Clients are made on first use. The region is the boto session's, else ``AWS_DEFAULT_REGION``,
+    ``AWS_REGION`` or the profile's; without one, a ``ConfigError``.
+
+    Parameters
+    ----------
+    boto_session : boto3.Session, optional
+        The credentials and region (default: a new boto3 session).
+    sagemaker_client : object, optional
+        A SageMaker client of your own, used for every SageMaker call.
+    sagemaker_runtime_client : object, optional
+        Kept as the SDK v2 keeps it (endpoints); a training job uses none.
+    sagemaker_featurestore_runtime_client : object, optional
+        Kept as the SDK v2 keeps it (feature store); a training job uses none.
+    default_bucket : str, optional
+        The bucket for output and code, in place of ``sagemaker-{region}-{account}``.
+    settings : object, optional
+        Kept as the SDK v2 keeps it.
+    sagemaker_metrics_client : object, optional
+        Kept as the SDK v2 keeps it (metrics); a training job uses none.
+    sagemaker_config : dict, optional
+        The SageMaker defaults configuration, in place of the one read from ``config.yaml``.
+    default_bucket_prefix : str, optional
+        A key prefix in the default bucket that output and code go under.
     """
 
     local_mode = False
@@ -121,6 +142,7 @@ class Session(object):
         sagemaker_config: Optional[Dict[str, Any]] = None,
         default_bucket_prefix: Optional[str] = None,
     ) -> None:
+        """Make the session; the parameters are the class's."""
         # One region rule for everything (the dry run's too): an explicit session's region, else
         # AWS_DEFAULT_REGION (which wins, as in boto3), AWS_REGION (boto3 alone does not read it), the
         # profile's.
@@ -193,6 +215,7 @@ class Session(object):
 
     @property
     def sagemaker_client(self):
+        """The SageMaker client (the one given, else one made on first use)."""
         return self._client("sagemaker")
 
     # -- look-ups, each made once per session --------------------------------------------------
@@ -318,7 +341,13 @@ class Session(object):
         )
 
     def check(self, job):
-        """``(job, problems)``: an AWS job needs nothing beyond the common checks."""
+        """``(job, problems)``: an AWS job needs nothing beyond the common checks (the session protocol).
+
+        Parameters
+        ----------
+        job : Job
+            The job model.
+        """
         return job, []
 
     def _looked_up_facts(self, job):
@@ -338,6 +367,13 @@ class Session(object):
         process has (``utils.claim_time``); if the name is taken all the same (another process, another
         machine), the job is created under the next free stamp instead, up to ``DEFAULT_NAME_ATTEMPTS``
         names. A job another call of this process is creating, or created, is never taken as ours.
+
+        Parameters
+        ----------
+        job : Job
+            The checked job model.
+        now : float
+            The time (seconds since the epoch) default names are stamped with.
         """
         default_name = job.job_name is None
         if default_name:
@@ -376,14 +412,28 @@ class Session(object):
 
     def plan_job(self, job, now):
         """The :class:`_plan.Plan` of a checked job with what AWS knows: its input buckets checked, the
-        account, default bucket (created if missing) and role ARN looked up. Nothing is uploaded."""
+        account, default bucket (created if missing) and role ARN looked up. Nothing is uploaded.
+
+        Parameters
+        ----------
+        job : Job
+            The checked job model.
+        now : float
+            The time (seconds since the epoch) a default name is stamped with.
+        """
         self._check_input_buckets(job)
         return _plan.make_plan(job, self._looked_up_facts(job), now, code_digest=self.code_digest(job))
 
     def code_digest(self, job):
         """The SHA-256 of ``job``'s code archive (its key's content address), or None when it ships no
         archive to upload. The tree is scanned (one ``stat`` per entry); the archive is built only when
-        the scan differs from every earlier one of this session, and kept until it is uploaded."""
+        the scan differs from every earlier one of this session, and kept until it is uploaded.
+
+        Parameters
+        ----------
+        job : Job
+            The job model.
+        """
         code = job.code
         if code is None or code.in_s3:
             return None
@@ -407,7 +457,13 @@ class Session(object):
 
     def upload_code(self, plan):
         """Put the plan's code archive where the plan says, unless this session knows it is there
-        (nothing to do without code, or with code already in S3)."""
+        (nothing to do without code, or with code already in S3).
+
+        Parameters
+        ----------
+        plan : Plan
+            The job's plan.
+        """
         if plan.code is None or not plan.code.upload:
             return
         bucket, key = s3_uris.parse_s3_uri(plan.code.s3_uri)
@@ -484,17 +540,47 @@ class Session(object):
         raise _conflict(name, failure)
 
     def describe_training_job(self, job_name):
+        """DescribeTrainingJob's answer.
+
+        Parameters
+        ----------
+        job_name : str
+            The training job.
+        """
         return _aws_errors.call(self._client("sagemaker-poll"), "DescribeTrainingJob", TrainingJobName=job_name)
 
     def stop_training_job(self, job_name):
+        """StopTrainingJob.
+
+        Parameters
+        ----------
+        job_name : str
+            The training job.
+        """
         return _aws_errors.call(self._client("sagemaker"), "StopTrainingJob", TrainingJobName=job_name)
 
     def create_presigned_domain_url(self, **params):
-        """A presigned URL into a SageMaker Studio domain (CreatePresignedDomainUrl)."""
+        """A presigned URL into a SageMaker Studio domain (CreatePresignedDomainUrl's AuthorizedUrl).
+
+        Parameters
+        ----------
+        **params
+            CreatePresignedDomainUrl's parameters (``DomainId``, ``UserProfileName``, ...).
+        """
         return _aws_errors.call(self._client("sagemaker"), "CreatePresignedDomainUrl", **params)["AuthorizedUrl"]
 
     def update_training_job(self, job_name, remote_debug_config=None, resource_config=None):
-        """UpdateTrainingJob of a running job (remote debugging, a warm pool's keep-alive)."""
+        """UpdateTrainingJob of a running job (remote debugging, a warm pool's keep-alive).
+
+        Parameters
+        ----------
+        job_name : str
+            The training job.
+        remote_debug_config : dict, optional
+            A RemoteDebugConfig, e.g. ``{"EnableRemoteDebug": True}``.
+        resource_config : dict, optional
+            A ResourceConfigForUpdate, e.g. ``{"KeepAlivePeriodInSeconds": 600}``.
+        """
         params = {"TrainingJobName": job_name}
         if remote_debug_config is not None:
             params["RemoteDebugConfig"] = remote_debug_config
@@ -505,8 +591,23 @@ class Session(object):
     def logs_for_job(self, job_name, wait=False, poll=None, instance_groups=None, out=None):
         """Print the job's CloudWatch logs, each line labelled ``[<group>/<host>]`` (see docs/logs.md).
 
-        ``wait=True`` follows the job until it ends (and raises ``UnexpectedStatusException`` if it
-        fails); ``instance_groups`` shows only those groups' lines. Returns the job's description.
+        Parameters
+        ----------
+        job_name : str
+            The training job.
+        wait : bool, default False
+            Follow the job until it ends (an ``UnexpectedStatusException`` if it fails).
+        poll : float, optional
+            Seconds between polls while following (default: the job's own pace).
+        instance_groups : list of str, optional
+            Show only these groups' lines.
+        out : file, optional
+            Where to print (default: standard output).
+
+        Returns
+        -------
+        dict
+            The job's description.
         """
         job = TrainingJob(self, job_name)
         return job.logs(follow=wait, instance_groups=instance_groups, out=out, poll=poll)
@@ -580,13 +681,25 @@ class Session(object):
         """Upload a local file, or a folder with everything under it, to S3.
 
         A file goes to ``{key_prefix}/{file name}``, a folder's files to
-        ``{key_prefix}/{path relative to the folder}``. Without ``bucket``: the default bucket (created
-        if missing), under the session's ``default_bucket_prefix``. ``callback`` is called with the
-        number of bytes sent, chunk by chunk; ``extra_args`` are boto3's ``ExtraArgs``
-        (``SSEKMSKeyId``, ``ContentType``, ...).
+        ``{key_prefix}/{path relative to the folder}``.
 
-        Returns ``s3://{bucket}/{key_prefix}/{file name}`` for a file, ``s3://{bucket}/{key_prefix}``
-        for a folder.
+        Parameters
+        ----------
+        path : str
+            The local file or folder.
+        bucket : str, optional
+            The bucket (default: the default bucket, created if missing, under ``default_bucket_prefix``).
+        key_prefix : str, default 'data'
+            The key prefix the files go under.
+        callback : callable, optional
+            Called with the number of bytes sent, chunk by chunk.
+        extra_args : dict, optional
+            boto3's ``ExtraArgs`` (``SSEKMSKeyId``, ``ContentType``, ...).
+
+        Returns
+        -------
+        str
+            ``s3://{bucket}/{key_prefix}/{file name}`` for a file, ``s3://{bucket}/{key_prefix}`` for a folder.
         """
         if not os.path.exists(path):  # before the default bucket is made
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
@@ -606,7 +719,19 @@ class Session(object):
         return "s3://{}/{}".format(final_bucket, final_prefix)
 
     def upload_string_as_file_body(self, body: str, bucket: str, key: str, kms_key: Optional[str] = None) -> str:
-        """Write ``body`` to ``s3://{bucket}/{key}`` (encrypted with ``kms_key`` if given); that URI."""
+        """Write a string to an S3 object; its URI.
+
+        Parameters
+        ----------
+        body : str
+            The object's content.
+        bucket : str
+            The bucket.
+        key : str
+            The object's key.
+        kms_key : str, optional
+            The KMS key to encrypt it with.
+        """
         params = {"Bucket": bucket, "Key": key, "Body": body}
         if kms_key is not None:
             params.update(SSEKMSKeyId=kms_key, ServerSideEncryption="aws:kms")
@@ -625,6 +750,17 @@ class Session(object):
         An object lands at its key relative to ``key_prefix`` (at its file name when ``key_prefix``
         has an extension: one file). A key that would land outside ``path`` is refused (ValueError)
         before anything is downloaded.
+
+        Parameters
+        ----------
+        path : str
+            The local folder.
+        bucket : str
+            The bucket.
+        key_prefix : str, default ''
+            The keys to download start with it.
+        extra_args : dict, optional
+            boto3's ``ExtraArgs`` of each download.
         """
         s3 = self._client("s3")
         owner = self._expected_bucket_owner(bucket)
@@ -650,7 +786,15 @@ class Session(object):
         return downloaded
 
     def read_s3_file(self, bucket: str, key_prefix: str) -> str:
-        """The body of the object ``s3://{bucket}/{key_prefix}``, decoded as UTF-8."""
+        """The body of an S3 object, decoded as UTF-8.
+
+        Parameters
+        ----------
+        bucket : str
+            The bucket.
+        key_prefix : str
+            The object's key.
+        """
         params = {"Bucket": bucket, "Key": key_prefix}
         owner = self._expected_bucket_owner(bucket)
         if owner:
@@ -659,7 +803,15 @@ class Session(object):
         return response["Body"].read().decode("utf-8")
 
     def list_s3_files(self, bucket: str, key_prefix: str) -> List[str]:
-        """The keys of the objects in ``bucket`` that start with ``key_prefix``."""
+        """The keys of the objects in a bucket that start with a prefix.
+
+        Parameters
+        ----------
+        bucket : str
+            The bucket.
+        key_prefix : str
+            The prefix.
+        """
         return [key for key, _ in self._list_objects({"Bucket": bucket, "Prefix": key_prefix})]
 
     def _list_objects(self, params):
@@ -705,7 +857,15 @@ class Session(object):
     def create_tuning_job(self, request, started):
         """CreateHyperParameterTuningJob. When the name is taken after an ambiguous failure (the first
         attempt reached AWS, its answer was lost), the existing job is ours if it was created after
-        ``started`` from the same definition and ranges; else a :class:`JobConflictError`."""
+        ``started`` from the same definition and ranges; else a :class:`JobConflictError`.
+
+        Parameters
+        ----------
+        request : dict
+            The CreateHyperParameterTuningJob request.
+        started : float
+            When this attempt started (seconds since the epoch).
+        """
         client = self._client("sagemaker")
         name = request["HyperParameterTuningJobName"]
         try:
@@ -723,12 +883,24 @@ class Session(object):
             )
 
     def describe_tuning_job(self, job_name):
-        """DescribeHyperParameterTuningJob (the SDK v2's name)."""
+        """DescribeHyperParameterTuningJob's answer (the SDK v2's name).
+
+        Parameters
+        ----------
+        job_name : str
+            The tuning job.
+        """
         return _aws_errors.call(self._client("sagemaker-poll"), "DescribeHyperParameterTuningJob",
                                 HyperParameterTuningJobName=job_name)
 
     def stop_tuning_job(self, name):
-        """StopHyperParameterTuningJob; a job that has already ended is left as it is (as in the SDK v2)."""
+        """StopHyperParameterTuningJob; a job that has already ended is left as it is (as in the SDK v2).
+
+        Parameters
+        ----------
+        name : str
+            The tuning job.
+        """
         try:
             _aws_errors.call(self._client("sagemaker"), "StopHyperParameterTuningJob", HyperParameterTuningJobName=name)
         except E.AWSError as exc:
@@ -738,7 +910,13 @@ class Session(object):
 
     def upsert_pipeline(self, request):
         """CreatePipeline, or UpdatePipeline (without the tags and the request token) when a pipeline of
-        that name exists."""
+        that name exists.
+
+        Parameters
+        ----------
+        request : dict
+            The CreatePipeline request.
+        """
         client = self._client("sagemaker")
         try:
             return _aws_errors.call(client, "CreatePipeline", **request)
@@ -749,15 +927,33 @@ class Session(object):
         return _aws_errors.call(client, "UpdatePipeline", **update)
 
     def describe_pipeline(self, name):
-        """DescribePipeline."""
+        """DescribePipeline's answer.
+
+        Parameters
+        ----------
+        name : str
+            The pipeline.
+        """
         return _aws_errors.call(self._client("sagemaker-poll"), "DescribePipeline", PipelineName=name)
 
     def start_pipeline_execution(self, request):
-        """StartPipelineExecution; its answer (``PipelineExecutionArn``)."""
+        """StartPipelineExecution; its answer (``PipelineExecutionArn``).
+
+        Parameters
+        ----------
+        request : dict
+            The StartPipelineExecution request.
+        """
         return _aws_errors.call(self._client("sagemaker"), "StartPipelineExecution", **request)
 
     def describe_pipeline_execution(self, arn):
-        """DescribePipelineExecution."""
+        """DescribePipelineExecution's answer.
+
+        Parameters
+        ----------
+        arn : str
+            The execution's ARN.
+        """
         return _aws_errors.call(self._client("sagemaker-poll"), "DescribePipelineExecution", PipelineExecutionArn=arn)
 
     # -- CloudWatch Logs (read by _log_tail) ---------------------------------------------------
@@ -919,9 +1115,15 @@ def _tuned_ranges(request):
 def get_execution_role(sagemaker_session: Optional[Session] = None, use_default: bool = False) -> str:
     """The ARN of the IAM role whose credentials the session uses (``Session.get_caller_identity_arn``).
 
-    A ValueError when the caller is not a role (a user, say), unless ``use_default``: then the role
-    ``AmazonSageMaker-DefaultRole`` (trusting SageMaker, created if missing, with the managed policy
-    ``AmazonSageMakerFullAccess`` attached), as the SDK v2 does.
+    A ValueError when the caller is not a role (a user, say), unless ``use_default``.
+
+    Parameters
+    ----------
+    sagemaker_session : Session, optional
+        The session whose caller it is (default: a new ``Session()``).
+    use_default : bool, default False
+        When the caller is not a role, use ``AmazonSageMaker-DefaultRole`` (trusting SageMaker, created
+        if missing, with the managed policy ``AmazonSageMakerFullAccess`` attached), as the SDK v2 does.
     """
     if not sagemaker_session:
         sagemaker_session = Session()
