@@ -170,6 +170,13 @@ class EstimatorBase(object):
         return dict(self._hyperparameters) if isinstance(self._hyperparameters, dict) else self._hyperparameters
 
     def set_hyperparameters(self, **kwargs):
+        """Add hyperparameters to the estimator's, or change them, as the SageMaker Python SDK v2 does.
+
+        Parameters
+        ----------
+        **kwargs
+            The hyperparameters, by name.
+        """
         self._hyperparameters.update(kwargs)
 
     def enable_network_isolation(self):
@@ -207,10 +214,29 @@ class EstimatorBase(object):
                     domain_id=None, user_profile_name=None, optional_create_presigned_url_kwargs=None):
         """The URL of SageMaker Studio's TensorBoard app with the latest job in it (the SDK v2's method).
 
-        Inside Studio it opens the app of Studio's own domain; outside, a presigned domain URL if
-        ``create_presigned_domain_url`` and both ``domain_id`` and ``user_profile_name`` are given,
-        else the console's TensorBoard landing page. With ``open_in_default_web_browser`` the URL is
-        opened in a browser and ``""`` returned."""
+        Inside Studio it opens the app of Studio's own domain; outside, a presigned domain URL, else
+        the console's TensorBoard landing page.
+
+        Parameters
+        ----------
+        app_type : str or SupportedInteractiveAppTypes
+            The app: TensorBoard is the one there is.
+        open_in_default_web_browser : bool, default True
+            Open the URL in a browser and return ``""``.
+        create_presigned_domain_url : bool, default False
+            Outside Studio, make a presigned domain URL (with ``domain_id`` and ``user_profile_name``).
+        domain_id : str, optional
+            The Studio domain of the presigned URL.
+        user_profile_name : str, optional
+            The user profile of the presigned URL.
+        optional_create_presigned_url_kwargs : dict, optional
+            More arguments of CreatePresignedDomainUrl, e.g. ``{"ExpiresInSeconds": 300}``.
+
+        Returns
+        -------
+        str
+            The URL, or ``""`` once opened in a browser.
+        """
         from sagemaker_hetero import _apps
 
         name = getattr(app_type, "name", app_type)
@@ -243,7 +269,17 @@ class EstimatorBase(object):
     # -- building the request ------------------------------------------------------------------
 
     def job_settings(self, inputs=None, job_name=None, experiment_config=None):
-        """The ``JobSettings`` of this estimator's arguments with ``fit``'s (internal but stable)."""
+        """The ``JobSettings`` of this estimator's arguments with ``fit``'s (internal but stable).
+
+        Parameters
+        ----------
+        inputs : str, TrainingInput or dict, optional
+            ``fit``'s inputs.
+        job_name : str, optional
+            ``fit``'s job name.
+        experiment_config : dict, optional
+            ``fit``'s experiment configuration.
+        """
         values = {}
         for name in ESTIMATOR_FIELDS:
             attr = _PRIVATE.get(name, name)
@@ -261,10 +297,31 @@ class EstimatorBase(object):
         experiment_config: Optional[Dict[str, str]] = None,
         dry_run: bool = False,
     ) -> Optional[Dict[str, Any]]:
-        """Start the training job (or, with ``dry_run=True``, return its request without sending it).
+        """Start the training job, or with ``dry_run=True`` return its request without sending it.
 
-        Everything is validated first; a :class:`ConfigError` lists every problem, and nothing is
-        uploaded, created or sent unless the request is valid.
+        Everything is checked first: a ``ConfigError`` lists every problem, and nothing is uploaded,
+        created or sent unless the request is valid. ``latest_training_job`` is then the job.
+
+        Parameters
+        ----------
+        inputs : str, TrainingInput or dict, optional
+            The channels: one S3 URI or ``TrainingInput`` (the channel ``"training"``), or a dict of
+            channel name to either. In a local run, ``file://`` URIs are folders of this machine.
+        wait : bool, default True
+            Wait for the job to end (an error if it does not complete).
+        logs : bool or str, default 'All'
+            The logs shown while waiting: ``"All"`` (True), ``"None"`` (False), ``"Training"``, ``"Rules"``.
+        job_name : str, optional
+            The job's name, in place of one made from ``base_job_name`` and a timestamp.
+        experiment_config : dict, optional
+            The SageMaker Experiments run the job belongs to.
+        dry_run : bool, default False
+            Send nothing: return the CreateTrainingJob request (a dict that also shows the cluster).
+
+        Returns
+        -------
+        dict or None
+            The request of a dry run, else None.
         """
         session = self._sagemaker_session
         found = []
@@ -306,6 +363,20 @@ class EstimatorBase(object):
         ``.wait()``, ``.logs()`` or ``.describe()`` work on it, and
         ``fit(estimator.latest_inputs, job_name=..., dry_run=True)`` renders the job's request again.
         Tags are not part of a job's description and are not restored.
+
+        Parameters
+        ----------
+        training_job_name : str
+            The job.
+        sagemaker_session : Session, optional
+            The session to describe it with (default: a new ``Session()``).
+        model_channel_name : str, default 'model'
+            The name of the job's model channel, if it has one (``model_uri``).
+
+        Returns
+        -------
+        EstimatorBase
+            An estimator of this class.
         """
         from sagemaker_hetero._request import describe
         from sagemaker_hetero._job import TrainingJob
@@ -330,8 +401,13 @@ class EstimatorBase(object):
         return estimator
 
     def logs(self, instance_groups=None):
-        """Print the latest job's logs until it ends, each line labelled ``[<group>/<host>]``;
-        ``instance_groups`` (names) shows only those groups (see docs/logs.md)."""
+        """Print the latest job's logs until it ends, each line labelled ``[<group>/<host>]`` (docs/logs.md).
+
+        Parameters
+        ----------
+        instance_groups : list of str, optional
+            Show only these groups' hosts (default: every group's).
+        """
         job = self._latest_job()
         if hasattr(job, "logs"):
             return job.logs(follow=True, instance_groups=instance_groups)
