@@ -23,6 +23,10 @@ from sagemaker_hetero.exceptions import Problems
 __all__ = ["problems", "did_you_mean", "tag_problems"]
 
 _UNGROUPABLE = ("parameter_server", "multi_worker_mirrored_strategy")
+# Strategies that each launch the training: the SDK v2 sends one of two enabled together (PyTorch's
+# torch_distributed drops mpi) or both (and the container runs one), so at most one may be enabled.
+# smdistributed is not one: modelparallel runs under mpi, dataparallel alone or under torch_distributed.
+_LAUNCHERS = ("mpi", "torch_distributed", "pytorchxla", "parameter_server", "multi_worker_mirrored_strategy")
 _PYTORCH_ONLY = ("torch_distributed", "pytorchddp", "pytorchxla")
 _TENSORFLOW_ONLY = ("parameter_server", "multi_worker_mirrored_strategy")
 
@@ -97,7 +101,11 @@ def _check_image(job, region, out):
     version = job.framework_version
     if version is None:
         if job.image_uri is None:
-            out.add("framework_version", "is required to choose the %s training image" % label, None)
+            out.add("framework_version", "is required to choose the %s training image (or give image_uri)" % label,
+                    None)
+            if job.py_version is None:
+                out.add("py_version", "is required with framework_version to choose the %s training image" % label,
+                        None)
         return
     if not isinstance(version, str):
         out.add("framework_version", "must be a string such as '1.12.1'", version)
@@ -212,6 +220,10 @@ def _check_distribution(job, out):
         for key in _TENSORFLOW_ONLY:
             if key in options:
                 out.add("distribution.%s" % key, "is a TensorFlow strategy", key)
+    launchers = [key for key in _LAUNCHERS if dist.enabled(key)]
+    if len(launchers) > 1:
+        out.add("distribution", "%s all launch the training: enable one (the SDK v2 would silently run only one)"
+                % " and ".join(launchers), launchers)
     if dist.enabled("mpi") and dist.smddp:
         out.add("distribution", "mpi and smdistributed dataparallel exclude each other; enable one",
                 sorted(str(k) for k in options))

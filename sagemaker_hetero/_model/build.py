@@ -283,8 +283,9 @@ def _distribution(s, heterogeneous, groups, out):
         out.add(path, "must name exactly one instance group", [group_name(r) for r in refs])
         return Distribution(options, named=tuple(group_name(r) for r in refs))
     if heterogeneous and not isinstance(refs, (list, tuple)):
-        out.add(path, "must be a list naming one instance group", refs)
-        return Distribution(options)
+        example = " such as [%r]" % (refs,) if isinstance(refs, str) else ""
+        out.add(path, "must be a list naming one instance group%s" % example, refs)
+        return Distribution(options, named=())  # named, wrongly: the one problem is this one
     before = len(out.items)
     named = _group_names(path, refs, heterogeneous, groups, out, empty="must name exactly one instance group") or ()
     group = named[0] if named and len(out.items) == before else None
