@@ -125,7 +125,7 @@ class EstimatorBase(object):
         self._current_job_name = None
         _runner.checked_job(self.job_settings(), self._sagemaker_session, time.time(), later=_runner.FIT_DECIDES)
         if "distribution" in self.__dict__:  # kept as the SDK v2 keeps it, once checked
-            self.distribution = _build.sdk_distribution(self.framework, self.distribution)
+            self.distribution = _build.sdk_distribution(self.framework, self.distribution, self.instance_groups)
 
     @property
     def sagemaker_session(self):
@@ -345,9 +345,13 @@ class EstimatorBase(object):
         started = session.execute(job, now)
         self._current_job_name = started.name
         self.latest_training_job = started
+        self._started(started)
         if wait:
             started.wait(logs=logs)
         return None
+
+    def _started(self, job):
+        """What the SDK v2 keeps of a job it started, beyond its name (a framework estimator's own)."""
 
     # -- jobs started elsewhere, logs, and how an estimator shows itself ------------------------
 
@@ -416,8 +420,10 @@ class EstimatorBase(object):
     def _view(self):
         region = _runner.session_facts(self._sagemaker_session).region
         title = "%s estimator" % type(self).__name__
-        if self._current_job_name:
+        if self.latest_training_job is not None:
             title += " (latest job: %s)" % self._current_job_name
+        elif self._current_job_name:  # named by a dry run: nothing started
+            title += " (dry run of %s; no job started)" % self._current_job_name
         job, _ = _build.build(self.job_settings(self.latest_inputs))
         return _view.view_of(job, title, region=region)
 

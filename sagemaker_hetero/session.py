@@ -181,6 +181,12 @@ class Session(object):
         self._stored_code = set()
         self._upload_lock = threading.Lock()
 
+    def __repr__(self):
+        """``Session(region=..., default_bucket=...)``: what the session was given (no AWS call)."""
+        given = [("region", self.boto_region_name), ("default_bucket", self._default_bucket_name),
+                 ("default_bucket_prefix", self.default_bucket_prefix)]
+        return "Session(%s)" % ", ".join("%s=%r" % (k, v) for k, v in given if v is not None)
+
     # -- clients -------------------------------------------------------------------------------
 
     def _client(self, name):

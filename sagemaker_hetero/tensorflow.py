@@ -2,6 +2,7 @@
 from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._model import hyperparameters as _hyperparameters
 from sagemaker_hetero._model.docstrings import documented
 from sagemaker_hetero.estimator import Framework, keywords_checked
 from sagemaker_hetero.instance_group import InstanceGroup
@@ -81,3 +82,10 @@ class TensorFlow(Framework):
         job_name: Optional[str] = None,
     ) -> None:
         self._setup(locals())
+
+    def _started(self, job):
+        """``model_dir`` becomes the value the request sent, as the SDK v2 sets it when it starts a job (so a
+        later ``fit`` sends it again, as the SDK v2's does)."""
+        sent = ((getattr(job, "request", None) or {}).get("HyperParameters") or {}).get("model_dir")
+        if sent is not None:
+            self.model_dir = _hyperparameters.decode(sent)

@@ -510,3 +510,14 @@ def test_an_edited_file_is_archived_and_uploaded_again_in_the_same_session(aws, 
     estimator(session).fit(INPUTS, wait=False, job_name="after")
     assert aws.operations() == ["PutObject", "CreateTrainingJob"] and code_uri(aws) != before
     assert b"edited" in tarfile.open(fileobj=io.BytesIO(code_object(aws)), mode="r:gz").extractfile("train.py").read()
+
+
+def test_a_session_shows_what_it_was_given_without_asking_aws(monkeypatch):
+    def no_call(*args, **kwargs):
+        raise AssertionError("a repr makes no AWS call")
+
+    monkeypatch.setattr(Session, "_client", no_call)
+    boto = boto3.Session(region_name="eu-west-1", aws_access_key_id="x", aws_secret_access_key="y")
+    assert repr(Session(boto_session=boto)) == "Session(region='eu-west-1')"
+    assert repr(Session(boto_session=boto, default_bucket="my-team-bucket", default_bucket_prefix="team")) == (
+        "Session(region='eu-west-1', default_bucket='my-team-bucket', default_bucket_prefix='team')")

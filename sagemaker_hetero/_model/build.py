@@ -292,12 +292,15 @@ def _distribution(s, heterogeneous, groups, out):
     return Distribution(options, group=group, named=named)
 
 
-def sdk_distribution(framework, distribution):
-    """A checked ``distribution`` as the SDK v2 keeps it on the estimator: groups by name, and for
-    PyTorch ``pytorchddp`` as ``smdistributed.dataparallel``."""
+def sdk_distribution(framework, distribution, instance_groups=None):
+    """A checked ``distribution`` as the SDK v2 keeps it on the estimator: groups by name (the one
+    group of a one-group job named when not given, as the SDK v2 names it), and for PyTorch
+    ``pytorchddp`` as ``smdistributed.dataparallel``."""
     if not isinstance(distribution, dict):
         return distribution
     out = dict((k, _copy(v)) for k, v in distribution.items())
+    if not out.get("instance_groups") and isinstance(instance_groups, (list, tuple)) and len(instance_groups) == 1:
+        out["instance_groups"] = list(instance_groups)
     if isinstance(out.get("instance_groups"), (list, tuple)):
         out["instance_groups"] = [group_name(g) for g in out["instance_groups"]]
     if framework == "pytorch" and "pytorchddp" in out and "smdistributed" not in out:

@@ -63,6 +63,11 @@ class Pipeline(object):
         self.steps = list(steps or [])
         self._sagemaker_session = sagemaker_session
 
+    def __repr__(self):
+        """``Pipeline(name=..., steps=[...], parameters=[...])``: the names of its steps and parameters."""
+        return "Pipeline(name=%r, steps=%r, parameters=%r)" % (
+            self.name, [getattr(s, "name", s) for s in self.steps], [getattr(p, "name", p) for p in self.parameters])
+
     @property
     def sagemaker_session(self):
         """The session the pipeline is created with: the one given, else the first step's estimator's
