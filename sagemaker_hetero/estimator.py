@@ -297,10 +297,9 @@ class EstimatorBase(object):
         experiment_config: Optional[Dict[str, str]] = None,
         dry_run: bool = False,
     ) -> Optional[Dict[str, Any]]:
-        """Start the training job, or with ``dry_run=True`` return its request without sending it.
-
-        Everything is checked first: a ``ConfigError`` lists every problem, and nothing is uploaded,
-        created or sent unless the request is valid. ``latest_training_job`` is then the job.
+        """Start the training job (then ``latest_training_job``), or with ``dry_run=True`` return its request
+        unsent. Everything is checked first: a ``ConfigError`` lists every problem, and nothing is sent
+        unless the request is valid.
 
         Parameters
         ----------
