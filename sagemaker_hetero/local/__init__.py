@@ -19,4 +19,4 @@ from sagemaker_hetero.local._job import LocalJob
 from sagemaker_hetero.local._session import LocalSession, default_root
 from sagemaker_hetero.local._storage import LOCAL_BUCKET
 
-__all__ = ["LOCAL_BUCKET", "LocalJob", "LocalSession", "data", "default_root"]
+__all__ = ["LOCAL_BUCKET", "LocalJob", "LocalSession", "default_root"]
