@@ -6,7 +6,6 @@ default job name has), ``name_from_base("my-job", short=True)`` ``my-job-260131-
 digits), each cut to ``max_length`` by shortening the base. ``base_from_name`` takes the timestamp
 off again.
 """
-import random
 import re
 import threading
 import time
@@ -24,10 +23,9 @@ __all__ = [
     "sagemaker_short_timestamp",
 ]
 
-_IMAGE = re.compile(r"^(.+/)?([^:/]+)(:[^:]+)?$")
-_NAME_WITH_TIMESTAMP = re.compile(r"^(.+)-(\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}-\d{3}|\d{6}-\d{4})")
-# The random part of unique names; the SDK v2 re-seeds the global ``random`` for it, we leave it alone.
-_RANDOM = random.SystemRandom()
+# compiled when first used (``re``'s cache): importing this module stays cheap
+_IMAGE = r"^(.+/)?([^:/]+)(:[^:]+)?$"
+_NAME_WITH_TIMESTAMP = r"^(.+)-(\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}-\d{3}|\d{6}-\d{4})"
 # The last millisecond a default name was stamped with in this process (see :func:`claim_time`).
 _CLAIM_LOCK = threading.Lock()
 _last_claimed_ms = [-1]
@@ -107,7 +105,9 @@ def unique_name_from_base(base: str, max_length: int = MAX_JOB_NAME) -> str:
     max_length : int, default 63
         The longest the name may be; the base is cut to fit.
     """
-    unique = "%04x" % _RANDOM.randrange(16 ** 4)
+    import random  # only here; the SDK v2 re-seeds the global ``random`` for this, we leave it alone
+
+    unique = "%04x" % random.SystemRandom().randrange(16 ** 4)
     ts = str(int(time.time()))
     available_length = max_length - 2 - len(ts) - len(unique)
     trimmed = base[:available_length]
@@ -125,7 +125,7 @@ def base_name_from_image(image: str, default_base_name: Optional[str] = None) ->
     default_base_name : str, optional
         The SDK v2's name for an image that is a pipeline variable, which this package does not take.
     """
-    m = _IMAGE.match(image)
+    m = re.match(_IMAGE, image)
     return m.group(2) if m else image
 
 
@@ -137,5 +137,5 @@ def base_from_name(name: str) -> str:
     name : str
         The name.
     """
-    m = _NAME_WITH_TIMESTAMP.match(name)
+    m = re.match(_NAME_WITH_TIMESTAMP, name)
     return m.group(1) if m else name

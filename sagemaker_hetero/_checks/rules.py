@@ -8,7 +8,6 @@ few documented rules of ours that are stricter than the model (docs/validation.m
 
 ``problems(job)`` returns every :class:`Problem`, each under the user's argument name.
 """
-import difflib
 import numbers
 import re
 
@@ -37,6 +36,8 @@ def _is_int(value):
 
 def did_you_mean(word, choices, cutoff=0.6):
     """``"; did you mean 'x'?"`` naming the choice closest to ``word``, or ``""`` if none is close."""
+    import difflib  # only when a name is wrong
+
     close = difflib.get_close_matches(str(word), sorted(choices), n=1, cutoff=cutoff)
     return "; did you mean %r?" % close[0] if close else ""
 

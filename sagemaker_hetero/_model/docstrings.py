@@ -9,7 +9,6 @@ read (``type.__doc__`` calls the ``__get__`` of what the class holds), so an imp
 Pure: reads annotations, calls nothing.
 """
 import inspect
-import textwrap
 import typing
 
 from sagemaker_hetero._model.arguments import BY_NAME
@@ -52,6 +51,8 @@ def _heading(parameter):
 def parameters_section(function, docs=None):
     """The numpydoc ``Parameters`` section of ``function``'s signature (``self`` left out): each
     parameter's heading, then its line of ``docs`` (``{name: text}``; default: the table's ``doc``)."""
+    import textwrap  # when a docstring is first read: an import pays nothing for it
+
     lines = ["Parameters", "----------"]
     for parameter in inspect.signature(function).parameters.values():
         if parameter.name == "self":
