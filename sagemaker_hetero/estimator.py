@@ -10,17 +10,16 @@ pipeline steps and the CLI: :attr:`EstimatorBase.framework`, :meth:`EstimatorBas
 :attr:`EstimatorBase.given_session`, :meth:`EstimatorBase.allowed_arguments` and
 :attr:`EstimatorBase.current_job_name` (docs/architecture.md).
 """
-import functools
 import inspect
 import time
-from typing import Any, Callable, Dict, List, Optional, TypeVar, Union, cast
+from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _runner, _sdk_config
-from sagemaker_hetero._checks.rules import did_you_mean
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero._model.docstrings import documented
+from sagemaker_hetero._model.keywords import keywords_checked
 from sagemaker_hetero._model.arguments import ESTIMATOR_FIELDS, NONE_MEANS
 from sagemaker_hetero._request import names as _names
 from sagemaker_hetero._request import view as _view
@@ -29,8 +28,6 @@ from sagemaker_hetero.inputs import TrainingInput
 from sagemaker_hetero.instance_group import InstanceGroup
 
 __all__ = ["Estimator", "EstimatorBase", "Framework"]
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 _LOGS = (True, False, "All", "None", "Training", "Rules")
 # Settings whose SageMaker Python SDK v2 name is a method; their values live under these names.
@@ -41,24 +38,6 @@ _PRIVATE = {
     "enable_remote_debug": "_enable_remote_debug",
     "enable_session_tag_chaining": "_enable_session_tag_chaining",
 }
-
-
-def keywords_checked(init: F) -> F:
-    """Decorate an estimator's ``__init__`` so that an unknown keyword is a ``TypeError`` naming the
-    closest argument (``did you mean 'instance_groups'?``). The signature stays as written, with no
-    ``**kwargs`` catch-all, so mypy and IDEs check keywords against it too."""
-    code = init.__code__
-    known = frozenset(code.co_varnames[1:code.co_argcount + code.co_kwonlyargcount])
-
-    @functools.wraps(init)
-    def checked(self, *args, **kwargs):
-        for name in kwargs:
-            if name not in known:
-                hint = did_you_mean(name, known, cutoff=0.5)
-                raise TypeError("%s() got an unexpected keyword argument %r%s" % (type(self).__name__, name, hint))
-        return init(self, *args, **kwargs)
-
-    return cast(F, checked)
 
 
 def _volume_kms_allowed(arguments):

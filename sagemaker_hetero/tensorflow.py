@@ -4,7 +4,8 @@ from typing import Any, Dict, List, Optional, Union
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import hyperparameters as _hyperparameters
 from sagemaker_hetero._model.docstrings import documented
-from sagemaker_hetero.estimator import Framework, keywords_checked
+from sagemaker_hetero._model.keywords import keywords_checked
+from sagemaker_hetero.estimator import Framework
 from sagemaker_hetero.instance_group import InstanceGroup
 
 __all__ = ["TensorFlow"]

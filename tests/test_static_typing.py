@@ -28,7 +28,7 @@ CONFIG = '''\
 [mypy]
 follow_imports = skip
 ignore_missing_imports = True
-[mypy-sagemaker_hetero.estimator,sagemaker_hetero.pytorch,sagemaker_hetero.tensorflow,sagemaker_hetero.instance_group]
+[mypy-sagemaker_hetero.estimator,sagemaker_hetero.pytorch,sagemaker_hetero.tensorflow,sagemaker_hetero.instance_group,sagemaker_hetero._model.keywords]
 follow_imports = silent
 '''
 

@@ -17,6 +17,7 @@ from sagemaker_hetero._request import s3_uris
 from sagemaker_hetero._model import images
 from sagemaker_hetero._model.archive import archive_name
 from sagemaker_hetero._model.job import CODE, INPUT, MODEL, STRATEGIES
+from sagemaker_hetero._model.keywords import did_you_mean
 from sagemaker_hetero.exceptions import Problems
 
 __all__ = ["problems", "did_you_mean", "tag_problems"]
@@ -32,14 +33,6 @@ _TENSORFLOW_ONLY = ("parameter_server", "multi_worker_mirrored_strategy")
 
 def _is_int(value):
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
-def did_you_mean(word, choices, cutoff=0.6):
-    """``"; did you mean 'x'?"`` naming the choice closest to ``word``, or ``""`` if none is close."""
-    import difflib  # only when a name is wrong
-
-    close = difflib.get_close_matches(str(word), sorted(choices), n=1, cutoff=cutoff)
-    return "; did you mean %r?" % close[0] if close else ""
 
 
 def problems(job, region=None, path_exists=None):

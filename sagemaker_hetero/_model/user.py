@@ -9,6 +9,8 @@ from typing import Any, Dict, List, Optional, Union
 
 import attrs
 
+from sagemaker_hetero._model.keywords import keywords_checked
+
 __all__ = ["InstanceGroup", "TrainingInput", "ShuffleConfig"]
 
 
@@ -127,5 +129,8 @@ class TrainingInput(object):
         return channel_body(Channel.of_input(None, self, groups=names))
 
 
+# A misspelt keyword names the closest argument (the SDK v2's own TypeError names none).
+for _cls in (InstanceGroup, ShuffleConfig, TrainingInput):
+    _cls.__init__ = keywords_checked(_cls.__init__)
 InstanceGroup.__module__ = "sagemaker_hetero.instance_group"
 TrainingInput.__module__ = ShuffleConfig.__module__ = "sagemaker_hetero.inputs"
