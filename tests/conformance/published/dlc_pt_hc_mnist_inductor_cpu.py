@@ -1,12 +1,13 @@
 # Published code, reproduced call for call in our own words (not copied): aws/deep-learning-containers,
-# test/sagemaker_tests/pytorch/training/integration/sagemaker/test_mnist_inductor.py, test_hc_mnist_distributed_cpu
-# (stored file id 9888440388; marked xfail there for a PyTorch issue), which builds its estimator in the package's _test_mnist_distributed with use_inductor=True (its __init__.py @ 074560c1).
-# What pytest gives it here: a PyTorch 2.1.0 CPU image, --instance-type ml.c5.9xlarge, dist_cpu_backend "gloo"; one region (us-west-2),
-# whose session is a sagemaker.Session over a boto3 session of that region, as the suite's
+# test/sagemaker_tests/pytorch/training/integration/sagemaker/test_mnist_inductor.py,
+# test_hc_mnist_distributed_cpu (stored file id 9888440388; marked xfail there for a PyTorch issue), which builds
+# its estimator in the package's _test_mnist_distributed with use_inductor=True (its __init__.py @ 074560c1). What
+# pytest gives it here: a PyTorch 2.1.0 CPU image, --instance-type ml.c5.9xlarge, dist_cpu_backend "gloo"; one
+# region (us-west-2), whose session is a sagemaker.Session over a boto3 session of that region, as the suite's
 # get_sagemaker_session makes it. The test uploads its MNIST folder with upload_data(key_prefix="pytorch/mnist")
-# and fits it as the channel "training" under unique_name_from_base("test-pt-hc-mnist-distributed").
-# As published, the helper passes the hyperparameters as "hyperparamters": the SDK v2 takes the misspelt
-# keyword through **kwargs and sends a job without them; we refuse it (the replacement makes both send them).
+# and fits it as the channel "training" under unique_name_from_base("test-pt-hc-mnist-distributed"). As published,
+# the helper passes the hyperparameters as "hyperparamters": the SDK v2 takes the misspelt keyword through
+# **kwargs and sends a job without them; we refuse it (the replacement makes both send them).
 
 # -- what the test package and pytest give the code (setup, not the published calls) --------------------------
 import os as _os
@@ -52,4 +53,5 @@ def run(image, instance_type, backend):
     estimator.fit({"training": channel}, job_name=utils.unique_name_from_base("test-pt-hc-mnist-distributed"))
 
 
-run('763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.1.0-cpu-py310-ubuntu20.04-sagemaker', "ml.c5.9xlarge", "gloo")
+IMAGE = '763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.1.0-cpu-py310-ubuntu20.04-sagemaker'
+run(IMAGE, "ml.c5.9xlarge", "gloo")

@@ -1,13 +1,15 @@
 # Published code, reproduced call for call in our own words (not copied): aws/deep-learning-containers,
-# test/sagemaker_tests/pytorch/training/integration/sagemaker/test_mnist_inductor.py, test_hc_mnist_distributed_gpu
-# (stored file id 9888440388; parametrized over three instance types, marked xfail there), which builds its estimator in the package's _test_mnist_distributed with use_inductor=True (its __init__.py @ 074560c1).
-# What pytest gives it here: a PyTorch 2.1.0 GPU image (CUDA 12.1), each parametrized instance type
-# (ml.p3.2xlarge, ml.g5.4xlarge, ml.g4dn.4xlarge: three jobs, in that order), dist_gpu_backend "nccl"; one region (us-west-2),
-# whose session is a sagemaker.Session over a boto3 session of that region, as the suite's
-# get_sagemaker_session makes it. The test uploads its MNIST folder with upload_data(key_prefix="pytorch/mnist")
-# and fits it as the channel "training" under unique_name_from_base("test-pt-hc-mnist-distributed").
-# As published, the helper passes the hyperparameters as "hyperparamters": the SDK v2 takes the misspelt
-# keyword through **kwargs and sends a job without them; we refuse it (the replacement makes both send them).
+# test/sagemaker_tests/pytorch/training/integration/sagemaker/test_mnist_inductor.py,
+# test_hc_mnist_distributed_gpu (stored file id 9888440388; parametrized over three instance types, marked xfail
+# there), which builds its estimator in the package's _test_mnist_distributed with use_inductor=True (its
+# __init__.py @ 074560c1). What pytest gives it here: a PyTorch 2.1.0 GPU image (CUDA 12.1), each parametrized
+# instance type (ml.p3.2xlarge, ml.g5.4xlarge, ml.g4dn.4xlarge: three jobs, in that order), dist_gpu_backend
+# "nccl"; one region (us-west-2), whose session is a sagemaker.Session over a boto3 session of that region, as the
+# suite's get_sagemaker_session makes it. The test uploads its MNIST folder with
+# upload_data(key_prefix="pytorch/mnist") and fits it as the channel "training" under
+# unique_name_from_base("test-pt-hc-mnist-distributed"). As published, the helper passes the hyperparameters as
+# "hyperparamters": the SDK v2 takes the misspelt keyword through **kwargs and sends a job without them; we refuse
+# it (the replacement makes both send them).
 
 # -- what the test package and pytest give the code (setup, not the published calls) --------------------------
 import os as _os
@@ -53,5 +55,6 @@ def run(image, instance_type, backend):
     estimator.fit({"training": channel}, job_name=utils.unique_name_from_base("test-pt-hc-mnist-distributed"))
 
 
+IMAGE = '763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.1.0-gpu-py310-cu121-ubuntu20.04-sagemaker'
 for _type in ("ml.p3.2xlarge", "ml.g5.4xlarge", "ml.g4dn.4xlarge"):
-    run('763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.1.0-gpu-py310-cu121-ubuntu20.04-sagemaker', _type, "nccl")
+    run(IMAGE, _type, "nccl")

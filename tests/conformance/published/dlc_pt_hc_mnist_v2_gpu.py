@@ -1,11 +1,12 @@
 # Published code, reproduced call for call in our own words (not copied): aws/deep-learning-containers,
-# test/sagemaker_tests/pytorch/training/integration/sagemaker/test_mnist.py, test_hc_mnist_distributed_gpu
-# (an earlier version: stored file id 9879968203), which builds its estimator in _test_hc_mnist_distributed of the same file (no distribution; hyperparameters with inductor 1).
-# What pytest gives it here: a PyTorch 2.1.0 GPU image (CUDA 12.1), no --instance-type (the test's own
-# default of that version, ml.p2.xlarge), dist_gpu_backend "nccl"; one region (us-west-2),
-# whose session is a sagemaker.Session over a boto3 session of that region, as the suite's
-# get_sagemaker_session makes it. The test uploads its MNIST folder with upload_data(key_prefix="pytorch/mnist")
-# and fits it as the channel "training" under unique_name_from_base("test-pt-hc-mnist-distributed").
+# test/sagemaker_tests/pytorch/training/integration/sagemaker/test_mnist.py, test_hc_mnist_distributed_gpu (an
+# earlier version: stored file id 9879968203), which builds its estimator in _test_hc_mnist_distributed of the
+# same file (no distribution; hyperparameters with inductor 1). What pytest gives it here: a PyTorch 2.1.0 GPU
+# image (CUDA 12.1), no --instance-type (the test's own default of that version, ml.p2.xlarge), dist_gpu_backend
+# "nccl"; one region (us-west-2), whose session is a sagemaker.Session over a boto3 session of that region, as the
+# suite's get_sagemaker_session makes it. The test uploads its MNIST folder with
+# upload_data(key_prefix="pytorch/mnist") and fits it as the channel "training" under
+# unique_name_from_base("test-pt-hc-mnist-distributed").
 
 # -- what the test package and pytest give the code (setup, not the published calls) --------------------------
 import os as _os
@@ -50,4 +51,5 @@ def run(image, instance_type, backend):
     estimator.fit({"training": channel}, job_name=utils.unique_name_from_base("test-pt-hc-mnist-distributed"))
 
 
-run('763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.1.0-gpu-py310-cu121-ubuntu20.04-sagemaker', "ml.p2.xlarge", "nccl")
+IMAGE = '763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.1.0-gpu-py310-cu121-ubuntu20.04-sagemaker'
+run(IMAGE, "ml.p2.xlarge", "nccl")

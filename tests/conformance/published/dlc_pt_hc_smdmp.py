@@ -5,8 +5,8 @@
 # estimator gets the image and a session of the region, environment={"AWS_REGION": region}, and fit(inputs=None,
 # job_name=..., logs=True). What pytest gives it here: a PyTorch 2.1.0 GPU image (CUDA 12.1, so the test's
 # model-parallel guard lets it run), one region (us-west-2), the parametrized test_script
-# "smmodelparallel_pt_mnist.py" and num_processes 8. The test itself sets ml.p3.16xlarge x 2 as one instance
-# group that runs model parallelism under MPI (SMP v1: smdistributed modelparallel with mpi).
+# "smmodelparallel_pt_mnist.py" and num_processes 8. The test itself sets ml.p3.16xlarge x 2 as one instance group
+# that runs model parallelism under MPI (SMP v1: smdistributed modelparallel with mpi).
 
 # -- what the test package and pytest give the code (setup, not the published calls) --------------------------
 import os as _os
@@ -47,5 +47,6 @@ parameters = {
     "environment": {"AWS_REGION": "us-west-2"},
 }
 session = sagemaker.Session(boto_session=boto3.Session(region_name="us-west-2"))
-estimator = PyTorch(image_uri='763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.1.0-gpu-py310-cu121-ubuntu20.04-sagemaker', sagemaker_session=session, **parameters)
+IMAGE = '763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.1.0-gpu-py310-cu121-ubuntu20.04-sagemaker'
+estimator = PyTorch(image_uri=IMAGE, sagemaker_session=session, **parameters)
 estimator.fit(inputs=None, job_name=utils.unique_name_from_base("test-pt-hc-smdmp-multinode"), logs=True)

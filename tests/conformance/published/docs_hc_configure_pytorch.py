@@ -1,10 +1,10 @@
 # Published code, reproduced in our own words (not copied): the Amazon SageMaker Developer Guide's page "Train
 # Using a Heterogeneous Cluster" as written for the SageMaker Python SDK v2 (stored copy id 13047576930; its
-# sections are now the pages train-heterogeneous-cluster-configure and -configure-distributed), section "How to Configure a Heterogeneous Cluster", the PyTorch tab. As published,
-# its channels name their groups with instance_group_names=, which TrainingInput does not take (both SDKs
-# raise TypeError); with the argument's name, instance_groups=, the code runs.
-# The snippet leaves the estimator's other arguments as "..."; the setup fills them with what the page's
-# configuration section gives (entry_point "my-training-script.py", job_name
+# sections are now the pages train-heterogeneous-cluster-configure and -configure-distributed), section "How to
+# Configure a Heterogeneous Cluster", the PyTorch tab. As published, its channels name their groups with
+# instance_group_names=, which TrainingInput does not take (both SDKs raise TypeError); with the argument's name,
+# instance_groups=, the code runs. The snippet leaves the estimator's other arguments as "..."; the setup fills
+# them with what the page's configuration section gives (entry_point "my-training-script.py", job_name
 # "my-training-job-with-heterogeneous-cluster") and what a user must give (a role, framework and Python versions
 # the page allows: PyTorch 1.10.0, py38), and fits the page's two channels (S3 prefixes of the bucket
 # "your-training-data-storage"), routed to the two groups.

@@ -1,8 +1,8 @@
 # Published code, reproduced in our own words (not copied): the Amazon SageMaker Developer Guide's page "Train
 # Using a Heterogeneous Cluster" as written for the SageMaker Python SDK v2 (stored copy id 13047576930; its
-# sections are now the pages train-heterogeneous-cluster-configure and -configure-distributed), section "Distributed Training with a Heterogeneous Cluster", "With the SageMaker data parallel library",
-# the TensorFlow tab.
-# The snippet leaves the estimator's other arguments as "..."; the setup fills them with what the page's
+# sections are now the pages train-heterogeneous-cluster-configure and -configure-distributed), section
+# "Distributed Training with a Heterogeneous Cluster", "With the SageMaker data parallel library", the TensorFlow
+# tab. The snippet leaves the estimator's other arguments as "..."; the setup fills them with what the page's
 # configuration section gives (entry_point "my-training-script.py", job_name
 # "my-training-job-with-heterogeneous-cluster") and what a user must give (a role, framework and Python versions
 # the page allows: TensorFlow 2.9.2, py39), and fits the page's two channels (S3 prefixes of the bucket

@@ -8,8 +8,8 @@
 # sagemaker-example-files-prod-REGION bucket, uploaded under DEMO-MNIST and fitted as channels training and
 # testing under "pt-hetero-H-T-<UTC stamp>". The setup gives the process what a SageMaker notebook has: an
 # execution role's credentials (assumed through STS, the role under /service-role/), the notebook's code/ folder
-# and the public bucket's four objects (small stand-ins). Cells not run: the pip install and pip show cells.
-# Named case "homogeneous": IS_HETERO=False (one ml.p3.2xlarge, entry point train.py).
+# and the public bucket's four objects (small stand-ins). Cells not run: the pip install and pip show cells. Named
+# case "homogeneous": IS_HETERO=False (one ml.p3.2xlarge, entry point train.py).
 
 # -- setup -----------------------------------------------------------------------------------------------------
 import os as _os
