@@ -8,8 +8,6 @@ The archive is stored under its SHA-256 (``_request.plan.code_plan``), so the sa
 ``tarfile`` and ``tempfile`` are imported only where an archive is kept or read back, or for a name a
 plain ustar header cannot hold.
 """
-import base64
-import fnmatch
 import gzip
 import io
 import os
@@ -54,8 +52,14 @@ def archive_name(path):
 def _ignored(name, ignore):
     """Whether ``name`` matches an ``fnmatch`` pattern of ``ignore`` (a plain name, the usual kind, by
     equality: no pattern is compiled for it)."""
-    return any(name == pattern if not _WILDCARDS.intersection(pattern) else fnmatch.fnmatchcase(name, pattern)
+    return any(name == pattern if not _WILDCARDS.intersection(pattern) else _fnmatch(name, pattern)
                for pattern in ignore)
+
+
+def _fnmatch(name, pattern):
+    import fnmatch  # a pattern with wildcards: rare
+
+    return fnmatch.fnmatchcase(name, pattern)
 
 
 def scan(code, ignore=CODE_IGNORE):
@@ -237,11 +241,15 @@ def s3_checksum(body, part_size=None):
     ``ChecksumAlgorithm="SHA256"``, as HeadObject answers it: put whole (``part_size`` None), their
     SHA-256 in base64; put in parts of ``part_size`` bytes, the SHA-256 of the parts' raw SHA-256
     digests in base64, ``-`` and the number of parts. Reads ``body`` from the start and rewinds it."""
+    import base64
+
     return _of_parts(body, part_size, _sha256, lambda h: base64.b64encode(h.digest()).decode("ascii"))
 
 
 def checksum_of(data):
     """The SHA-256 of ``data`` (bytes) in base64, as S3 writes checksums."""
+    import base64
+
     return base64.b64encode(_sha256(data).digest()).decode("ascii")
 
 

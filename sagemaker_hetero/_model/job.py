@@ -69,7 +69,7 @@ class Group(object):
     arg = attrs.field(default=None, eq=False)
 
 
-@attrs.frozen
+@attrs.frozen(eq=False, repr=False)  # never compared; made on every import: no generated eq or repr
 class Channel(object):
     """One channel of the request.
 
@@ -79,6 +79,8 @@ class Channel(object):
     from (``inputs['train']``, ``model_uri``, ``source_dir``); ``plain`` is True when that argument
     is the URI itself rather than a TrainingInput.
     """
+
+    __repr__ = short_repr
 
     name = attrs.field()
     uri = attrs.field()
