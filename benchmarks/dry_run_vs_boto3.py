@@ -1,6 +1,7 @@
 """Time the seed example's dry run against `import boto3`, each in fresh processes.
 
-Target (issue 2): the whole dry run takes at most half as long as importing boto3.
+Target (issue 24): the whole dry run takes at most 0.40 of the time importing boto3 takes (issue 2 set
+0.50). Both processes pay the interpreter's start and end: `python -c pass` shows that share.
 usage: python benchmarks/dry_run_vs_boto3.py [runs]
 
 Both sides run from bytecode, as installed packages do: pip compiled boto3's, and this script
@@ -40,7 +41,7 @@ def main():
     print("python -c pass:              %.3f  %.3f" % baseline)
     print("python -c 'import boto3':    %.3f  %.3f" % boto)
     print("seed example dry run:        %.3f  %.3f" % dry)
-    print("dry run / import boto3:      %.2f (target <= 0.50)" % (dry[0] / boto[0]))
+    print("dry run / import boto3:      %.2f (target <= 0.40)" % (dry[0] / boto[0]))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 The public names below are imported lazily (PEP 562), so ``import sagemaker_hetero`` and
 ``import sagemaker_hetero.training`` stay light: neither imports boto3, botocore or attrs.
 """
-import importlib
+import importlib as _importlib
 
 __version__ = "0.1.0"
 
@@ -23,23 +23,24 @@ _EXPORTS = {
 
 # Modules SDK v2 code reaches as attributes after ``import sagemaker`` (``sagemaker.s3.S3Uploader``,
 # ``sagemaker.utils.name_from_base``, ``sagemaker.exceptions.UnexpectedStatusException``,
-# ``sagemaker.inputs.TrainingInput``, ``sagemaker.tuner.HyperparameterTuner``), imported on first use.
-_SUBMODULES = ("estimator", "exceptions", "inputs", "instance_group", "parameter", "pytorch", "s3", "session",
-               "tensorflow", "tuner", "utils")
+# ``sagemaker.inputs.TrainingInput``, ``sagemaker.tuner.HyperparameterTuner``,
+# ``sagemaker.local.data.get_data_source_instance``, ``sagemaker.workflow.pipeline.Pipeline``), imported on first use.
+_SUBMODULES = ("estimator", "exceptions", "inputs", "instance_group", "local", "parameter", "pytorch", "s3", "session",
+               "tensorflow", "tuner", "utils", "workflow")
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
 
 
 def __getattr__(name):
     if name in _SUBMODULES:
-        return importlib.import_module("sagemaker_hetero." + name)
+        return _importlib.import_module("sagemaker_hetero." + name)
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError("module 'sagemaker_hetero' has no attribute %r" % (name,))
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(_importlib.import_module(module), name)
     globals()[name] = value
     return value
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_EXPORTS))
+    return sorted(set(globals()) | set(_EXPORTS) | set(_SUBMODULES))

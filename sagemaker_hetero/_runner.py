@@ -59,9 +59,7 @@ def code_digest(session, job):
         return None
     from sagemaker_hetero._model import archive
 
-    body, _ = archive.build_archive(job.code)
-    with body:
-        return archive.digest(body)
+    return archive.archive_digest(job.code)
 
 
 def prepare(settings, session=None, now=0.0, path_exists=None, found=(), facts=None, values=None):

@@ -575,7 +575,13 @@ def _parser():
 
 
 def main(argv=None):
-    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    """Run a command line; return its exit code (docs/cli.md).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+    """
     try:
         return _main(argv)
     except BrokenPipeError:  # `sagemaker-hetero logs JOB | head`: the reader has what it wanted

@@ -23,6 +23,8 @@ from sagemaker_hetero._aws import sdk_config
 from sagemaker_hetero._checks.rules import did_you_mean
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._model import variables as _variables
+from sagemaker_hetero._model.docstrings import documented
+from sagemaker_hetero._model.keywords import keywords_checked
 from sagemaker_hetero._model.arguments import ESTIMATOR_FIELDS, NONE_MEANS
 from sagemaker_hetero._request import names as _names
 from sagemaker_hetero._request import view as _view
@@ -103,9 +105,6 @@ class EstimatorBase(object):
         arguments = dict(arguments)
         arguments.pop("self", None)
         arguments.pop("__class__", None)
-        for name in arguments.pop("kwargs", {}):
-            hint = did_you_mean(name, self.allowed_arguments(), cutoff=0.5)
-            raise TypeError("%s() got an unexpected keyword argument %r%s" % (type(self).__name__, name, hint))
         self._config_tags = _apply_sdk_config(arguments)
         for name, value in arguments.items():
             setattr(self, _PRIVATE.get(name, name), value)
@@ -119,7 +118,7 @@ class EstimatorBase(object):
         self._current_job_name = None
         _runner.checked_job(self.job_settings(), self._sagemaker_session, time.time(), later=_runner.FIT_DECIDES)
         if "distribution" in self.__dict__:  # kept as the SDK v2 keeps it, once checked
-            self.distribution = _build.sdk_distribution(self.framework, self.distribution)
+            self.distribution = _build.sdk_distribution(self.framework, self.distribution, self.instance_groups)
 
     @property
     def sagemaker_session(self):
@@ -153,7 +152,7 @@ class EstimatorBase(object):
     def allowed_arguments(cls):
         """The names of the arguments this estimator takes."""
         if cls not in EstimatorBase._signatures:
-            names = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "kwargs")]
+            names = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
             EstimatorBase._signatures[cls] = frozenset(names)
         return EstimatorBase._signatures[cls]
 
@@ -164,6 +163,13 @@ class EstimatorBase(object):
         return dict(self._hyperparameters) if isinstance(self._hyperparameters, dict) else self._hyperparameters
 
     def set_hyperparameters(self, **kwargs):
+        """Add hyperparameters to the estimator's, or change them, as the SageMaker Python SDK v2 does.
+
+        Parameters
+        ----------
+        **kwargs
+            The hyperparameters, by name.
+        """
         self._hyperparameters.update(kwargs)
 
     def enable_network_isolation(self):
@@ -201,10 +207,29 @@ class EstimatorBase(object):
                     domain_id=None, user_profile_name=None, optional_create_presigned_url_kwargs=None):
         """The URL of SageMaker Studio's TensorBoard app with the latest job in it (the SDK v2's method).
 
-        Inside Studio it opens the app of Studio's own domain; outside, a presigned domain URL if
-        ``create_presigned_domain_url`` and both ``domain_id`` and ``user_profile_name`` are given,
-        else the console's TensorBoard landing page. With ``open_in_default_web_browser`` the URL is
-        opened in a browser and ``""`` returned."""
+        Inside Studio it opens the app of Studio's own domain; outside, a presigned domain URL, else
+        the console's TensorBoard landing page.
+
+        Parameters
+        ----------
+        app_type : str or SupportedInteractiveAppTypes
+            The app: TensorBoard is the one there is.
+        open_in_default_web_browser : bool, default True
+            Open the URL in a browser and return ``""``.
+        create_presigned_domain_url : bool, default False
+            Outside Studio, make a presigned domain URL (with ``domain_id`` and ``user_profile_name``).
+        domain_id : str, optional
+            The Studio domain of the presigned URL.
+        user_profile_name : str, optional
+            The user profile of the presigned URL.
+        optional_create_presigned_url_kwargs : dict, optional
+            More arguments of CreatePresignedDomainUrl, e.g. ``{"ExpiresInSeconds": 300}``.
+
+        Returns
+        -------
+        str
+            The URL, or ``""`` once opened in a browser.
+        """
         from sagemaker_hetero._aws import apps
 
         name = getattr(app_type, "name", app_type)
@@ -237,7 +262,17 @@ class EstimatorBase(object):
     # -- building the request ------------------------------------------------------------------
 
     def job_settings(self, inputs=None, job_name=None, experiment_config=None):
-        """The ``JobSettings`` of this estimator's arguments with ``fit``'s (internal but stable)."""
+        """The ``JobSettings`` of this estimator's arguments with ``fit``'s (internal but stable).
+
+        Parameters
+        ----------
+        inputs : str, TrainingInput or dict, optional
+            ``fit``'s inputs.
+        job_name : str, optional
+            ``fit``'s job name.
+        experiment_config : dict, optional
+            ``fit``'s experiment configuration.
+        """
         values = {}
         for name in ESTIMATOR_FIELDS:
             attr = _PRIVATE.get(name, name)
@@ -256,13 +291,35 @@ class EstimatorBase(object):
         dry_run: bool = False,
         preflight: Any = None,
     ) -> Optional[Dict[str, Any]]:
-        """Start the training job (or, with ``dry_run=True``, return its request without sending it).
+        """Start the training job (then ``latest_training_job``), or with ``dry_run=True`` return its request
+        unsent. Everything is checked first: a ``ConfigError`` lists every problem, and nothing is sent
+        unless the request is valid.
 
-        Everything is validated first; a :class:`ConfigError` lists every problem, and nothing is
-        uploaded, created or sent unless the request is valid. On AWS a preflight then checks the job
-        against the account (docs/preflight.md): by default its quotas and role (answers kept by the
-        session), ``preflight=True`` every check, ``"warn"`` every check without stopping, ``False``
-        none; a problem raises :class:`PreflightError` before anything is uploaded or created.
+        Parameters
+        ----------
+        inputs : str, TrainingInput or dict, optional
+            The channels: one S3 URI or ``TrainingInput`` (the channel ``"training"``), or a dict of
+            channel name to either. In a local run, ``file://`` URIs are folders of this machine.
+        wait : bool, default True
+            Wait for the job to end (an error if it does not complete).
+        logs : bool or str, default 'All'
+            The logs shown while waiting: ``"All"`` (True), ``"None"`` (False), ``"Training"``, ``"Rules"``.
+        job_name : str, optional
+            The job's name, in place of one made from ``base_job_name`` and a timestamp.
+        experiment_config : dict, optional
+            The SageMaker Experiments run the job belongs to.
+        dry_run : bool, default False
+            Send nothing: return the CreateTrainingJob request (a dict that also shows the cluster).
+        preflight : bool, str or list, optional
+            On AWS, check the job against the account before anything is uploaded or created
+            (docs/preflight.md): by default (None) its quotas and role, with the answers kept by the
+            session; ``True`` every check; ``"warn"`` every check, problems printed without stopping;
+            a list of check names those; ``False`` none. A problem raises :class:`PreflightError`.
+
+        Returns
+        -------
+        dict or None
+            The request of a dry run, else None.
         """
         session = self._sagemaker_session
         found = []
@@ -289,6 +346,7 @@ class EstimatorBase(object):
         started = gate.submit(session, job, now, preflight)
         self._current_job_name = started.name
         self.latest_training_job = started
+        self._started(started)
         if wait:
             started.wait(logs=logs)
         return None
@@ -309,11 +367,26 @@ class EstimatorBase(object):
         return _runner.plan_for(job, facts, now, session)
 
     def estimate_cost(self, inputs=None, prices=None, fetch=True):
-        """What the job would cost, per instance group (an ``Estimate``; see docs/cost.md): count x on-demand
-        USD per hour, and the worst case at ``max_run`` (plus a warm pool's keep-alive); "unknown" for a
-        group without a price. ``prices`` (a price file's path, or a mapping of instance type to USD per
-        hour) are read first, then the cache, then, with ``fetch``, the AWS Price List (pricing:GetProducts;
-        a failure makes prices unknown, never an error). Nothing is created or uploaded."""
+        """What the job would cost, per instance group (see docs/cost.md): count x on-demand USD per
+        hour, and the worst case at ``max_run`` (plus a warm pool's keep-alive); "unknown" for a group
+        without a price, never a guess. Nothing is created or uploaded.
+
+        Parameters
+        ----------
+        inputs : str, TrainingInput or dict, optional
+            The channels, as ``fit`` takes them (default: the latest ``fit``'s).
+        prices : str or dict, optional
+            A price file's path, or a mapping of instance type to USD per hour, read first (default:
+            the file ``SAGEMAKER_HETERO_PRICES`` names); then the cache.
+        fetch : bool, default True
+            Read prices missing from both from the AWS Price List (pricing:GetProducts; a failure makes
+            them unknown, never an error).
+
+        Returns
+        -------
+        Estimate
+            Per group and in all: ``groups``, ``hourly_usd``, ``worst_case_usd``, ``text()``, ``to_dict()``.
+        """
         from sagemaker_hetero._aws.pricing import estimate_of
 
         plan = self._dry_plan(inputs)
@@ -321,11 +394,22 @@ class EstimatorBase(object):
         return estimate_of(plan.request, plan.region, prices, fetch=fetch, boto_session=boto_session)
 
     def diff(self, job_name_or_request, inputs=None):
-        """What differs between this estimator's request (``fit(inputs, dry_run=True)``'s; ``inputs`` default:
-        the latest ``fit``'s) and a previous job's (its name: DescribeTrainingJob, read back as ``attach``
-        reads it) or a saved request (a dict), field by field in request terms (a ``Diff``: ``.changes``,
-        ``.equal``, ``.text()``, ``.to_dict()``; see docs/cost.md). The job name, timestamps and what derives
-        from them are no difference; the code key differs only when the code does."""
+        """What differs between this estimator's request (``fit(inputs, dry_run=True)``'s) and a previous
+        job's, field by field in request terms (see docs/cost.md). The job name, timestamps and what
+        derives from them are no difference; the code key differs only when the code does.
+
+        Parameters
+        ----------
+        job_name_or_request : str or dict
+            A training job's name (described, and read back as ``attach`` reads it), or a saved request.
+        inputs : str, TrainingInput or dict, optional
+            The channels, as ``fit`` takes them (default: the latest ``fit``'s).
+
+        Returns
+        -------
+        Diff
+            ``changes``, ``paths``, ``equal``, ``text()``, ``to_dict()``.
+        """
         from sagemaker_hetero._cost import diff
 
         if isinstance(job_name_or_request, str):
@@ -343,9 +427,22 @@ class EstimatorBase(object):
         """Check the job ``fit(inputs, ...)`` would start against the AWS account, without uploading or
         creating anything: quotas, role, image, KMS keys, data and buckets, network (docs/preflight.md).
 
-        Returns a :class:`~sagemaker_hetero.preflight.PreflightReport` (``.ok``, ``.problems``,
-        ``.unknowns``; ``print(report)`` shows a table). ``checks``: the names of the checks to make
-        (default: all of ``sagemaker_hetero.preflight.CHECKS``)."""
+        Parameters
+        ----------
+        inputs : str, TrainingInput or dict, optional
+            The channels, as ``fit`` takes them.
+        job_name : str, optional
+            The job's name, as ``fit`` takes it.
+        experiment_config : dict, optional
+            The SageMaker Experiments run, as ``fit`` takes it.
+        checks : list of str, optional
+            The checks to make (default: all of ``sagemaker_hetero.preflight.CHECKS``).
+
+        Returns
+        -------
+        PreflightReport
+            ``ok``, ``problems``, ``unknowns``; ``print(report)`` shows a table.
+        """
         from sagemaker_hetero._preflight import gate, run
 
         session = self.sagemaker_session
@@ -361,6 +458,9 @@ class EstimatorBase(object):
                                      path_exists=_runner.local_path_exists, found=found)
         return run.run(session, job, now, chosen)
 
+    def _started(self, job):
+        """What the SDK v2 keeps of a job it started, beyond its name (a framework estimator's own)."""
+
     # -- jobs started elsewhere, logs, and how an estimator shows itself ------------------------
 
     @classmethod
@@ -375,6 +475,20 @@ class EstimatorBase(object):
         ``.wait()``, ``.logs()`` or ``.describe()`` work on it, and
         ``fit(estimator.latest_inputs, job_name=..., dry_run=True)`` renders the job's request again.
         Tags are not part of a job's description and are not restored.
+
+        Parameters
+        ----------
+        training_job_name : str
+            The job.
+        sagemaker_session : Session, optional
+            The session to describe it with (default: a new ``Session()``).
+        model_channel_name : str, default 'model'
+            The name of the job's model channel, if it has one (``model_uri``).
+
+        Returns
+        -------
+        EstimatorBase
+            An estimator of this class.
         """
         from sagemaker_hetero._request import describe
         from sagemaker_hetero._aws.training_job import TrainingJob
@@ -399,8 +513,13 @@ class EstimatorBase(object):
         return estimator
 
     def logs(self, instance_groups=None):
-        """Print the latest job's logs until it ends, each line labelled ``[<group>/<host>]``;
-        ``instance_groups`` (names) shows only those groups (see docs/logs.md)."""
+        """Print the latest job's logs until it ends, each line labelled ``[<group>/<host>]`` (docs/logs.md).
+
+        Parameters
+        ----------
+        instance_groups : list of str, optional
+            Show only these groups' hosts (default: every group's).
+        """
         job = self._latest_job()
         if hasattr(job, "logs"):
             return job.logs(follow=True, instance_groups=instance_groups)
@@ -409,8 +528,10 @@ class EstimatorBase(object):
     def _view(self):
         facts = _runner.session_facts(self._sagemaker_session)
         title = "%s estimator" % type(self).__name__
-        if self._current_job_name:
+        if self.latest_training_job is not None:
             title += " (latest job: %s)" % self._current_job_name
+        elif self._current_job_name:  # named by a dry run: nothing started
+            title += " (dry run of %s; no job started)" % self._current_job_name
         job, _ = _build.build(self.job_settings(self.latest_inputs))
         return _view.view_of_job(job, title, facts)
 
@@ -432,13 +553,18 @@ class EstimatorBase(object):
             return None
 
 
+@documented
 class Estimator(EstimatorBase):
-    """A training job running your own image (``image_uri``), optionally with an entry point.
+    """A training job that runs your own image (``image_uri``), with or without an entry point.
 
-    ``Estimator(image_uri, role, instance_count, instance_type, ...)``, or with
-    ``instance_groups=[InstanceGroup(...), ...]`` for a heterogeneous cluster.
+    Describe the cluster with ``instance_type`` and ``instance_count``, or with ``instance_groups`` (a
+    list of ``InstanceGroup``) for a heterogeneous one. ``fit(inputs)`` starts the job, and
+    ``fit(inputs, dry_run=True)`` returns its CreateTrainingJob request without sending anything.
+    Every argument is checked before anything is sent: a ``ConfigError`` lists every problem at once,
+    and an unknown keyword is a ``TypeError`` naming the closest argument.
     """
 
+    @keywords_checked
     def __init__(
         self,
         image_uri: Optional[str] = None,
@@ -491,7 +617,6 @@ class Estimator(EstimatorBase):
         training_plan: Optional[str] = None,
         instance_placement_config: Optional[Dict[str, Any]] = None,
         job_name: Optional[str] = None,
-        **kwargs: Any,
     ) -> None:
         self._setup(locals())
 

@@ -53,20 +53,37 @@ class SageMakerHeteroError(Exception):
 
 
 class Problem(object):
-    """One thing wrong with a job: where (``path``), what (``message``) and the value got."""
+    """One thing wrong with a job: where, what, and the value found there.
+
+    Parameters
+    ----------
+    path : str
+        Where: the user's argument, e.g. ``"instance_groups[1].instance_count"``.
+    message : str
+        What is wrong and what would be right, e.g. ``"must be an integer >= 1"``.
+    value : object, optional
+        The value found (left out when nothing was given); shown as ``(got ...)``.
+    """
 
     __slots__ = ("path", "message", "value", "has_value")
 
     _MISSING = object()
 
     def __init__(self, path, message, value=_MISSING):
+        """Make a problem; the parameters are the class's."""
         self.path = path
         self.message = message
         self.has_value = value is not Problem._MISSING
         self.value = value if self.has_value else None
 
     def renamed(self, path):
-        """The same problem under another path (an argument named as its caller names it)."""
+        """The same problem under another path (an argument named as its caller names it).
+
+        Parameters
+        ----------
+        path : str
+            The new path.
+        """
         return Problem(path, self.message, self.value) if self.has_value else Problem(path, self.message)
 
     def __str__(self):
@@ -112,11 +129,16 @@ def _show(value):
 class ConfigError(SageMakerHeteroError, ValueError):
     """The job as configured would be refused; nothing was uploaded, created or sent.
 
-    ``problems`` lists every :class:`Problem` found, so all can be fixed in one round; ``subject``
-    names what they are problems with (``"the tuning job"``, ``"the pipeline"``).
+    Parameters
+    ----------
+    problems : list of Problem
+        Every problem found, so that all can be fixed in one round (kept as ``problems``).
+    subject : str, default 'the training job'
+        What they are problems with, e.g. ``"the tuning job"`` or ``"the pipeline"``.
     """
 
     def __init__(self, problems, subject="the training job"):
+        """Make the error, its message listing every problem."""
         self.problems = list(problems)
         self.subject = subject
         count = len(self.problems)
@@ -127,29 +149,62 @@ class ConfigError(SageMakerHeteroError, ValueError):
 class PreflightError(ConfigError):
     """The preflight (``sagemaker_hetero.preflight``) found that the account would refuse the job or
     fail it: a quota, the role, the image, a KMS key, the input data or the network. Nothing was
-    uploaded or created. ``problems`` name the argument, its value and what to do; ``report`` is the
-    whole :class:`~sagemaker_hetero.preflight.PreflightReport` (the checks that passed and those that
-    could not be made, too)."""
+    uploaded or created.
+
+    Parameters
+    ----------
+    problems : list of Problem
+        Each names the argument, its value and what to do.
+    report : PreflightReport, optional
+        The whole :class:`~sagemaker_hetero.preflight.PreflightReport`: the checks that passed and those
+        that could not be made, too.
+    subject : str, default 'the training job in this AWS account (preflight)'
+        What the problems are problems with, in the message's first line.
+    """
 
     def __init__(self, problems, report=None, subject="the training job in this AWS account (preflight)"):
+        """Make the error from the preflight's ``problems`` (and its ``report``)."""
         super(PreflightError, self).__init__(problems, subject)
         self.report = report
 
 
 class RuntimeConfigError(SageMakerHeteroError, ValueError):
-    """Inside a training job: a config file is missing, corrupt or contradicts itself."""
+    """Inside a training job: a config file is missing, corrupt or contradicts itself.
+
+    Parameters
+    ----------
+    path : str
+        The config file (or its key) at fault.
+    problem : str
+        What is wrong with it.
+    """
 
     def __init__(self, path, problem):
+        """Make the error: ``"PATH: PROBLEM"``."""
         self.path = path
         self.problem = problem
         super(RuntimeConfigError, self).__init__("%s: %s" % (path, problem))
 
 
 class AWSError(SageMakerHeteroError):
-    """An AWS call failed. ``code`` is the AWS error code (e.g. ``AccessDeniedException``); ``job_name``
-    the training job concerned, when there is one."""
+    """An AWS call failed.
+
+    Parameters
+    ----------
+    message : str
+        What AWS said (kept as ``aws_message``).
+    code : str, optional
+        The AWS error code, e.g. ``"AccessDeniedException"``.
+    operation : str, optional
+        The call that failed, e.g. ``"CreateTrainingJob"``.
+    hint : str, optional
+        What to do about it, shown on a line of its own.
+    job_name : str, optional
+        The training job concerned, when there is one.
+    """
 
     def __init__(self, message, code=None, operation=None, hint=None, job_name=None):
+        """Make the error: ``"OPERATION failed with CODE: MESSAGE"`` and the hint."""
         self.code = code
         self.operation = operation
         self.hint = hint
@@ -163,7 +218,19 @@ class AWSError(SageMakerHeteroError):
         super(AWSError, self).__init__(text)
 
     def hinted(self, hint, cls=None, operation=None, job_name=None):
-        """The same AWS error, as ``cls`` (default: this type) with ``hint`` saying what to do."""
+        """The same AWS error with a hint saying what to do.
+
+        Parameters
+        ----------
+        hint : str
+            What to do about it.
+        cls : type, optional
+            The error type to make (default: this error's).
+        operation : str, optional
+            The operation to name instead of this error's.
+        job_name : str, optional
+            The training job to name instead of this error's.
+        """
         return (cls or type(self))(self.aws_message, code=self.code, operation=operation or self.operation, hint=hint,
                                    job_name=job_name or self.job_name)
 
@@ -198,10 +265,24 @@ class JobMayExistError(AWSError):
 
 
 class UnexpectedStatusException(SageMakerHeteroError, ValueError):
-    """The training job ended with a status other than Completed (``kind``: ``"Tuning job"`` for a tuning
-    job, which may also end Stopped)."""
+    """The training job (or tuning job) ended with a status it was not waited for.
+
+    Parameters
+    ----------
+    job_name : str
+        The job (also kept as ``training_job_name``, as the SageMaker Python SDK v2 names it).
+    status : str
+        The status it ended with, e.g. ``"Failed"``.
+    failure_reason : str, optional
+        The job's FailureReason.
+    allowed_statuses : list of str, default ('Completed',)
+        The statuses that would have been no error.
+    kind : str, default 'Training job'
+        What the job is, in the message: ``"Tuning job"`` for a tuning job.
+    """
 
     def __init__(self, job_name, status, failure_reason=None, allowed_statuses=("Completed",), kind="Training job"):
+        """Make the error: ``"KIND JOB ended with status STATUS: REASON"``."""
         self.job_name = job_name
         self.training_job_name = job_name
         self.status = self.actual_status = status  # actual_status: the SDK v2's name
@@ -215,11 +296,26 @@ class UnexpectedStatusException(SageMakerHeteroError, ValueError):
 
 class CapacityError(UnexpectedStatusException):
     """The training job failed because SageMaker could not provision its instances (its failure reason
-    starts ``CapacityError``), as the SageMaker Python SDK v2 names it. ``instance_groups``: the job's
-    ``(group, instance type, count)``; ``alternatives``: instance type -> other types of its family
-    whose quota allows the count; ``advice`` (in the message too) says what to do."""
+    starts ``CapacityError``), as the SageMaker Python SDK v2 names it.
+
+    Parameters
+    ----------
+    job_name : str
+        The training job.
+    status : str
+        The status it ended with (``"Failed"``).
+    failure_reason : str, optional
+        Its failure reason, as its description holds it.
+    instance_groups : list of tuple, default ()
+        The job's ``(group, instance type, count)``.
+    alternatives : dict, optional
+        Instance type -> the other types of its family whose quota allows the group's count.
+    advice : str, optional
+        What to do (in the message too).
+    """
 
     def __init__(self, job_name, status, failure_reason=None, instance_groups=(), alternatives=None, advice=None):
+        """Make the error; ``advice`` is added to the message."""
         super(CapacityError, self).__init__(job_name, status, failure_reason)
         self.instance_groups = list(instance_groups)
         self.alternatives = dict(alternatives or {})
@@ -231,14 +327,35 @@ class CapacityError(UnexpectedStatusException):
 class LocalJobError(SageMakerHeteroError, RuntimeError):
     """A host of a local heterogeneous run failed, or the run timed out or was stopped.
 
-    ``host``, ``group``, ``exit_code``, ``failure`` (the host's ``output/failure`` file) and
-    ``last_lines`` describe the host that failed (None when no host is to blame); ``exit_codes``
-    maps every host to its exit code. ``job_name``, ``status`` and ``failure_reason`` are named as
-    on :class:`UnexpectedStatusException`.
+    Parameters
+    ----------
+    message : str
+        What happened, for people.
+    job_name : str, optional
+        The local job, named as on :class:`UnexpectedStatusException` (``training_job_name`` too).
+    status : str, optional
+        The status the job ended with (``"Failed"`` or ``"Stopped"``).
+    failure_reason : str, optional
+        The job's failure reason, as its description holds it.
+    reason : str, optional
+        Why, in one word: ``"failed"`` (a host), ``"timeout"``, ``"internal"`` or why it was stopped.
+    host : str, optional
+        The host that failed (``"algo-2"``); None when no host is to blame.
+    group : str, optional
+        That host's instance group.
+    exit_code : int, optional
+        That host's exit code.
+    failure : str, optional
+        What that host wrote to its ``output/failure`` file.
+    last_lines : list of str, default ()
+        That host's last lines of output.
+    exit_codes : dict, optional
+        Every host's exit code, by host.
     """
 
     def __init__(self, message, job_name=None, status=None, failure_reason=None, reason=None, host=None,
                  group=None, exit_code=None, failure=None, last_lines=(), exit_codes=None):
+        """Make the error; the parameters are the class's."""
         super(LocalJobError, self).__init__(message)
         self.job_name = self.training_job_name = job_name
         self.status = status

@@ -32,20 +32,46 @@ class _Bounded(ParameterRange):
     scaling_type: str = attrs.field(default=DEFAULT_SCALING)
 
     def is_valid(self, value: Any) -> bool:
-        """Whether ``value`` lies in the range (the SDK v2's method)."""
+        """Whether a value lies in the range (the SDK v2's method).
+
+        Parameters
+        ----------
+        value : int or float
+            The value.
+        """
         return self.min_value <= value <= self.max_value
 
 
 @attrs.frozen
 class ContinuousParameter(_Bounded):
-    """A hyperparameter tuned over the real numbers from ``min_value`` to ``max_value``."""
+    """A hyperparameter tuned over the real numbers of a range.
+
+    Parameters
+    ----------
+    min_value : int or float
+        The lowest value tried.
+    max_value : int or float
+        The highest value tried.
+    scaling_type : str, default 'Auto'
+        How the range is searched: ``"Auto"``, ``"Linear"``, ``"Logarithmic"`` or ``"ReverseLogarithmic"``.
+    """
 
     kind = "Continuous"
 
 
 @attrs.frozen
 class IntegerParameter(_Bounded):
-    """A hyperparameter tuned over the integers from ``min_value`` to ``max_value``."""
+    """A hyperparameter tuned over the integers of a range.
+
+    Parameters
+    ----------
+    min_value : int or float
+        The lowest value tried.
+    max_value : int or float
+        The highest value tried.
+    scaling_type : str, default 'Auto'
+        How the range is searched: ``"Auto"``, ``"Linear"``, ``"Logarithmic"`` or ``"ReverseLogarithmic"``.
+    """
 
     kind = "Integer"
 
@@ -56,12 +82,24 @@ def _as_list(values):
 
 @attrs.frozen
 class CategoricalParameter(ParameterRange):
-    """A hyperparameter tuned over a list of values (one value is a list of one)."""
+    """A hyperparameter tuned over a list of values.
+
+    Parameters
+    ----------
+    values : list
+        The values tried (one value is a list of one).
+    """
 
     kind = "Categorical"
 
     values: List[Any] = attrs.field(converter=_as_list)
 
     def is_valid(self, value: Any) -> bool:
-        """Whether ``value`` is one of the values (the SDK v2's method)."""
+        """Whether a value is one of the values (the SDK v2's method).
+
+        Parameters
+        ----------
+        value : object
+            The value.
+        """
         return value in self.values

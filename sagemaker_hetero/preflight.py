@@ -18,6 +18,24 @@ __all__ = ["preflight", "PreflightReport", "Finding", "PreflightError", "CHECKS"
 
 def preflight(estimator, inputs=None, job_name=None, experiment_config=None, checks=None):
     """The :class:`PreflightReport` of the job ``estimator.fit(inputs, job_name=..., experiment_config=...)``
-    would start, through the estimator's session (``checks``: names among :data:`CHECKS`; default all).
-    Nothing is uploaded or created; a job that cannot be built raises ``ConfigError`` as ``fit`` does."""
+    would start, through the estimator's session. Nothing is uploaded or created; a job that cannot be
+    built raises ``ConfigError`` as ``fit`` does.
+
+    Parameters
+    ----------
+    estimator : EstimatorBase
+        The estimator whose job to check (its session: an AWS ``Session``).
+    inputs : str, TrainingInput or dict, optional
+        The channels, as ``fit`` takes them.
+    job_name : str, optional
+        The job's name, as ``fit`` takes it.
+    experiment_config : dict, optional
+        The SageMaker Experiments run, as ``fit`` takes it.
+    checks : list of str, optional
+        The checks to make, among :data:`CHECKS` (default: all).
+
+    Returns
+    -------
+    PreflightReport
+    """
     return estimator.preflight(inputs, job_name=job_name, experiment_config=experiment_config, checks=checks)

@@ -2,23 +2,27 @@
 from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._model.docstrings import documented
+from sagemaker_hetero._model.keywords import keywords_checked
 from sagemaker_hetero.estimator import Framework
 from sagemaker_hetero.instance_group import InstanceGroup
 
 __all__ = ["PyTorch"]
 
 
+@documented
 class PyTorch(Framework):
-    """Train with a PyTorch deep learning container.
+    """Train with a PyTorch Deep Learning Container: every host runs ``entry_point``.
 
-    ``PyTorch(entry_point, framework_version, py_version, source_dir, hyperparameters, image_uri,
-    distribution, role=..., instance_groups=[...])``. Heterogeneous clusters need PyTorch 1.10 or
-    later; a ``distribution`` (mpi, smdistributed, torch_distributed, pytorchddp) runs on the one
-    instance group its ``"instance_groups"`` names.
+    Heterogeneous clusters (``instance_groups``) need PyTorch 1.10 or later. A ``distribution`` (mpi,
+    smdistributed, torch_distributed or pytorchddp) runs on one instance group, the one its
+    ``"instance_groups"`` names; the hosts of the other groups run the entry point on its own.
+    ``fit(inputs)`` starts the job; ``fit(inputs, dry_run=True)`` returns its request unsent.
     """
 
     framework = "pytorch"
 
+    @keywords_checked
     def __init__(
         self,
         entry_point: Optional[str] = None,
@@ -74,6 +78,5 @@ class PyTorch(Framework):
         training_plan: Optional[str] = None,
         instance_placement_config: Optional[Dict[str, Any]] = None,
         job_name: Optional[str] = None,
-        **kwargs: Any,
     ) -> None:
         self._setup(locals())

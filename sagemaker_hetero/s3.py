@@ -35,8 +35,22 @@ class S3Uploader(object):
         sagemaker_session: Optional[Any] = None,
         callback: Optional[Callable[[int], Any]] = None,
     ) -> str:
-        """Upload a file or a folder (recursively) under ``desired_s3_uri``; the S3 URI of the file,
-        or of the folder's prefix (``Session.upload_data``). ``kms_key``: encrypt with this KMS key."""
+        """Upload a file, or a folder with everything under it; the S3 URI of the file, or of the
+        folder's prefix (``Session.upload_data``).
+
+        Parameters
+        ----------
+        local_path : str
+            The file or folder.
+        desired_s3_uri : str
+            The S3 prefix it goes under.
+        kms_key : str, optional
+            The KMS key to encrypt it with.
+        sagemaker_session : Session, optional
+            The session (default: a new ``Session()``).
+        callback : callable, optional
+            Called with the number of bytes sent, chunk by chunk.
+        """
         session = _session(sagemaker_session)
         bucket, key_prefix = parse_s3_url(url=desired_s3_uri)
         extra_args = {"SSEKMSKeyId": kms_key, "ServerSideEncryption": _KMS} if kms_key is not None else None
@@ -51,7 +65,19 @@ class S3Uploader(object):
         kms_key: Optional[str] = None,
         sagemaker_session: Optional[Any] = None,
     ) -> str:
-        """Write ``body`` to the object ``desired_s3_uri``, and return that URI."""
+        """Write a string to an S3 object, and return the object's URI.
+
+        Parameters
+        ----------
+        body : str
+            The object's content.
+        desired_s3_uri : str
+            The object's URI.
+        kms_key : str, optional
+            The KMS key to encrypt it with.
+        sagemaker_session : Session, optional
+            The session (default: a new ``Session()``).
+        """
         session = _session(sagemaker_session)
         bucket, key = parse_s3_url(desired_s3_uri)
         session.upload_string_as_file_body(body=body, bucket=bucket, key=key, kms_key=kms_key)
@@ -68,23 +94,50 @@ class S3Downloader(object):
         kms_key: Optional[str] = None,
         sagemaker_session: Optional[Any] = None,
     ) -> List[str]:
-        """Download every object under ``s3_uri`` into the folder ``local_path``; the local paths
-        (``Session.download_data``). ``kms_key`` is accepted and not sent: S3 decrypts an object it
-        encrypted with a KMS key for any caller allowed to use the key (docs/migrating.md)."""
+        """Download every object under an S3 URI into a folder; the local paths (``Session.download_data``).
+
+        Parameters
+        ----------
+        s3_uri : str
+            The S3 prefix (or object).
+        local_path : str
+            The folder.
+        kms_key : str, optional
+            Accepted and not sent: S3 decrypts an object it encrypted with a KMS key for any caller
+            allowed to use the key (docs/migrating.md).
+        sagemaker_session : Session, optional
+            The session (default: a new ``Session()``).
+        """
         session = _session(sagemaker_session)
         bucket, key_prefix = parse_s3_url(url=s3_uri)
         return session.download_data(path=local_path, bucket=bucket, key_prefix=key_prefix)
 
     @staticmethod
     def read_file(s3_uri: str, sagemaker_session: Optional[Any] = None) -> str:
-        """The body of the object ``s3_uri``, decoded as UTF-8."""
+        """The body of an S3 object, decoded as UTF-8.
+
+        Parameters
+        ----------
+        s3_uri : str
+            The object's URI.
+        sagemaker_session : Session, optional
+            The session (default: a new ``Session()``).
+        """
         session = _session(sagemaker_session)
         bucket, object_key = parse_s3_url(url=s3_uri)
         return session.read_s3_file(bucket=bucket, key_prefix=object_key)
 
     @staticmethod
     def list(s3_uri: str, sagemaker_session: Optional[Any] = None) -> List[str]:
-        """The S3 URIs of the objects whose keys start with the key of ``s3_uri``."""
+        """The S3 URIs of the objects whose keys start with the key of an S3 URI.
+
+        Parameters
+        ----------
+        s3_uri : str
+            The S3 prefix.
+        sagemaker_session : Session, optional
+            The session (default: a new ``Session()``).
+        """
         session = _session(sagemaker_session)
         bucket, key_prefix = parse_s3_url(url=s3_uri)
         file_keys = session.list_s3_files(bucket=bucket, key_prefix=key_prefix)

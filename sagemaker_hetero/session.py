@@ -41,10 +41,31 @@ DEFAULT_NAME_ATTEMPTS = 5
 
 
 class Session(object):
-    """Talks to SageMaker, S3, STS and IAM for the estimators.
+    """Talks to SageMaker, S3, STS and IAM for the estimators, in one region (the SDK v2's ``Session``).
 
-    ``default_bucket`` overrides ``sagemaker-{region}-{account}``. Clients are created on first
-    use; pass ``sagemaker_client`` to use your own SageMaker client.
+    Clients are made on first use. The region is the boto session's, else ``AWS_DEFAULT_REGION``,
+    ``AWS_REGION`` or the profile's; without one, a ``ConfigError``.
+
+    Parameters
+    ----------
+    boto_session : boto3.Session, optional
+        The credentials and region (default: a new boto3 session).
+    sagemaker_client : object, optional
+        A SageMaker client of your own, used for every SageMaker call.
+    sagemaker_runtime_client : object, optional
+        Kept as the SDK v2 keeps it (endpoints); a training job uses none.
+    sagemaker_featurestore_runtime_client : object, optional
+        Kept as the SDK v2 keeps it (feature store); a training job uses none.
+    default_bucket : str, optional
+        The bucket for output and code, in place of ``sagemaker-{region}-{account}``.
+    settings : object, optional
+        Kept as the SDK v2 keeps it.
+    sagemaker_metrics_client : object, optional
+        Kept as the SDK v2 keeps it (metrics); a training job uses none.
+    sagemaker_config : dict, optional
+        The SageMaker defaults configuration, in place of the one read from ``config.yaml``.
+    default_bucket_prefix : str, optional
+        A key prefix in the default bucket that output and code go under.
     """
 
     local_mode = False
@@ -72,6 +93,7 @@ class Session(object):
         # One region rule for everything (the dry run's too): an explicit session's region, else
         # AWS_DEFAULT_REGION (which wins, as in boto3), AWS_REGION (boto3 alone does not read it), the
         # profile's.
+        """Make the session; the parameters are the class's."""
         if boto_session is None:
             boto_session = clients.new_boto_session(region_name=names.region_from_environment())
         self.boto_session = boto_session
@@ -99,6 +121,12 @@ class Session(object):
         #: the job log streams a ``TrainingJob`` reads its logs from (CloudWatch Logs)
         self.log_streams = log_tail.LogStreams(self._clients)
 
+    def __repr__(self):
+        """``Session(region=..., default_bucket=...)``: what the session was given (no AWS call)."""
+        given = [("region", self.boto_region_name), ("default_bucket", self._account.bucket_name),
+                 ("default_bucket_prefix", self.default_bucket_prefix)]
+        return "Session(%s)" % ", ".join("%s=%r" % (k, v) for k, v in given if v is not None)
+
     # -- clients -------------------------------------------------------------------------------
 
     def _client(self, name):
@@ -106,6 +134,7 @@ class Session(object):
 
     @property
     def sagemaker_client(self):
+        """The SageMaker client (the one given, else one made on first use)."""
         return self._client("sagemaker")
 
     # -- look-ups, each made once per session --------------------------------------------------
@@ -119,8 +148,15 @@ class Session(object):
         return self._account.caller_identity()
 
     def iam_role(self, name, fresh=False):
-        """IAM's description of the role ``name`` (GetRole's ``Role``), asked once per session unless
-        ``fresh``."""
+        """IAM's description of a role (GetRole's ``Role``), asked once per session.
+
+        Parameters
+        ----------
+        name : str
+            The role's name.
+        fresh : bool, default False
+            Ask IAM again instead of using the answer this session has.
+        """
         return self._account.iam_role(name, fresh)
 
     def default_bucket(self):
@@ -134,7 +170,13 @@ class Session(object):
         return self._account.facts(self.default_bucket_prefix)
 
     def check(self, job):
-        """``(job, problems)``: an AWS job needs nothing beyond the common checks."""
+        """``(job, problems)``: an AWS job needs nothing beyond the common checks (the session protocol).
+
+        Parameters
+        ----------
+        job : Job
+            The job model.
+        """
         return job, []
 
     def execute(self, job, now):
@@ -146,6 +188,13 @@ class Session(object):
         process has (``utils.claim_time``); if the name is taken all the same (another process, another
         machine), the job is created under the next free stamp instead, up to ``DEFAULT_NAME_ATTEMPTS``
         names. A job another call of this process is creating, or created, is never taken as ours.
+
+        Parameters
+        ----------
+        job : Job
+            The checked job model.
+        now : float
+            The time (seconds since the epoch) default names are stamped with.
         """
         default_name = job.job_name is None
         if default_name:
@@ -169,25 +218,56 @@ class Session(object):
 
     def plan_job(self, job, now):
         """The :class:`~._request.plan.Plan` of a checked job with what AWS knows: its input buckets checked, the
-        account, default bucket (created if missing) and role ARN looked up. Nothing is uploaded."""
+        account, default bucket (created if missing) and role ARN looked up. Nothing is uploaded.
+
+        Parameters
+        ----------
+        job : Job
+            The checked job model.
+        now : float
+            The time (seconds since the epoch) a default name is stamped with.
+        """
         self._account.check_input_buckets(job)
         facts = self._account.looked_up_facts(job, self.default_bucket_prefix)
         return make_plan(job, facts, now, code_digest=self.code_digest(job))
 
     def code_digest(self, job):
         """The SHA-256 of ``job``'s code archive (its key's content address), or None when it ships no
-        archive to upload (``_aws.code_upload.CodeArchives.digest``: built once per tree as scanned)."""
+        archive to upload. The tree is scanned (one ``stat`` per entry); the archive is built only when
+        the scan differs from every earlier one of this session, and kept until it is uploaded.
+
+        Parameters
+        ----------
+        job : Job
+            The job model.
+        """
         return self._code.digest(job, tuple(self.code_ignore))
 
     def upload_code(self, plan):
         """Put the plan's code archive where the plan says, unless this session knows it is there
-        (nothing to do without code, or with code already in S3)."""
+        (nothing to do without code, or with code already in S3).
+
+        Parameters
+        ----------
+        plan : Plan
+            The job's plan.
+        """
         self._code.upload(plan, tuple(self.code_ignore), self.multipart_threshold, self.multipart_chunksize)
 
     def job_failure(self, job_name, status, desc):
-        """The exception for the training job ``job_name`` that ended ``status`` as ``desc`` describes it:
-        the SDK v2's ``CapacityError`` when SageMaker had no capacity for it (naming its groups and the types
-        of their families the account's quotas allow), else ``UnexpectedStatusException``."""
+        """The exception for a training job that ended badly: the SDK v2's ``CapacityError`` when
+        SageMaker had no capacity for it (naming its groups and the types of their families the
+        account's quotas allow), else ``UnexpectedStatusException``.
+
+        Parameters
+        ----------
+        job_name : str
+            The training job.
+        status : str
+            The status it ended with.
+        desc : dict
+            Its last DescribeTrainingJob answer.
+        """
         from sagemaker_hetero._preflight import capacity
 
         if capacity.is_capacity(status, desc.get("FailureReason")):
@@ -195,17 +275,47 @@ class Session(object):
         return E.UnexpectedStatusException(job_name, status, desc.get("FailureReason"))
 
     def describe_training_job(self, job_name):
+        """DescribeTrainingJob's answer.
+
+        Parameters
+        ----------
+        job_name : str
+            The training job.
+        """
         return errors.call(self._client("sagemaker-poll"), "DescribeTrainingJob", TrainingJobName=job_name)
 
     def stop_training_job(self, job_name):
+        """StopTrainingJob.
+
+        Parameters
+        ----------
+        job_name : str
+            The training job.
+        """
         return errors.call(self._client("sagemaker"), "StopTrainingJob", TrainingJobName=job_name)
 
     def create_presigned_domain_url(self, **params):
-        """A presigned URL into a SageMaker Studio domain (CreatePresignedDomainUrl)."""
+        """A presigned URL into a SageMaker Studio domain (CreatePresignedDomainUrl's AuthorizedUrl).
+
+        Parameters
+        ----------
+        **params
+            CreatePresignedDomainUrl's parameters (``DomainId``, ``UserProfileName``, ...).
+        """
         return errors.call(self._client("sagemaker"), "CreatePresignedDomainUrl", **params)["AuthorizedUrl"]
 
     def update_training_job(self, job_name, remote_debug_config=None, resource_config=None):
-        """UpdateTrainingJob of a running job (remote debugging, a warm pool's keep-alive)."""
+        """UpdateTrainingJob of a running job (remote debugging, a warm pool's keep-alive).
+
+        Parameters
+        ----------
+        job_name : str
+            The training job.
+        remote_debug_config : dict, optional
+            A RemoteDebugConfig, e.g. ``{"EnableRemoteDebug": True}``.
+        resource_config : dict, optional
+            A ResourceConfigForUpdate, e.g. ``{"KeepAlivePeriodInSeconds": 600}``.
+        """
         params = {"TrainingJobName": job_name}
         if remote_debug_config is not None:
             params["RemoteDebugConfig"] = remote_debug_config
@@ -216,8 +326,23 @@ class Session(object):
     def logs_for_job(self, job_name, wait=False, poll=None, instance_groups=None, out=None):
         """Print the job's CloudWatch logs, each line labelled ``[<group>/<host>]`` (see docs/logs.md).
 
-        ``wait=True`` follows the job until it ends (and raises ``UnexpectedStatusException`` if it
-        fails); ``instance_groups`` shows only those groups' lines. Returns the job's description.
+        Parameters
+        ----------
+        job_name : str
+            The training job.
+        wait : bool, default False
+            Follow the job until it ends (an ``UnexpectedStatusException`` if it fails).
+        poll : float, optional
+            Seconds between polls while following (default: the job's own pace).
+        instance_groups : list of str, optional
+            Show only these groups' lines.
+        out : file, optional
+            Where to print (default: standard output).
+
+        Returns
+        -------
+        dict
+            The job's description.
         """
         job = TrainingJob(self, job_name)
         return job.logs(follow=wait, instance_groups=instance_groups, out=out, poll=poll)
@@ -247,13 +372,25 @@ class Session(object):
         """Upload a local file, or a folder with everything under it, to S3.
 
         A file goes to ``{key_prefix}/{file name}``, a folder's files to
-        ``{key_prefix}/{path relative to the folder}``. Without ``bucket``: the default bucket (created
-        if missing), under the session's ``default_bucket_prefix``. ``callback`` is called with the
-        number of bytes sent, chunk by chunk; ``extra_args`` are boto3's ``ExtraArgs``
-        (``SSEKMSKeyId``, ``ContentType``, ...).
+        ``{key_prefix}/{path relative to the folder}``.
 
-        Returns ``s3://{bucket}/{key_prefix}/{file name}`` for a file, ``s3://{bucket}/{key_prefix}``
-        for a folder.
+        Parameters
+        ----------
+        path : str
+            The local file or folder.
+        bucket : str, optional
+            The bucket (default: the default bucket, created if missing, under ``default_bucket_prefix``).
+        key_prefix : str, default 'data'
+            The key prefix the files go under.
+        callback : callable, optional
+            Called with the number of bytes sent, chunk by chunk.
+        extra_args : dict, optional
+            boto3's ``ExtraArgs`` (``SSEKMSKeyId``, ``ContentType``, ...).
+
+        Returns
+        -------
+        str
+            ``s3://{bucket}/{key_prefix}/{file name}`` for a file, ``s3://{bucket}/{key_prefix}`` for a folder.
         """
         if not os.path.exists(path):  # before the default bucket is made
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
@@ -263,7 +400,19 @@ class Session(object):
         return self._s3_data.upload(path, self.default_bucket(), prefix, callback, extra_args)
 
     def upload_string_as_file_body(self, body: str, bucket: str, key: str, kms_key: Optional[str] = None) -> str:
-        """Write ``body`` to ``s3://{bucket}/{key}`` (encrypted with ``kms_key`` if given); that URI."""
+        """Write a string to an S3 object; its URI.
+
+        Parameters
+        ----------
+        body : str
+            The object's content.
+        bucket : str
+            The bucket.
+        key : str
+            The object's key.
+        kms_key : str, optional
+            The KMS key to encrypt it with.
+        """
         return self._s3_data.put_string(body, bucket, key, kms_key)
 
     def download_data(
@@ -275,30 +424,79 @@ class Session(object):
         An object lands at its key relative to ``key_prefix`` (at its file name when ``key_prefix``
         has an extension: one file). A key that would land outside ``path`` is refused (ValueError)
         before anything is downloaded.
+
+        Parameters
+        ----------
+        path : str
+            The local folder.
+        bucket : str
+            The bucket.
+        key_prefix : str, default ''
+            The keys to download start with it.
+        extra_args : dict, optional
+            boto3's ``ExtraArgs`` of each download.
         """
         return self._s3_data.download(path, bucket, key_prefix, extra_args)
 
     def read_s3_file(self, bucket: str, key_prefix: str) -> str:
-        """The body of the object ``s3://{bucket}/{key_prefix}``, decoded as UTF-8."""
+        """The body of an S3 object, decoded as UTF-8.
+
+        Parameters
+        ----------
+        bucket : str
+            The bucket.
+        key_prefix : str
+            The object's key.
+        """
         return self._s3_data.read(bucket, key_prefix)
 
     def list_s3_files(self, bucket: str, key_prefix: str) -> List[str]:
-        """The keys of the objects in ``bucket`` that start with ``key_prefix``."""
+        """The keys of the objects in a bucket that start with a prefix.
+
+        Parameters
+        ----------
+        bucket : str
+            The bucket.
+        key_prefix : str
+            The prefix.
+        """
         return self._s3_data.keys(bucket, key_prefix)
 
     # -- tuning jobs and pipelines (sagemaker_hetero.tuner, sagemaker_hetero.workflow) ------------
 
     def create_tuning_job(self, request, started):
-        """CreateHyperParameterTuningJob, its outcome made certain (``_aws.create.create_tuning_job``)."""
+        """CreateHyperParameterTuningJob. When the name is taken after an ambiguous failure (the first
+        attempt reached AWS, its answer was lost), the existing job is ours if it was created after
+        ``started`` from the same definition and ranges; else a :class:`JobConflictError`.
+
+        Parameters
+        ----------
+        request : dict
+            The CreateHyperParameterTuningJob request.
+        started : float
+            When this attempt started (seconds since the epoch).
+        """
         create.create_tuning_job(self._client("sagemaker"), request, started, self.describe_tuning_job)
 
     def describe_tuning_job(self, job_name):
-        """DescribeHyperParameterTuningJob (the SDK v2's name)."""
+        """DescribeHyperParameterTuningJob's answer (the SDK v2's name).
+
+        Parameters
+        ----------
+        job_name : str
+            The tuning job.
+        """
         return errors.call(self._client("sagemaker-poll"), "DescribeHyperParameterTuningJob",
                            HyperParameterTuningJobName=job_name)
 
     def stop_tuning_job(self, name):
-        """StopHyperParameterTuningJob; a job that has already ended is left as it is (as in the SDK v2)."""
+        """StopHyperParameterTuningJob; a job that has already ended is left as it is (as in the SDK v2).
+
+        Parameters
+        ----------
+        name : str
+            The tuning job.
+        """
         try:
             errors.call(self._client("sagemaker"), "StopHyperParameterTuningJob", HyperParameterTuningJobName=name)
         except E.AWSError as exc:
@@ -308,7 +506,13 @@ class Session(object):
 
     def upsert_pipeline(self, request):
         """CreatePipeline, or UpdatePipeline (without the tags and the request token) when a pipeline of
-        that name exists."""
+        that name exists.
+
+        Parameters
+        ----------
+        request : dict
+            The CreatePipeline request.
+        """
         client = self._client("sagemaker")
         try:
             return errors.call(client, "CreatePipeline", **request)
@@ -319,24 +523,48 @@ class Session(object):
         return errors.call(client, "UpdatePipeline", **update)
 
     def describe_pipeline(self, name):
-        """DescribePipeline."""
+        """DescribePipeline's answer.
+
+        Parameters
+        ----------
+        name : str
+            The pipeline.
+        """
         return errors.call(self._client("sagemaker-poll"), "DescribePipeline", PipelineName=name)
 
     def start_pipeline_execution(self, request):
-        """StartPipelineExecution; its answer (``PipelineExecutionArn``)."""
+        """StartPipelineExecution; its answer (``PipelineExecutionArn``).
+
+        Parameters
+        ----------
+        request : dict
+            The StartPipelineExecution request.
+        """
         return errors.call(self._client("sagemaker"), "StartPipelineExecution", **request)
 
     def describe_pipeline_execution(self, arn):
-        """DescribePipelineExecution."""
+        """DescribePipelineExecution's answer.
+
+        Parameters
+        ----------
+        arn : str
+            The execution's ARN.
+        """
         return errors.call(self._client("sagemaker-poll"), "DescribePipelineExecution", PipelineExecutionArn=arn)
 
 
 def get_execution_role(sagemaker_session: Optional[Session] = None, use_default: bool = False) -> str:
     """The ARN of the IAM role whose credentials the session uses (``Session.get_caller_identity_arn``).
 
-    A ValueError when the caller is not a role (a user, say), unless ``use_default``: then the role
-    ``AmazonSageMaker-DefaultRole`` (trusting SageMaker, created if missing, with the managed policy
-    ``AmazonSageMakerFullAccess`` attached), as the SDK v2 does.
+    A ValueError when the caller is not a role (a user, say), unless ``use_default``.
+
+    Parameters
+    ----------
+    sagemaker_session : Session, optional
+        The session whose caller it is (default: a new ``Session()``).
+    use_default : bool, default False
+        When the caller is not a role, use ``AmazonSageMaker-DefaultRole`` (trusting SageMaker, created
+        if missing, with the managed policy ``AmazonSageMakerFullAccess`` attached), as the SDK v2 does.
     """
     if not sagemaker_session:
         sagemaker_session = Session()

@@ -2,23 +2,29 @@
 from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._model import hyperparameters as _hyperparameters
+from sagemaker_hetero._model.docstrings import documented
+from sagemaker_hetero._model.keywords import keywords_checked
 from sagemaker_hetero.estimator import Framework
 from sagemaker_hetero.instance_group import InstanceGroup
 
 __all__ = ["TensorFlow"]
 
 
+@documented
 class TensorFlow(Framework):
-    """Train with a TensorFlow deep learning container.
+    """Train with a TensorFlow Deep Learning Container: every host runs ``entry_point``.
 
-    ``TensorFlow(py_version, framework_version, model_dir, image_uri, distribution, entry_point=...,
-    role=..., instance_groups=[...])``. Heterogeneous clusters need TensorFlow 2.6 or later.
-    ``model_dir`` defaults to ``s3://{output path}/{job name}/model`` (``/opt/ml/model`` under MPI);
-    ``model_dir=False`` leaves it out.
+    Heterogeneous clusters (``instance_groups``) need TensorFlow 2.6 or later; a ``distribution`` (mpi
+    or smdistributed) runs on the one instance group its ``"instance_groups"`` names. The script gets
+    ``--model_dir``: ``s3://{output path}/{job name}/model`` unless given (``/opt/ml/model`` under MPI;
+    ``model_dir=False`` leaves it out), and after ``fit`` the attribute holds the value sent.
+    ``fit(inputs)`` starts the job; ``fit(inputs, dry_run=True)`` returns its request unsent.
     """
 
     framework = "tensorflow"
 
+    @keywords_checked
     def __init__(
         self,
         py_version: Optional[str] = None,
@@ -75,6 +81,12 @@ class TensorFlow(Framework):
         training_plan: Optional[str] = None,
         instance_placement_config: Optional[Dict[str, Any]] = None,
         job_name: Optional[str] = None,
-        **kwargs: Any,
     ) -> None:
         self._setup(locals())
+
+    def _started(self, job):
+        """``model_dir`` becomes the value the request sent, as the SDK v2 sets it when it starts a job (so a
+        later ``fit`` sends it again, as the SDK v2's does)."""
+        sent = ((getattr(job, "request", None) or {}).get("HyperParameters") or {}).get("model_dir")
+        if sent is not None:
+            self.model_dir = _hyperparameters.decode(sent)

@@ -62,6 +62,48 @@ class HyperparameterTuner(object):
     groups: every training job of the tuning job runs on them, with the channels routed and the
     distribution on its group as the estimator's own job. The constructor checks everything that
     ``fit`` cannot change; ``fit`` (and its dry run) checks everything again with the inputs.
+
+    Parameters
+    ----------
+    estimator : EstimatorBase
+        The estimator whose training jobs are tuned.
+    objective_metric_name : str
+        The metric to optimise, one of ``metric_definitions``' names (or a built-in algorithm's).
+    hyperparameter_ranges : dict
+        Hyperparameter name to a range: ``ContinuousParameter``, ``IntegerParameter`` or
+        ``CategoricalParameter``.
+    metric_definitions : list of dict, optional
+        The metrics read from the logs, ``[{"Name": ..., "Regex": ...}]`` (default: the estimator's).
+    strategy : str, default 'Bayesian'
+        The search: ``"Bayesian"``, ``"Random"``, ``"Hyperband"`` or ``"Grid"``.
+    objective_type : str, default 'Maximize'
+        ``"Maximize"`` or ``"Minimize"`` the objective.
+    max_jobs : int, optional
+        How many training jobs at most (default: 1, and for Grid what its ranges give).
+    max_parallel_jobs : int, default 1
+        How many run at once.
+    max_runtime_in_seconds : int, optional
+        The longest the tuning job may run.
+    tags : list of dict or dict, optional
+        The tuning job's tags.
+    base_tuning_job_name : str, optional
+        The prefix of the tuning job's default name.
+    warm_start_config : WarmStartConfig, optional
+        Start from the results of earlier tuning jobs.
+    strategy_config : StrategyConfig, optional
+        The strategy's configuration (Hyperband's resource bounds).
+    completion_criteria_config : TuningJobCompletionCriteriaConfig, optional
+        When the tuning job may end early.
+    early_stopping_type : str, default 'Off'
+        ``"Auto"`` stops training jobs that are not going to improve the objective.
+    estimator_name : str, optional
+        Accepted as the SDK v2 takes it (for several estimators, which this tuner does not take).
+    random_seed : int, optional
+        Makes the choice of hyperparameters repeatable.
+    autotune : bool, default False
+        Let SageMaker choose the ranges and settings not given.
+    hyperparameters_to_keep_static : list of str, optional
+        With ``autotune``: hyperparameters it must not tune.
     """
 
     def __init__(
@@ -86,6 +128,7 @@ class HyperparameterTuner(object):
         autotune: bool = False,
         hyperparameters_to_keep_static: Optional[List[str]] = None,
     ) -> None:
+        """Make the tuner, checking everything ``fit`` cannot change; the parameters are the class's."""
         self.estimator = estimator
         self.objective_metric_name = objective_metric_name
         self._hyperparameter_ranges = hyperparameter_ranges
@@ -189,15 +232,24 @@ class HyperparameterTuner(object):
         wait: bool = True,
         dry_run: bool = False,
     ) -> Optional[Dict[str, Any]]:
-        """Start the tuning job (or, with ``dry_run=True``, return its CreateHyperParameterTuningJob
-        request without sending anything).
+        """Start the tuning job, or with ``dry_run=True`` return its request unsent. Everything is checked
+        first: a ``ConfigError`` lists every problem, and nothing is sent unless the request is valid.
 
-        ``inputs`` are the estimator's ``fit`` inputs; ``job_name`` names the tuning job (at most 32
-        characters; default: ``base_tuning_job_name`` or the image's name, and the minute);
-        ``include_cls_metadata`` adds the estimator class to a generic estimator's static
-        hyperparameters (framework estimators always have it). Everything is validated first; a
-        :class:`ConfigError` lists every problem, and nothing is uploaded or created unless the
-        request is valid.
+        Parameters
+        ----------
+        inputs : str, TrainingInput or dict, optional
+            The estimator's ``fit`` inputs.
+        job_name : str, optional
+            The tuning job's name, at most 32 characters (default: ``base_tuning_job_name`` or the
+            image's name, and the minute).
+        include_cls_metadata : bool, default False
+            Name a generic estimator's class in the static hyperparameters (framework estimators' are).
+        estimator_kwargs : dict, optional
+            More ``fit`` arguments of the estimator (``job_name`` names the training jobs' prefix).
+        wait : bool, default True
+            Wait for the tuning job to end.
+        dry_run : bool, default False
+            Send nothing: return the CreateHyperParameterTuningJob request.
         """
         now = time.time()
         job, tuning, facts = self._checked(inputs, job_name, include_cls_metadata, estimator_kwargs, now,
@@ -261,8 +313,13 @@ class HyperparameterTuner(object):
         return best
 
     def best_estimator(self, best_training_job: Optional[Dict[str, Any]] = None) -> EstimatorBase:
-        """An estimator attached to the best training job (``{"TrainingJobName": ...}``; default: the
-        latest tuning job's best so far)."""
+        """An estimator attached to the best training job.
+
+        Parameters
+        ----------
+        best_training_job : dict, optional
+            ``{"TrainingJobName": ...}`` (default: the latest tuning job's best so far).
+        """
         best = best_training_job or self._best()
         return type(self.estimator).attach(best["TrainingJobName"], sagemaker_session=self.sagemaker_session)
 
@@ -278,6 +335,17 @@ class HyperparameterTuner(object):
         ``estimator_cls``: a class or its name), the tuner from the tuning configuration (ranges,
         objective, strategy, limits, warm start, completion criteria). ``latest_tuning_job`` is the
         job; tags are not part of a description and are not restored.
+
+        Parameters
+        ----------
+        tuning_job_name : str
+            The tuning job.
+        sagemaker_session : Session, optional
+            The session to describe it with (default: a new ``Session()``).
+        job_details : dict, optional
+            Its description, in place of asking for it.
+        estimator_cls : type or str, optional
+            The estimator class (or its name), in place of the one its static hyperparameters name.
         """
         if sagemaker_session is None:
             from sagemaker_hetero.session import Session
@@ -321,33 +389,55 @@ def _estimator_class(given, request):
 
 
 class TuningJob(object):
-    """Handle on a tuning job (``tuner.latest_tuning_job``)."""
+    """Handle on a tuning job (``tuner.latest_tuning_job``).
+
+    Parameters
+    ----------
+    session : Session
+        The session it runs in.
+    name : str
+        The tuning job's name.
+    request : dict, optional
+        Its CreateHyperParameterTuningJob request, when this process sent it.
+    """
 
     def __init__(self, session, name, request=None):
+        """Make the handle; the parameters are the class's."""
         self.sagemaker_session = session
         self.name = name
         self.request = request
 
     @property
     def job_name(self):
+        """The tuning job's name (``name``)."""
         return self.name
 
     def __repr__(self):
         return "TuningJob(%r)" % (self.name,)
 
     def describe(self):
+        """DescribeHyperParameterTuningJob's answer."""
         return self.sagemaker_session.describe_tuning_job(self.name)
 
     def stop(self):
+        """Stop the tuning job (one that has ended is left as it is)."""
         self.sagemaker_session.stop_tuning_job(self.name)
 
     def wait(self, poll=None, out=None, clock=time.monotonic, sleep=time.sleep):
         """Poll until the tuning job ends, printing a line each time its status or its training jobs'
         counts change; return the description. Raises :class:`UnexpectedStatusException` if it ends
-        Failed (Completed and Stopped are ends, as in the SDK v2). ``poll``: ``(first, longest)``
-        seconds between polls, or one number (default: the session's ``poll_interval``, else 2 s
-        doubling up to 30 s); a throttled describe is asked again, as a training job's waiter does
-        (``_aws.poller``)."""
+        Failed (Completed and Stopped are ends, as in the SDK v2).
+
+        Parameters
+        ----------
+        poll : float or tuple, optional
+            Seconds between polls, or ``(first, longest)`` (default: 2 s doubling up to 30 s); a throttled
+            describe is asked again, as a training job's waiter does (``_aws.poller``).
+        out : file, optional
+            Where to print (default: standard output).
+        clock, sleep : callable
+            The monotonic clock and the sleep used between polls (replaced in tests).
+        """
         out = out or sys.stdout
         waiting = poller.Poller(poll, self.sagemaker_session, clock, sleep)
         try:

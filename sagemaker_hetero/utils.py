@@ -6,7 +6,6 @@ default job name has), ``name_from_base("my-job", short=True)`` ``my-job-260131-
 digits), each cut to ``max_length`` by shortening the base. ``base_from_name`` takes the timestamp
 off again.
 """
-import random
 import re
 import threading
 import time
@@ -24,10 +23,9 @@ __all__ = [
     "sagemaker_short_timestamp",
 ]
 
-_IMAGE = re.compile(r"^(.+/)?([^:/]+)(:[^:]+)?$")
-_NAME_WITH_TIMESTAMP = re.compile(r"^(.+)-(\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}-\d{3}|\d{6}-\d{4})")
-# The random part of unique names; the SDK v2 re-seeds the global ``random`` for it, we leave it alone.
-_RANDOM = random.SystemRandom()
+# compiled when first used (``re``'s cache): importing this module stays cheap
+_IMAGE = r"^(.+/)?([^:/]+)(:[^:]+)?$"
+_NAME_WITH_TIMESTAMP = r"^(.+)-(\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}-\d{3}|\d{6}-\d{4})"
 # The last millisecond a default name was stamped with in this process (see :func:`claim_time`).
 _CLAIM_LOCK = threading.Lock()
 _last_claimed_ms = [-1]
@@ -78,8 +76,17 @@ def sagemaker_short_timestamp() -> str:
 
 
 def name_from_base(base: str, max_length: int = MAX_JOB_NAME, short: bool = False) -> str:
-    """``{base}-{timestamp}``, the base cut so that the name has at most ``max_length`` characters
-    (``short=True``: the short timestamp)."""
+    """``{base}-{timestamp}``, the name a job gets by default.
+
+    Parameters
+    ----------
+    base : str
+        The name's beginning.
+    max_length : int, default 63
+        The longest the name may be; the base is cut to fit.
+    short : bool, default False
+        Use the short timestamp ``YYMMDD-HHMM`` (local time) of tuning job names.
+    """
     return name_with_timestamp(base, sagemaker_short_timestamp() if short else sagemaker_timestamp(), max_length)
 
 
@@ -89,8 +96,18 @@ def name_with_timestamp(base: str, stamp: str, max_length: int = MAX_JOB_NAME) -
 
 
 def unique_name_from_base(base: str, max_length: int = MAX_JOB_NAME) -> str:
-    """``{base}-{epoch seconds}-{4 random hex digits}``, the base cut to fit ``max_length``."""
-    unique = "%04x" % _RANDOM.randrange(16 ** 4)
+    """``{base}-{epoch seconds}-{4 random hex digits}``.
+
+    Parameters
+    ----------
+    base : str
+        The name's beginning.
+    max_length : int, default 63
+        The longest the name may be; the base is cut to fit.
+    """
+    import random  # only here; the SDK v2 re-seeds the global ``random`` for this, we leave it alone
+
+    unique = "%04x" % random.SystemRandom().randrange(16 ** 4)
     ts = str(int(time.time()))
     available_length = max_length - 2 - len(ts) - len(unique)
     trimmed = base[:available_length]
@@ -99,13 +116,26 @@ def unique_name_from_base(base: str, max_length: int = MAX_JOB_NAME) -> str:
 
 def base_name_from_image(image: str, default_base_name: Optional[str] = None) -> str:
     """The repository name of an image URI (``.../my-repo:tag`` -> ``my-repo``), the image itself if
-    it does not look like one. ``default_base_name`` is the SDK v2's name for a pipeline variable,
-    which this package does not take."""
-    m = _IMAGE.match(image)
+    it does not look like one.
+
+    Parameters
+    ----------
+    image : str
+        The image URI.
+    default_base_name : str, optional
+        The SDK v2's name for an image that is a pipeline variable, which this package does not take.
+    """
+    m = re.match(_IMAGE, image)
     return m.group(2) if m else image
 
 
 def base_from_name(name: str) -> str:
-    """The base of a name made by :func:`name_from_base` (either timestamp), else the name itself."""
-    m = _NAME_WITH_TIMESTAMP.match(name)
+    """The base of a name made by :func:`name_from_base` (either timestamp), else the name itself.
+
+    Parameters
+    ----------
+    name : str
+        The name.
+    """
+    m = re.match(_NAME_WITH_TIMESTAMP, name)
     return m.group(1) if m else name

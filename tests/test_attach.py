@@ -117,6 +117,7 @@ def test_attach_rebuilds_the_cluster_channels_distribution_and_code(moto_env):
     assert est.latest_training_job.wait(out=io.StringIO())["TrainingJobStatus"] == "Completed"
     assert comparable(rerender(est, "attach-me-2024-01-02-03-04-05-678")) == comparable(request)
     assert "dnn_group" in est.describe_cluster() and "torch_distributed" in est.describe_cluster()
+    assert repr(est).splitlines()[0] == "PyTorch estimator (latest job: attach-me-2024-01-02-03-04-05-678)"
 
 
 def test_the_generic_estimator_attaches_a_framework_job_with_its_image(moto_env):

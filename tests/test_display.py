@@ -74,7 +74,8 @@ def test_an_estimator_shows_its_cluster_before_and_after_fit():
     assert before.splitlines()[2].split()[3] == "-"  # no channels yet
     est.fit(INPUTS, dry_run=True, job_name="shown")
     after = est.describe_cluster()
-    assert after.splitlines()[0] == "PyTorch estimator (latest job: shown)"
+    assert after.splitlines()[0] == "PyTorch estimator (dry run of shown; no job started)"
+    assert est.latest_training_job is None
     assert "train, shared" in after
     assert "<td style=\"text-align:left\">mpi (8 processes per host)</td>" in est._repr_html_()
 

@@ -29,12 +29,12 @@ from normalize import code_key_as_sdk_v2, normalize as _normalize  # noqa: E402
 sys.path.pop(0)
 
 
-def cells(name, **replace):
-    """The notebook's code (``conformance/notebooks/NAME.py``) with its imports changed as
+def cells(name, folder=NOTEBOOKS, **replace):
+    """The notebook's code (``conformance/notebooks/NAME.py``, or ``folder``'s) with its imports changed as
     docs/migrating.md says (``import sagemaker`` -> ``import sagemaker_hetero as sagemaker``,
     ``from sagemaker... import`` -> ``from sagemaker_hetero... import``), and the given literal
     replacements."""
-    with open(os.path.join(NOTEBOOKS, name + ".py")) as handle:
+    with open(os.path.join(folder, name + ".py")) as handle:
         source = handle.read()
     for old, new in replace.items():
         assert old in source
@@ -43,14 +43,14 @@ def cells(name, **replace):
     return re.sub(r"^(\s*)from\s+sagemaker\b", r"\1from sagemaker_hetero", source, flags=re.M)
 
 
-def run(name, source):
+def run(name, source, folder=NOTEBOOKS):
     namespace = {"__name__": "__main__"}
-    exec(compile(source, os.path.join(NOTEBOOKS, name + ".py"), "exec"), namespace)
+    exec(compile(source, os.path.join(folder, name + ".py"), "exec"), namespace)
     return namespace
 
 
-def recorded(name):
-    with open(os.path.join(NOTEBOOKS, name + ".json")) as handle:
+def recorded(name, folder=NOTEBOOKS):
+    with open(os.path.join(folder, name + ".json")) as handle:
         return code_key_as_sdk_v2(json.load(handle))  # D6: the code key compared as <code>
 
 

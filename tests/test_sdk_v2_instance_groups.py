@@ -673,6 +673,23 @@ def test_heterogeneous_cluster_distribution_config(cls, version, py):
                    "sagemaker_distribution_instance_groups": '["train_group"]'}
 
 
+# The SDK v2 (2.257.7) names the one group of a one-group job in its copy when the distribution does not.
+@pytest.mark.parametrize("cls, version, py, distribution", [
+    (PyTorch, "2.2.0", "py310", {"mpi": {"enabled": True}}),
+    (PyTorch, "2.2.0", "py310", {"torch_distributed": {"enabled": True}}),
+    (TensorFlow, "2.14.1", "py310", {"mpi": {"enabled": True}}),
+])
+def test_a_one_group_jobs_distribution_names_its_group_as_in_the_sdk_v2(cls, version, py, distribution):
+    group = InstanceGroup(*TRAIN_GROUP)
+    est = cls(entry_point="train.py", framework_version=version, py_version=py, role=ROLE, instance_groups=[group],
+              distribution=distribution)
+    assert est.distribution == dict(distribution, instance_groups=["train_group"])
+    assert "instance_groups" not in distribution  # the user's dict is left as it was
+    homogeneous = cls(entry_point="train.py", framework_version=version, py_version=py, role=ROLE,
+                      instance_type="ml.c4.xlarge", instance_count=2, distribution=distribution)
+    assert homogeneous.distribution == distribution
+
+
 # SDK v2: the same two tests, run over every training version the SDK v2 knows. Heterogeneous
 # clusters need PyTorch 1.10 / TensorFlow 2.6 or later: older ones are refused (docs/validation.md,
 # Image and code); the SDK v2 accepts them.

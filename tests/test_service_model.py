@@ -86,6 +86,34 @@ def test_every_snapshot_pattern_translates_and_compiles():
         assert _service._compiled(raw) is not None, raw
 
 
+def test_the_snapshot_read_shape_by_shape_is_the_snapshot():
+    with open(_service._DATA) as f:
+        model = _service.read_snapshot(f.read())
+    whole = snapshot()
+    assert sorted(model) == sorted(whole)
+    assert dict(model["shapes"]) == whole["shapes"]
+    assert all(model[key] == whole[key] for key in whole if key != "shapes")
+
+
+def test_a_request_parses_only_the_shapes_it_touches(monkeypatch):
+    with open(_service._DATA) as f:
+        model = _service.read_snapshot(f.read())
+    monkeypatch.setitem(_service._cache, "model", model)
+    assert check(request(), "CreateTrainingJobRequest") == []
+    parsed = model["shapes"]._parsed
+    assert "CreateTrainingJobRequest" in parsed and "TrainingJobName" in parsed
+    assert "CreatePipelineRequest" not in parsed and len(parsed) < len(model["shapes"]) / 2
+    assert "unicode" not in model._parsed  # no pattern of this request needs a Unicode category
+
+
+@pytest.mark.parametrize("raw", [".*", ".+"])
+def test_java_dot_star_and_dot_plus_match_as_their_compiled_patterns(raw):
+    compiled = re.compile(translate_pattern(raw, {}.__getitem__), re.ASCII)
+    samples = ["", "a", "any text \u00e9\U0001f600 \t", "a\nb", "\r", "x\x85", "\u2028", "y\u2029z", "\x0b\x0c"]
+    for value in samples:
+        assert (_service._compiled(raw).fullmatch(value) is None) == (compiled.fullmatch(value) is None), (raw, value)
+
+
 def test_snapshot_holds_the_operations():
     assert input_shape("CreateTrainingJob") == "CreateTrainingJobRequest"
     assert input_shape("CreateHyperParameterTuningJob") == "CreateHyperParameterTuningJobRequest"

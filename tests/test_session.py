@@ -515,3 +515,39 @@ def test_an_edited_file_is_archived_and_uploaded_again_in_the_same_session(aws, 
     estimator(session).fit(INPUTS, wait=False, job_name="after")
     assert aws.operations() == ["PutObject", "CreateTrainingJob"] and code_uri(aws) != before
     assert b"edited" in tarfile.open(fileobj=io.BytesIO(code_object(aws)), mode="r:gz").extractfile("train.py").read()
+
+
+def test_a_session_shows_what_it_was_given_without_asking_aws(monkeypatch):
+    def no_call(*args, **kwargs):
+        raise AssertionError("a repr makes no AWS call")
+
+    monkeypatch.setattr(Session, "_client", no_call)
+    boto = boto3.Session(region_name="eu-west-1", aws_access_key_id="x", aws_secret_access_key="y")
+    assert repr(Session(boto_session=boto)) == "Session(region='eu-west-1')"
+    assert repr(Session(boto_session=boto, default_bucket="my-team-bucket", default_bucket_prefix="team")) == (
+        "Session(region='eu-west-1', default_bucket='my-team-bucket', default_bucket_prefix='team')")
+
+
+def test_the_archive_hashed_as_written_is_the_archive_s_digest(tmp_path):
+    """What a dry run shows (the archive hashed as it is written) is the content address of the archive a
+    session uploads: plain and PAX headers (a non-ASCII name, a long name), ignored names by equality and by
+    wildcard alike."""
+    from sagemaker_hetero._model import archive
+    from sagemaker_hetero._model.job import Code
+
+    src = tmp_path / "src"
+    (src / "pkg" / ("d" * 90)).mkdir(parents=True)
+    (src / "train.py").write_text("print(1)\n")
+    (src / "pkg" / "caf\u00e9.txt").write_text("x")
+    (src / "pkg" / ("d" * 90) / ("f" * 80 + ".py")).write_text("y")
+    (src / ".venv").mkdir()
+    (src / ".venv" / "skip.py").write_text("")
+    (src / "notes.tmp").write_text("")
+    code = Code("train.py", source_dir=str(src))
+    for ignore in (archive.CODE_IGNORE, archive.CODE_IGNORE + ("*.tmp",)):
+        body, _ = archive.build_archive(code, ignore)
+        with body:
+            assert archive.archive_digest(code, ignore) == archive.digest(body)
+            names = archive.archive_members(body.read())
+        assert "pkg/caf\u00e9.txt" in names and not any(".venv" in n for n in names)
+        assert ("notes.tmp" in names) == ("*.tmp" not in ignore)

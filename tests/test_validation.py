@@ -469,6 +469,38 @@ def test_distribution_naming_no_group_with_two_groups():
     assert_problem(problem, "distribution.instance_groups", ["one instance group", "'cpu_group'", "'gpu_group'"])
 
 
+def test_distribution_naming_its_group_as_a_string_is_one_problem():
+    problem = only_problem(pytorch, distribution={"mpi": {"enabled": True}, "instance_groups": "gpu_group"})
+    assert_problem(problem, "distribution.instance_groups", ["a list naming one instance group", "['gpu_group']"],
+                   "gpu_group")
+    assert "(got None)" not in str(config_error(pytorch, distribution={"mpi": {"enabled": True},
+                                                                       "instance_groups": "gpu_group"}))
+
+
+@pytest.mark.parametrize("make, distribution, launchers", [
+    (homogeneous, {"torch_distributed": {"enabled": True}, "mpi": {"enabled": True}}, ["mpi", "torch_distributed"]),
+    (pytorch, {"mpi": {"enabled": True}, "torch_distributed": {"enabled": True}, "instance_groups": ["gpu_group"]},
+     ["mpi", "torch_distributed"]),
+    (lambda **kw: tensorflow(instance_groups=None, instance_type="ml.c5.xlarge", instance_count=2, **kw),
+     {"parameter_server": {"enabled": True}, "mpi": {"enabled": True}}, ["mpi", "parameter_server"]),
+    (lambda **kw: tensorflow(instance_groups=None, instance_type="ml.c5.xlarge", instance_count=2, **kw),
+     {"multi_worker_mirrored_strategy": {"enabled": True}, "parameter_server": {"enabled": True}},
+     ["parameter_server", "multi_worker_mirrored_strategy"]),
+])
+def test_two_launchers_are_refused_where_the_sdk_v2_would_run_one(make, distribution, launchers):
+    # The SDK v2 accepts these: PyTorch sends torch_distributed's flag alone (mpi is dropped), TensorFlow sends
+    # both flags and its container runs one of them.
+    problem = only_problem(make, distribution=distribution)
+    assert_problem(problem, "distribution", [" and ".join(launchers), "enable one"], launchers)
+
+
+def test_strategies_that_combine_are_accepted():
+    for distribution in ({"smdistributed": {"modelparallel": {"enabled": True}}, "mpi": {"enabled": True}},
+                         {"smdistributed": {"dataparallel": {"enabled": True}}, "torch_distributed": {"enabled": True}},
+                         {"mpi": {"enabled": True}, "torch_distributed": {"enabled": False}}):
+        homogeneous(instance_type="ml.p4d.24xlarge", distribution=distribution)
+
+
 def test_distribution_naming_an_empty_group_list():
     problem = only_problem(pytorch, distribution={"mpi": {"enabled": True}, "instance_groups": []})
     assert_problem(problem, "distribution.instance_groups", ["exactly one"])
@@ -647,6 +679,14 @@ def test_missing_framework_version_and_py_version():
     assert paths_of(pytorch, framework_version=None) == ["framework_version"]
     problem = only_problem(pytorch, py_version=None)
     assert_problem(problem, "py_version", ["required", "py38"])
+    # both left out: both reported at once (the SDK v2 names both in one message)
+    for cls in (pytorch, tensorflow):
+        problems = problems_of(cls, framework_version=None, py_version=None)
+        assert [p.path for p in problems] == ["framework_version", "py_version"]
+        assert "image_uri" in problems[0].message and "framework_version" in problems[1].message
+    assert paths_of(pytorch, framework_version=None, py_version=None, role=None) == ["framework_version",
+                                                                                   "py_version", "role"]
+    pytorch(framework_version=None, py_version=None, image_uri=IMAGE)  # an image needs neither
 
 
 def test_generic_estimator_needs_an_image():
@@ -1032,6 +1072,11 @@ SEED_DRY_RUN = """
 import runpy, sys
 runpy.run_path(sys.argv[1], run_name="__main__")
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("boto3", "botocore"))
+assert not loaded, loaded
+# what a dry run does not use is not imported (issue 24: the dry run's time): the archive is hashed as it
+# is written (no tarfile, tempfile, shutil), no pipeline parameter class, no name to suggest, no docstring
+unused = ("tarfile", "tempfile", "shutil", "random", "difflib", "textwrap", "sagemaker_hetero._model.parameters")
+loaded = sorted(m for m in unused if m in sys.modules)
 assert not loaded, loaded
 """
 

@@ -151,6 +151,8 @@ def test_the_definition_declares_the_parameters_and_lists_the_steps():
         "Train", "Training", "Training", "two groups")
     assert first["Arguments"] == json.loads(json.dumps(step.arguments))
     assert second["DependsOn"] == ["Train"]
+    assert repr(pipeline) == "Pipeline(name='hetero', steps=['Train', 'Again'], parameters=['GpuType', 'GpuCount', " \
+                             "'TrainData'])"
 
 
 @pytest.mark.usefixtures("workdir")

@@ -40,9 +40,10 @@ _POSIX = {  # Java's POSIX classes are US-ASCII only unless UNICODE_CHARACTER_CL
 }
 _CONTROL = {"t": 0x09, "n": 0x0A, "r": 0x0D, "f": 0x0C, "a": 0x07, "e": 0x1B}
 _OPENERS = ("(?:", "(?=", "(?!", "(?<=", "(?<!")
-_QUANTIFIER = re.compile(r"\{\d+(,\d*)?\}")
-_NAMED_GROUP = re.compile(r"\(\?<([a-zA-Z][a-zA-Z0-9]*)>")
-_LOW_SURROGATE = re.compile(r"\\u(d[c-f][0-9a-f]{2})", re.IGNORECASE)
+# compiled when first needed (re.compile's cache): most patterns need none of them
+_QUANTIFIER = r"\{\d+(,\d*)?\}"
+_NAMED_GROUP = r"\(\?<([a-zA-Z][a-zA-Z0-9]*)>"
+_LOW_SURROGATE = r"(?i)\\u(d[c-f][0-9a-f]{2})"
 
 
 def translate_pattern(raw, ranges_for):
@@ -100,7 +101,7 @@ class _Translator(object):
             if self.raw.startswith(opener, start):
                 self.i = start + len(opener)
                 return opener
-        named = _NAMED_GROUP.match(self.raw, start)
+        named = re.compile(_NAMED_GROUP).match(self.raw, start)
         if named:
             self.i = named.end()
             return "(?P<%s>" % named.group(1)
@@ -109,7 +110,7 @@ class _Translator(object):
     def quantifier(self):
         start, c = self.i, self.raw[self.i]
         if c == "{":
-            bounds = _QUANTIFIER.match(self.raw, start)
+            bounds = re.compile(_QUANTIFIER).match(self.raw, start)
             if not bounds:
                 self.fail("a '{' that is not a quantifier {n}, {n,} or {n,m}")
             self.i = bounds.end()
@@ -155,7 +156,7 @@ class _Translator(object):
             self.i = start + size
         if digits and all(d in "0123456789abcdefABCDEF" for d in digits):
             value = int(digits, 16)
-            low = _LOW_SURROGATE.match(raw, self.i) if 0xD800 <= value <= 0xDBFF else None
+            low = re.compile(_LOW_SURROGATE).match(raw, self.i) if 0xD800 <= value <= 0xDBFF else None
             if low:  # Java reads an escaped UTF-16 surrogate pair as one code point
                 self.i = low.end()
                 return 0x10000 + ((value - 0xD800) << 10) + (int(low.group(1), 16) - 0xDC00)

@@ -8,7 +8,6 @@ few documented rules of ours that are stricter than the model (docs/validation.m
 
 ``problems(job)`` returns every :class:`Problem`, each under the user's argument name.
 """
-import difflib
 import numbers
 import re
 
@@ -18,23 +17,22 @@ from sagemaker_hetero._request import s3_uris
 from sagemaker_hetero._model import images
 from sagemaker_hetero._model.archive import archive_name
 from sagemaker_hetero._model.job import CODE, INPUT, MODEL, STRATEGIES
+from sagemaker_hetero._model.keywords import did_you_mean
 from sagemaker_hetero.exceptions import Problems
 
 __all__ = ["problems", "did_you_mean", "tag_problems"]
 
 _UNGROUPABLE = ("parameter_server", "multi_worker_mirrored_strategy")
+# Strategies that each launch the training: the SDK v2 sends one of two enabled together (PyTorch's
+# torch_distributed drops mpi) or both (and the container runs one), so at most one may be enabled.
+# smdistributed is not one: modelparallel runs under mpi, dataparallel alone or under torch_distributed.
+_LAUNCHERS = ("mpi", "torch_distributed", "pytorchxla", "parameter_server", "multi_worker_mirrored_strategy")
 _PYTORCH_ONLY = ("torch_distributed", "pytorchddp", "pytorchxla")
 _TENSORFLOW_ONLY = ("parameter_server", "multi_worker_mirrored_strategy")
 
 
 def _is_int(value):
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
-def did_you_mean(word, choices, cutoff=0.6):
-    """``"; did you mean 'x'?"`` naming the choice closest to ``word``, or ``""`` if none is close."""
-    close = difflib.get_close_matches(str(word), sorted(choices), n=1, cutoff=cutoff)
-    return "; did you mean %r?" % close[0] if close else ""
 
 
 def problems(job, region=None, path_exists=None):
@@ -97,7 +95,11 @@ def _check_image(job, region, out):
     version = job.framework_version
     if version is None:
         if job.image_uri is None:
-            out.add("framework_version", "is required to choose the %s training image" % label, None)
+            out.add("framework_version", "is required to choose the %s training image (or give image_uri)" % label,
+                    None)
+            if job.py_version is None:
+                out.add("py_version", "is required with framework_version to choose the %s training image" % label,
+                        None)
         return
     if not isinstance(version, str):
         out.add("framework_version", "must be a string such as '1.12.1'", version)
@@ -212,6 +214,10 @@ def _check_distribution(job, out):
         for key in _TENSORFLOW_ONLY:
             if key in options:
                 out.add("distribution.%s" % key, "is a TensorFlow strategy", key)
+    launchers = [key for key in _LAUNCHERS if dist.enabled(key)]
+    if len(launchers) > 1:
+        out.add("distribution", "%s all launch the training: enable one (the SDK v2 would silently run only one)"
+                % " and ".join(launchers), launchers)
     if dist.enabled("mpi") and dist.smddp:
         out.add("distribution", "mpi and smdistributed dataparallel exclude each other; enable one",
                 sorted(str(k) for k in options))

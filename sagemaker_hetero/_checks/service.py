@@ -3,9 +3,12 @@
 Rules are data, as in botocore's ``validate.py``: ``data/service_model.json`` is a snapshot of the
 botocore model (regenerate it with ``tools/snapshot_service_model.py``) and :func:`check` is one
 walker over its ``type``, ``min``, ``max``, ``pattern``, ``enum``, ``required`` and members. It
-knows no field by name. The snapshot is read on first use; botocore is never imported, except to
-look up an enum value the snapshot does not know (a newer botocore must never make us refuse a
-value the service accepts, e.g. a new instance type).
+knows no field by name. The snapshot is read on first use, and each shape (and top-level key) is
+parsed when first walked (the snapshot script writes one line per shape): a request parses only the
+shapes it touches. A pattern is translated and compiled when first matched; Java's ``.*`` and ``.+``,
+a third of the model's patterns, are checked without a regular expression. botocore is never
+imported, except to look up an enum value the snapshot does not know (a newer botocore must never
+make us refuse a value the service accepts, e.g. a new instance type).
 
 The checks are the service's, stricter than botocore's client-side ones:
 
@@ -27,10 +30,10 @@ import json
 import math
 import os
 import re
+from collections.abc import Mapping
+from json.decoder import scanstring
 
-from sagemaker_hetero._checks.patterns import translate_pattern
-
-__all__ = ["Violation", "input_shape", "shape", "check"]
+__all__ = ["Violation", "input_shape", "shape", "check", "read_snapshot"]
 
 _DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "service_model.json")
 _WIRE_RANGES = {"integer": (-(2 ** 31), 2 ** 31 - 1), "long": (-(2 ** 63), 2 ** 63 - 1)}
@@ -87,10 +90,56 @@ class Violation(object):
         return "Violation(path=%r, message=%r, value=%r, has_value=%r)" % self._key()
 
 
+class _Lazy(Mapping):
+    """A JSON object whose values are parsed when first read: ``{key: JSON text}``."""
+
+    def __init__(self, raw):
+        self._raw = raw
+        self._parsed = {}
+
+    def __getitem__(self, key):
+        if key not in self._parsed:
+            self._parsed[key] = json.loads(self._raw[key])
+        return self._parsed[key]
+
+    def __iter__(self):
+        return iter(self._raw)
+
+    def __len__(self):
+        return len(self._raw)
+
+    def __contains__(self, key):
+        return key in self._raw
+
+
+def read_snapshot(text):
+    """The snapshot ``text`` as a mapping parsed key by key, and ``"shapes"`` shape by shape. The
+    snapshot script's layout: ``{``, one ``"key":value`` line per top-level key, the ``"shapes":{``
+    block with one ``"Name":{...}`` line per shape, ``}``; a trailing comma ends all but a block's last."""
+    top, shapes, in_shapes = {}, {}, False
+    for line in text.splitlines()[1:-1]:
+        if line in ("}", "},"):
+            in_shapes = False
+            continue
+        key, end = scanstring(line, 1)
+        body = line[end + 1:]
+        body = body[:-1] if body.endswith(",") else body
+        if in_shapes:
+            shapes[key] = body
+        elif body == "{":
+            in_shapes = True
+        else:
+            top[key] = body
+    model = _Lazy(top)
+    model._parsed["shapes"] = _Lazy(shapes)
+    model._raw["shapes"] = None
+    return model
+
+
 def _model():
     if "model" not in _cache:
         with open(_DATA) as f:
-            _cache["model"] = json.load(f)
+            _cache["model"] = read_snapshot(f.read())
     return _cache["model"]
 
 
@@ -340,8 +389,29 @@ def _live_enum(shape_name):
         return None
 
 
+class _OneLine(object):
+    """Java's ``.*`` (``minimum`` 0) or ``.+`` (1) under ``String.matches``: at least ``minimum`` characters,
+    none a line terminator; ``fullmatch`` as a compiled pattern's, without compiling one."""
+
+    TERMINATORS = frozenset("\n\r\x85\u2028\u2029")
+
+    def __init__(self, minimum):
+        self.minimum = minimum
+
+    def fullmatch(self, value):
+        return self if len(value) >= self.minimum and self.TERMINATORS.isdisjoint(value) else None
+
+
+_ONE_LINE = {".*": _OneLine(0), ".+": _OneLine(1)}
+
+
 def _compiled(raw):
     if raw not in _patterns:
+        if raw in _ONE_LINE:
+            _patterns[raw] = _ONE_LINE[raw]
+            return _patterns[raw]
+        from sagemaker_hetero._checks.patterns import translate_pattern  # when a pattern is first matched
+
         unicode = _model().get("unicode", {})
         try:
             _patterns[raw] = re.compile(translate_pattern(raw, unicode.__getitem__), re.ASCII)

@@ -4,24 +4,41 @@ Same sources, same bytes: entries sorted, times, owners and permissions normalis
 header's time zeroed. Symbolic links are followed (the archive holds what they point at). Names
 matching ``CODE_IGNORE`` (``.git``, ``.venv``, ``__pycache__``, ``.ipynb_checkpoints``) stay out.
 The archive is stored under its SHA-256 (``_request.plan.code_plan``), so the same bytes go up once.
+:func:`archive_digest` hashes the archive as it is written, keeping nothing (a dry run's code key);
+``tarfile`` and ``tempfile`` are imported only where an archive is kept or read back, or for a name a
+plain ustar header cannot hold.
 """
-import base64
-import fnmatch
 import gzip
-import hashlib
 import io
 import os
 import stat
 import struct
-import tarfile
-import tempfile
 
 from sagemaker_hetero._defaults import CODE_ARCHIVE_LEVEL, CODE_IGNORE
 
-__all__ = ["build_archive", "scan", "write_archive", "signature", "digest", "archive_name", "archive_members",
-           "s3_etag", "s3_checksum", "checksum_of"]
+__all__ = ["build_archive", "scan", "write_archive", "signature", "digest", "archive_digest", "archive_name",
+           "archive_members", "s3_etag", "s3_checksum", "checksum_of"]
 
 _SPOOL_LIMIT = 64 * 1024 * 1024
+
+
+def _sha256(data=b""):
+    """A SHA-256 hash object: CPython's built-in one where there is one (``_sha2``, ``_sha256`` before
+    3.12), else ``hashlib``'s. Importing ``hashlib`` sets up every OpenSSL algorithm, a few milliseconds a
+    dry run need not pay for one hash; the digests are the same."""
+    try:
+        from _sha2 import sha256
+    except ImportError:
+        try:
+            from _sha256 import sha256
+        except ImportError:
+            from hashlib import sha256
+    return sha256(data)
+
+
+_WILDCARDS = frozenset("*?[")
+# tar's entry types and record size (``tarfile.DIRTYPE``, ``REGTYPE``, ``RECORDSIZE``)
+_DIRTYPE, _REGTYPE, _RECORDSIZE = b"5", b"0", 20 * 512
 
 
 def archive_name(path):
@@ -33,7 +50,16 @@ def archive_name(path):
 
 
 def _ignored(name, ignore):
-    return any(fnmatch.fnmatchcase(name, pattern) for pattern in ignore)
+    """Whether ``name`` matches an ``fnmatch`` pattern of ``ignore`` (a plain name, the usual kind, by
+    equality: no pattern is compiled for it)."""
+    return any(name == pattern if not _WILDCARDS.intersection(pattern) else _fnmatch(name, pattern)
+               for pattern in ignore)
+
+
+def _fnmatch(name, pattern):
+    import fnmatch  # a pattern with wildcards: rare
+
+    return fnmatch.fnmatchcase(name, pattern)
 
 
 def scan(code, ignore=CODE_IGNORE):
@@ -100,12 +126,14 @@ def _header(arcname, st):
         cut = raw.rfind(b"/", 0, 156)  # the longest prefix ustar holds, so the shortest name
         prefix, raw = (raw[:cut], raw[cut + 1:]) if cut > 0 and len(raw) - cut - 1 <= 100 else (b"", None)
     if raw is None or size >= 0o77777777777:
+        import tarfile
+
         info = tarfile.TarInfo(arcname)
         info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
-        info.type, info.size, info.mode = (tarfile.DIRTYPE if is_dir else tarfile.REGTYPE), size, _mode(st)
+        info.type, info.size, info.mode = (_DIRTYPE if is_dir else _REGTYPE), size, _mode(st)
         return info.tobuf(tarfile.PAX_FORMAT, "utf-8", "surrogateescape")
     head = _USTAR.pack(raw, b"%07o\0" % _mode(st), b"0000000\0", b"0000000\0", b"%011o\0" % size,
-                       b"00000000000\0", b"        ", tarfile.DIRTYPE if is_dir else tarfile.REGTYPE, b"",
+                       b"00000000000\0", b"        ", _DIRTYPE if is_dir else _REGTYPE, b"",
                        b"ustar\x0000", b"", b"", b"0000000\0", b"0000000\0", prefix)
     checksum = b"%06o\0 " % sum(head)
     return head[:148] + checksum + head[156:]
@@ -121,8 +149,40 @@ def write_archive(entries, each=None):
     ``each(name, is_dir, mode, data)``, if given, sees every entry as it goes in, with the mode the
     archive gives it and the bytes it holds (a local run unpacks the code from these, without
     reading the archive back)."""
+    import tempfile
+
     spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_LIMIT)
-    with gzip.GzipFile(filename="", mode="wb", fileobj=spool, mtime=0, compresslevel=CODE_ARCHIVE_LEVEL) as gz:
+    _write(entries, spool, each)
+    size = spool.tell()
+    spool.seek(0)
+    return spool, size
+
+
+class _Hashing(object):
+    """A write-only file that keeps the SHA-256 of what is written, not the bytes."""
+
+    def __init__(self):
+        self.hash = _sha256()
+
+    def write(self, data):
+        self.hash.update(data)
+        return len(data)
+
+    def flush(self):
+        pass
+
+
+def archive_digest(code, ignore=CODE_IGNORE):
+    """The SHA-256 (hex) of the archive :func:`build_archive` would build for ``code``, hashed as it is
+    written: the same as :func:`digest` of that archive, without keeping it."""
+    sink = _Hashing()
+    _write(scan(code, ignore), sink)
+    return sink.hash.hexdigest()
+
+
+def _write(entries, fileobj, each=None):
+    """Write the gzipped tar of ``entries`` to ``fileobj`` (see :func:`write_archive`)."""
+    with gzip.GzipFile(filename="", mode="wb", fileobj=fileobj, mtime=0, compresslevel=CODE_ARCHIVE_LEVEL) as gz:
         pending, held = [], 0
         for arcname, path, st in entries:
             pending.append(_header(arcname, st))
@@ -145,10 +205,7 @@ def write_archive(entries, each=None):
                 pending, held = [], 0
         pending.append(b"\0" * 1024)  # the end-of-archive marker
         data = b"".join(pending)
-        gz.write(data + b"\0" * (-len(data) % tarfile.RECORDSIZE))
-    size = spool.tell()
-    spool.seek(0)
-    return spool, size
+        gz.write(data + b"\0" * (-len(data) % _RECORDSIZE))
 
 
 def build_archive(code, ignore=CODE_IGNORE, each=None):
@@ -161,7 +218,7 @@ def digest(body):
     """The SHA-256 (hex) of ``body`` (a file object), read from the start and rewound: the archive's
     content address."""
     body.seek(0)
-    h = hashlib.sha256()
+    h = _sha256()
     for chunk in iter(lambda: body.read(1 << 20), b""):
         h.update(chunk)
     body.seek(0)
@@ -174,6 +231,8 @@ def s3_etag(body, part_size=None):
     the parts' MD5s, ``-`` and the number of parts. Reads ``body`` from the start and rewinds it.
     (An object encrypted with SSE-KMS gets another ETag: it then never looks like the same bytes.)
     """
+    import hashlib
+
     return _of_parts(body, part_size, hashlib.md5, lambda h: h.hexdigest())
 
 
@@ -182,12 +241,16 @@ def s3_checksum(body, part_size=None):
     ``ChecksumAlgorithm="SHA256"``, as HeadObject answers it: put whole (``part_size`` None), their
     SHA-256 in base64; put in parts of ``part_size`` bytes, the SHA-256 of the parts' raw SHA-256
     digests in base64, ``-`` and the number of parts. Reads ``body`` from the start and rewinds it."""
-    return _of_parts(body, part_size, hashlib.sha256, lambda h: base64.b64encode(h.digest()).decode("ascii"))
+    import base64
+
+    return _of_parts(body, part_size, _sha256, lambda h: base64.b64encode(h.digest()).decode("ascii"))
 
 
 def checksum_of(data):
     """The SHA-256 of ``data`` (bytes) in base64, as S3 writes checksums."""
-    return base64.b64encode(hashlib.sha256(data).digest()).decode("ascii")
+    import base64
+
+    return base64.b64encode(_sha256(data).digest()).decode("ascii")
 
 
 def _of_parts(body, part_size, new, text):
@@ -208,5 +271,7 @@ def _of_parts(body, part_size, new, text):
 
 def archive_members(data):
     """Names in an archive's bytes (for tests and the docs)."""
+    import tarfile
+
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
         return tar.getnames()

@@ -7,9 +7,10 @@ sent as and when, and which estimators take it. From this table are made: :data:
 the fields of ``JobSettings`` (``_model.settings``), the pass-through attributes of ``Job``, what
 the builder copies as given (:data:`AS_GIVEN`), the argument each attribute comes from
 (:data:`ARGUMENT`), and the plain request fields that rendering writes and a description is read
-back from (:data:`FIELDS`). The three estimators' ``__init__`` stay written out for IDE help; a
-test proves their names, order and defaults agree with this table. A new pass-through request
-field is one row here and one parameter in each signature.
+back from (:data:`FIELDS`), and the ``Parameters`` sections of the estimators' docstrings from the
+``doc`` column (``_model.docstrings``). The three estimators' ``__init__`` stay written out for IDE
+help and static checkers; a test proves their names, order and defaults agree with this table. A new
+pass-through request field is one row here (with its ``doc``) and one parameter in each signature.
 
 Pure data: no I/O. Channel and instance group field tables (a ``TrainingInput``'s and an
 ``InstanceGroup``'s arguments and their places in the request) are here too.
@@ -41,7 +42,7 @@ class Argument(object):
     attribute holds this value when it is true (else None). ``falsy_is_not_given``: the
     SDK v2 tests it for truth (``""``, ``0``, ``[]`` are not given). ``none_means``: what None
     (not given, and not in the defaults configuration) stands for. ``setting``: it is part of the
-    job (``sagemaker_session`` is not)."""
+    job (``sagemaker_session`` is not). ``doc``: what it means, in the words ``help()`` shows."""
 
     name = attrs.field()
     default = attrs.field(default=None)
@@ -66,97 +67,152 @@ _IMAGE_CONFIG = (_AS, "TrainingImageConfig")
 #: Every argument, in the generic Estimator's order, then the framework estimators' own, then fit's.
 ARGUMENTS = (
     _A("image_uri", attribute="image_uri", falsy_is_not_given=True,
-       doc="The training image; a framework estimator chooses its deep learning container without it."),
-    _A("role", attribute="role", doc="The IAM role (ARN or name) SageMaker assumes to run the job."),
-    _A("instance_count", doc="The number of instances of a cluster without instance groups."),
-    _A("instance_type", doc="The instance type of a cluster without instance groups."),
+       doc=("The training image's URI. The generic Estimator needs one; a framework estimator "
+            "without it runs the Deep Learning Container of its framework_version and py_version.")),
+    _A("role", attribute="role",
+       doc=("The IAM role SageMaker assumes to run the job: an ARN, or a role name of the session's "
+            "account.")),
+    _A("instance_count",
+       doc=("How many instances a cluster without instance groups has (with instance_type). Leave "
+            "it out with instance_groups.")),
+    _A("instance_type",
+       doc=("The instance type of a cluster without instance groups, e.g. 'ml.c5.xlarge' (with "
+            "instance_count). Leave it out with instance_groups.")),
     _A("keep_alive_period_in_seconds", attribute="keep_alive_period",
        path=("ResourceConfig", "KeepAlivePeriodInSeconds"),
-       doc="How long the instances stay warm for the next job (warm pools)."),
+       doc=("How long the instances stay warm after the job, for a next job of the same "
+            "configuration (warm pools).")),
     _A("volume_size", D.VOLUME_SIZE_GB, "volume_size", ("ResourceConfig", "VolumeSizeInGB"), ALWAYS,
-       doc="The size in GB of each instance's storage volume."),
+       doc=("The size in GB of each instance's storage volume, which holds File-mode inputs and "
+            "checkpoints.")),
     _A("volume_kms_key", attribute="volume_kms_key", path=("ResourceConfig", "VolumeKmsKeyId"),
        doc="The KMS key that encrypts the instances' storage volumes."),
     _A("max_run", D.MAX_RUN_SECONDS, "max_run", ("StoppingCondition", "MaxRuntimeInSeconds"), ALWAYS,
-       doc="The longest the job may run, in seconds."),
+       doc="The longest the job may run, in seconds: SageMaker stops it then."),
     _A("input_mode", D.INPUT_MODE, "input_mode", (_AS, "TrainingInputMode"), ALWAYS,
-       doc="How channels reach the container: File, Pipe or FastFile."),
+       doc=("How the channels reach the containers unless a TrainingInput says otherwise: 'File' "
+            "(copied before the script starts), 'FastFile' (streamed as read) or 'Pipe'.")),
     _A("output_path", attribute="output_path",
-       doc="The S3 prefix of the model artifacts (default: the default bucket)."),
+       doc=("The S3 prefix the model artifacts and output go under; default: the session's default "
+            "bucket.")),
     _A("output_kms_key", attribute="output_kms_key", path=("OutputDataConfig", "KmsKeyId"),
-       doc="The KMS key that encrypts the model artifacts."),
-    _A("base_job_name", falsy_is_not_given=True, doc="The prefix of the default job name."),
-    _A("sagemaker_session", setting=False, doc="The session jobs go through: Session (AWS) or LocalSession."),
-    _A("hyperparameters", doc="The hyperparameters the job receives."),
-    _A("tags", doc="Tags of the job: a list of {'Key': ..., 'Value': ...} or a dict."),
-    _A("subnets", doc="The VPC subnets of the job's instances (with security_group_ids)."),
-    _A("security_group_ids", doc="The VPC security groups of the job's instances (with subnets)."),
-    _A("model_uri", falsy_is_not_given=True, doc="The S3 URI of a model the job starts from (the model channel)."),
-    _A("model_channel_name", D.MODEL_CHANNEL, doc="The name of the channel model_uri arrives in."),
-    _A("metric_definitions", doc="Metrics read from the logs: a list of {'Name': ..., 'Regex': ...}."),
+       doc="The KMS key that encrypts the model artifacts in S3."),
+    _A("base_job_name", falsy_is_not_given=True,
+       doc=("The prefix of a generated job name (a timestamp follows it); default: the image's or "
+            "the framework's name.")),
+    _A("sagemaker_session", setting=False,
+       doc=("Where jobs run: a Session (AWS; one is made when first needed) or a LocalSession (this "
+            "machine).")),
+    _A("hyperparameters",
+       doc=("The hyperparameters, a dict the script receives as command-line arguments and in its "
+            "environment.")),
+    _A("tags",
+       doc="The job's tags: a list of {'Key': ..., 'Value': ...}, or a dict of key to value."),
+    _A("subnets",
+       doc="The IDs of the VPC subnets the instances run in (with security_group_ids)."),
+    _A("security_group_ids",
+       doc="The IDs of the VPC security groups of the instances (with subnets)."),
+    _A("model_uri", falsy_is_not_given=True,
+       doc=("The S3 URI of a model the job starts from; it arrives in the channel named "
+            "model_channel_name.")),
+    _A("model_channel_name", D.MODEL_CHANNEL,
+       doc="The name of the channel model_uri arrives in."),
+    _A("metric_definitions",
+       doc="The metrics to read from the job's logs: a list of {'Name': ..., 'Regex': ...}."),
     _A("encrypt_inter_container_traffic", attribute="encrypt_inter_container_traffic",
        path=("EnableInterContainerTrafficEncryption",), when=TRUE, none_means=False,
-       doc="Encrypt the traffic between the job's instances."),
+       doc="Encrypt the traffic between the job's instances (distributed training gets slower)."),
     _A("use_spot_instances", False, "spot", ("EnableManagedSpotTraining",), TRUE,
-       doc="Run on managed spot instances (needs max_wait)."),
+       doc="Run on managed spot capacity, which can be interrupted (needs max_wait)."),
     _A("max_wait", attribute="max_wait", path=("StoppingCondition", "MaxWaitTimeInSeconds"),
-       doc="The longest a spot job may wait and run, in seconds."),
+       doc="The longest a spot job may wait for capacity and run, in seconds; at least max_run."),
     _A("checkpoint_s3_uri", attribute="checkpoint_s3_uri", path=("CheckpointConfig", "S3Uri"), when=TRUE,
-       doc="The S3 URI checkpoints are synchronised with."),
+       doc=("The S3 URI the containers' checkpoint folder is kept in step with, so that an "
+            "interrupted job can resume.")),
     _A("checkpoint_local_path", attribute="checkpoint_local_path", path=("CheckpointConfig", "LocalPath"), when=TRUE,
-       only_with="checkpoint_s3_uri", doc="Where the container writes checkpoints (with checkpoint_s3_uri)."),
+       only_with="checkpoint_s3_uri",
+       doc=("The checkpoint folder in the containers (with checkpoint_s3_uri); default: "
+            "/opt/ml/checkpoints.")),
     _A("enable_network_isolation", attribute="network_isolation", path=("EnableNetworkIsolation",), when=TRUE,
-       none_means=False, doc="Run the containers without network access."),
+       none_means=False,
+       doc="Run the containers without network access; the code then arrives as a channel."),
     _A("debugger_hook_config", falsy_is_not_given=True,
-       doc="The Debugger hook: a request dict, True (to the output path) or False."),
+       doc="The Debugger hook: a DebugHookConfig request dict; False sends none."),
     _A("enable_sagemaker_metrics", attribute="enable_sagemaker_metrics",
        path=(_AS, "EnableSageMakerMetricsTimeSeries"), copied=False,
-       doc="Publish metrics as time series (on by default for recent framework versions)."),
-    _A("profiler_config", falsy_is_not_given=True, doc="The Profiler configuration: a request dict."),
+       doc=("Publish the metrics as time series; default: on for a framework estimator given a "
+            "framework_version.")),
+    _A("profiler_config", falsy_is_not_given=True,
+       doc="The Profiler configuration, a ProfilerConfig request dict, sent only when given."),
     _A("disable_profiler", none_means=False, generic_default=False,
-       doc="Turn the profiler off (kept on the estimator; the profiler is sent only when asked for)."),
-    _A("environment", doc="Environment variables of the containers."),
+       doc=("Turn the profiler off. Kept on the estimator; no profiler is sent unless "
+            "profiler_config asks for one.")),
+    _A("environment",
+       doc="Environment variables set in every container: a dict of name to value."),
     _A("max_retry_attempts", attribute="max_retry_attempts", path=("RetryStrategy", "MaximumRetryAttempts"),
-       doc="How often the service retries the job after an internal failure."),
-    _A("source_dir", doc="The folder (or S3 .tar.gz) holding the code; entry_point is relative to it."),
-    _A("container_log_level", D.CONTAINER_LOG_LEVEL, doc="The log level of the training toolkit in the container."),
-    _A("code_location", doc="The S3 prefix the code archive is uploaded under."),
-    _A("entry_point", falsy_is_not_given=True, doc="The script every host runs."),
-    _A("dependencies", doc="Local folders copied into the code archive beside the source."),
-    _A("instance_groups", doc="The instance groups of a heterogeneous cluster: a list of InstanceGroup."),
+       doc="How many times the service retries the job after an internal error (1 to 30)."),
+    _A("source_dir",
+       doc=("The folder of the code, packed and uploaded as the code archive, or the S3 URI of a "
+            ".tar.gz; entry_point is relative to it.")),
+    _A("container_log_level", D.CONTAINER_LOG_LEVEL,
+       doc="The logging level of the training toolkit in the containers, e.g. logging.DEBUG."),
+    _A("code_location",
+       doc="The S3 prefix the code archive is uploaded under; default: the default bucket."),
+    _A("entry_point", falsy_is_not_given=True,
+       doc=("The script every host runs, relative to source_dir when that is given. The framework "
+            "estimators need one; the generic Estimator can run its image's own.")),
+    _A("dependencies",
+       doc=("Local folders or files copied into the code archive beside the source, importable by "
+            "the script.")),
+    _A("instance_groups",
+       doc=("The instance groups of a heterogeneous cluster, each an InstanceGroup(name, "
+            "instance_type, instance_count); give them instead of instance_type and instance_count.")),
     _A("training_repository_access_mode", attribute="training_repository_access_mode",
        path=_IMAGE_CONFIG + ("TrainingRepositoryAccessMode",),
-       doc="How the image is pulled: Platform, or Vpc for a private registry."),
+       doc=("How the image is pulled: 'Platform' (default), or 'Vpc' for a private registry reached "
+            "through the job's VPC.")),
     _A("training_repository_credentials_provider_arn", attribute="training_repository_credentials_provider_arn",
        path=_IMAGE_CONFIG + ("TrainingRepositoryAuthConfig", "TrainingRepositoryCredentialsProviderArn"),
        only_with="training_repository_access_mode",
-       doc="The Lambda function that gives the private registry's credentials."),
+       doc=("The ARN of the Lambda function that returns the private registry's credentials (with "
+            "training_repository_access_mode).")),
     _A("container_entry_point", attribute="container_entry_point", path=(_AS, "ContainerEntrypoint"),
-       doc="The container's entry point, replacing the image's."),
+       doc="The container's entry point in place of the image's, a list of strings."),
     _A("container_arguments", attribute="container_arguments", path=(_AS, "ContainerArguments"),
-       doc="The arguments of the container's entry point."),
+       doc="The arguments of the container's entry point, a list of strings."),
     _A("disable_output_compression", False, "output_compression", ("OutputDataConfig", "CompressionType"), copied=False,
-       sends="NONE", doc="Upload the model artifacts uncompressed."),
+       sends="NONE",
+       doc="Upload the model artifacts as they are, not packed into model.tar.gz."),
     _A("enable_infra_check", attribute="enable_infra_check", path=("InfraCheckConfig", "EnableInfraCheck"),
-       doc="Run the service's infrastructure health check before the job."),
+       doc="Run the service's infrastructure health checks on the instances before the job starts."),
     _A("enable_remote_debug", attribute="enable_remote_debug", path=("RemoteDebugConfig", "EnableRemoteDebug"),
-       doc="Allow remote debugging of the running containers."),
+       doc=("Allow remote debugging of the running containers; enable_remote_debug() and "
+            "disable_remote_debug() change it later.")),
     _A("enable_session_tag_chaining", attribute="enable_session_tag_chaining",
        path=("SessionChainingConfig", "EnableSessionTagChaining"),
        doc="Pass the session's tags on to the role the job assumes."),
     _A("training_plan", attribute="training_plan", path=("ResourceConfig", "TrainingPlanArn"),
        doc="The ARN of a training plan whose reserved capacity the job runs on."),
     _A("instance_placement_config", attribute="instance_placement_config",
-       path=("ResourceConfig", "InstancePlacementConfig"), doc="Where the instances are placed (a request dict)."),
-    _A("job_name", falsy_is_not_given=True, doc="The job's name (else a base name and a timestamp)."),
+       path=("ResourceConfig", "InstancePlacementConfig"),
+       doc="Where the instances are placed: an InstancePlacementConfig request dict."),
+    _A("job_name", falsy_is_not_given=True,
+       doc=("The job's name; default: base_job_name and a timestamp. fit(job_name=...) replaces it. "
+            "Not in the SDK v2, which takes it in fit() only.")),
     _A("framework_version", attribute="framework_version", takes=FRAMEWORKS,
-       doc="The framework's version, which chooses the deep learning container."),
-    _A("py_version", attribute="py_version", takes=FRAMEWORKS, doc="The container's Python version (py310, ...)."),
+       doc=("The framework's version, e.g. '2.1.0', which chooses the Deep Learning Container; "
+            "needed without image_uri.")),
+    _A("py_version", attribute="py_version", takes=FRAMEWORKS,
+       doc="The container's Python version, e.g. 'py310'; needed without image_uri."),
     _A("distribution", takes=FRAMEWORKS,
-       doc="The distributed launcher, and the one instance group that runs it."),
-    _A("model_dir", takes=TENSORFLOW, doc="Where the script saves the model (False: not passed)."),
+       doc=("The distributed launcher, e.g. {'torch_distributed': {'enabled': True}}. With instance "
+            "groups, its 'instance_groups' names the one group that runs it.")),
+    _A("model_dir", takes=TENSORFLOW,
+       doc=("Where the script saves its model, passed as --model_dir: default "
+            "s3://{output_path}/{job name}/model (/opt/ml/model under MPI); False passes none.")),
     _A("experiment_config", attribute="experiment_config", path=("ExperimentConfig",), copied=False, takes=FIT,
-       doc="The SageMaker Experiments run the job belongs to."),
+       doc=("The SageMaker Experiments run the job belongs to: a dict of ExperimentName, TrialName, "
+            "TrialComponentDisplayName and RunName.")),
 )
 
 BY_NAME = dict((a.name, a) for a in ARGUMENTS)

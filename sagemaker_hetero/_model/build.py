@@ -283,20 +283,24 @@ def _distribution(s, heterogeneous, groups, out):
         out.add(path, "must name exactly one instance group", [group_name(r) for r in refs])
         return Distribution(options, named=tuple(group_name(r) for r in refs))
     if heterogeneous and not isinstance(refs, (list, tuple)):
-        out.add(path, "must be a list naming one instance group", refs)
-        return Distribution(options)
+        example = " such as [%r]" % (refs,) if isinstance(refs, str) else ""
+        out.add(path, "must be a list naming one instance group%s" % example, refs)
+        return Distribution(options, named=())  # named, wrongly: the one problem is this one
     before = len(out.items)
     named = _group_names(path, refs, heterogeneous, groups, out, empty="must name exactly one instance group") or ()
     group = named[0] if named and len(out.items) == before else None
     return Distribution(options, group=group, named=named)
 
 
-def sdk_distribution(framework, distribution):
-    """A checked ``distribution`` as the SDK v2 keeps it on the estimator: groups by name, and for
-    PyTorch ``pytorchddp`` as ``smdistributed.dataparallel``."""
+def sdk_distribution(framework, distribution, instance_groups=None):
+    """A checked ``distribution`` as the SDK v2 keeps it on the estimator: groups by name (the one
+    group of a one-group job named when not given, as the SDK v2 names it), and for PyTorch
+    ``pytorchddp`` as ``smdistributed.dataparallel``."""
     if not isinstance(distribution, dict):
         return distribution
     out = dict((k, _copy(v)) for k, v in distribution.items())
+    if not out.get("instance_groups") and isinstance(instance_groups, (list, tuple)) and len(instance_groups) == 1:
+        out["instance_groups"] = list(instance_groups)
     if isinstance(out.get("instance_groups"), (list, tuple)):
         out["instance_groups"] = [group_name(g) for g in out["instance_groups"]]
     if framework == "pytorch" and "pytorchddp" in out and "smdistributed" not in out:

@@ -20,6 +20,7 @@ import attrs
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.arguments import ARGUMENTS, job_default
+from sagemaker_hetero._model.settings import short_repr
 
 __all__ = ["Group", "Channel", "Distribution", "Code", "Job", "group_name", "enabled", "NOT_GIVEN", "STRATEGIES"]
 
@@ -68,7 +69,7 @@ class Group(object):
     arg = attrs.field(default=None, eq=False)
 
 
-@attrs.frozen
+@attrs.frozen(eq=False, repr=False)  # never compared; made on every import: no generated eq or repr
 class Channel(object):
     """One channel of the request.
 
@@ -78,6 +79,8 @@ class Channel(object):
     from (``inputs['train']``, ``model_uri``, ``source_dir``); ``plain`` is True when that argument
     is the URI itself rather than a TrainingInput.
     """
+
+    __repr__ = short_repr
 
     name = attrs.field()
     uri = attrs.field()
@@ -222,12 +225,18 @@ def _job_fields():
     return fields
 
 
-@attrs.frozen(these=_job_fields())
+@attrs.frozen(these=_job_fields(), eq=False, repr=False)
 class Job(object):
     """A training job, normalised. See the module docstring. Besides its structure, each argument of
     the table (``_model.arguments``) that one attribute holds is an attribute here: ``image_uri``
     (given explicitly, else the framework's image), ``output_path`` (None: the default bucket),
-    ``spot``, ..."""
+    ``spot``, ...
+
+    A job is never compared (it is built, read and evolved) and its repr shows what differs from the
+    defaults, so attrs generates neither ``__eq__``/``__hash__`` nor a 48-field ``__repr__``: the larger
+    part of what making the class costs on every import."""
+
+    __repr__ = short_repr
 
     @property
     def group_names(self):

@@ -18,7 +18,15 @@ __all__ = ["Parameter", "ParameterString", "ParameterInteger"]
 
 @attrs.frozen
 class Parameter(object):
-    """A pipeline parameter: its ``name`` and ``default_value``. Use a subclass."""
+    """A pipeline parameter. Use a subclass.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name in the pipeline.
+    default_value : object, optional
+        Its value when an execution gives none.
+    """
 
     #: the parameter's type in a pipeline definition
     parameter_type = None
@@ -41,7 +49,17 @@ class Parameter(object):
 
 @attrs.frozen
 class ParameterString(Parameter):
-    """A string parameter (an instance type, an input URI); ``enum_values`` lists the values it may take."""
+    """A string parameter (an instance type, an input URI).
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name in the pipeline.
+    default_value : str, optional
+        Its value when an execution gives none.
+    enum_values : list of str, optional
+        The values it may take.
+    """
 
     parameter_type = "String"
 
@@ -56,7 +74,15 @@ class ParameterString(Parameter):
 
 @attrs.frozen
 class ParameterInteger(Parameter):
-    """An integer parameter (an instance count)."""
+    """An integer parameter (an instance count).
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name in the pipeline.
+    default_value : int, optional
+        Its value when an execution gives none.
+    """
 
     parameter_type = "Integer"
 

@@ -8,7 +8,15 @@ import attrs
 
 from sagemaker_hetero._model.arguments import ARGUMENTS, ESTIMATOR_FIELDS, settings_default
 
-__all__ = ["JobSettings", "ESTIMATOR_FIELDS"]
+__all__ = ["JobSettings", "ESTIMATOR_FIELDS", "short_repr"]
+
+
+def short_repr(value):
+    """``Name(field=..., ...)`` of an attrs object, naming only the fields not at their defaults: the repr
+    of the large model classes, made without attrs generating one per class at import."""
+    given = ["%s=%r" % (f.name, getattr(value, f.name)) for f in attrs.fields(type(value))
+             if getattr(value, f.name) is not f.default]
+    return "%s(%s)" % (type(value).__name__, ", ".join(given))
 
 
 def _fields():
@@ -24,8 +32,14 @@ def _fields():
     return fields
 
 
-@attrs.frozen(these=_fields())
+@attrs.frozen(these=_fields(), eq=False, repr=False)
 class JobSettings(object):
     """Everything the user said about one training job: ``framework`` (``None`` for the generic
     Estimator, ``"pytorch"`` or ``"tensorflow"``), ``channels`` (``(name, str-or-TrainingInput)``
-    pairs from ``fit(inputs)``), and one field per argument of the table."""
+    pairs from ``fit(inputs)``), and one field per argument of the table.
+
+    Settings are never compared (they are built, read and evolved), and their repr shows only what
+    differs from the defaults: attrs then generates no ``__eq__``, ``__hash__`` or 57-field ``__repr__``,
+    the larger part of what making the class costs each time the package is imported."""
+
+    __repr__ = short_repr

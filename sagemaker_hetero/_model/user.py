@@ -9,6 +9,8 @@ from typing import Any, Dict, List, Optional, Union
 
 import attrs
 
+from sagemaker_hetero._model.keywords import keywords_checked
+
 __all__ = ["InstanceGroup", "TrainingInput", "ShuffleConfig"]
 
 
@@ -16,9 +18,17 @@ __all__ = ["InstanceGroup", "TrainingInput", "ShuffleConfig"]
 class InstanceGroup(object):
     """A named set of identical instances in a heterogeneous training job.
 
-    ``InstanceGroup("data_group", "ml.c5.18xlarge", 2)`` - the same positional order as the
-    SageMaker Python SDK v2 (``instance_group_name, instance_type, instance_count``). Values are
-    checked when the job is validated (``fit`` or a dry run), together with everything else.
+    ``InstanceGroup("data_group", "ml.c5.18xlarge", 2)``, in the SageMaker Python SDK v2's order. The
+    values are checked with the job (``fit``, a dry run or the estimator), together with everything else.
+
+    Parameters
+    ----------
+    instance_group_name : str, optional
+        The group's name, unique in the job; channels and the distribution name groups by it.
+    instance_type : str, optional
+        The type of every instance of the group, e.g. ``"ml.p3.2xlarge"``.
+    instance_count : int, optional
+        How many instances the group has (at least 1).
     """
 
     instance_group_name: Optional[str] = attrs.field(default=None)
@@ -27,31 +37,71 @@ class InstanceGroup(object):
 
     @property
     def name(self):
+        """The group's name (``instance_group_name``)."""
         return self.instance_group_name
 
     @property
     def type(self):
+        """The group's instance type (``instance_type``)."""
         return self.instance_type
 
     @property
     def count(self):
+        """The group's number of instances (``instance_count``)."""
         return self.instance_count
 
 
 @attrs.frozen
 class ShuffleConfig(object):
-    """Shuffle the S3 objects of a channel with ``seed`` (used in Pipe mode)."""
+    """How a channel's S3 objects are shuffled (in Pipe mode): with the same seed, the same order.
+
+    Parameters
+    ----------
+    seed : int
+        The seed of the shuffle.
+    """
 
     seed: int = attrs.field()
 
 
 @attrs.frozen
 class TrainingInput(object):
-    """One channel of a training job.
+    """One channel of a training job: where its data is, and how and to which instance groups it goes.
 
-    ``instance_groups`` names the groups (names or :class:`InstanceGroup` objects) that receive
-    the channel; without it every group receives it. If any channel names groups, every channel
-    must (a rule of the SageMaker service, checked before anything is sent).
+    ``fit({"train": TrainingInput("s3://bucket/train", instance_groups=["data_group"])})``. If any
+    channel names groups, every channel must (a rule of the SageMaker service, checked before anything
+    is sent). In a local run, a ``file://`` URI is a folder of this machine.
+
+    Parameters
+    ----------
+    s3_data : str, optional
+        The data's S3 URI: a prefix, an object, or a manifest (see ``s3_data_type``).
+    distribution : str, optional
+        ``"FullyReplicated"`` (every host gets all of it) or ``"ShardedByS3Key"`` (each host a share).
+    compression : str, optional
+        ``"Gzip"`` when the data is compressed so (Pipe mode).
+    content_type : str, optional
+        The data's MIME type, passed on to the algorithm.
+    record_wrapping : str, optional
+        ``"RecordIO"`` to wrap each record (Pipe mode).
+    s3_data_type : str, default 'S3Prefix'
+        What ``s3_data`` is: ``"S3Prefix"``, ``"ManifestFile"``, ``"AugmentedManifestFile"`` or
+        ``"Converse"``.
+    instance_groups : list of str or InstanceGroup, optional
+        The instance groups (names or InstanceGroup objects) that receive the channel; without it,
+        every group does.
+    input_mode : str, optional
+        This channel's mode (``"File"``, ``"FastFile"`` or ``"Pipe"``), in place of the estimator's.
+    attribute_names : list of str, optional
+        The attributes of an augmented manifest's records to pass on.
+    target_attribute_name : str, optional
+        For AutoML jobs only: a training job refuses it (it has no target attribute).
+    shuffle_config : ShuffleConfig, optional
+        How to shuffle the channel's S3 objects.
+    hub_access_config : dict, optional
+        A HubAccessConfig request dict, for data from a SageMaker hub.
+    model_access_config : dict, optional
+        A ModelAccessConfig request dict, e.g. ``{"AcceptEula": True}``.
     """
 
     s3_data: Optional[str] = attrs.field(default=None)
@@ -79,5 +129,8 @@ class TrainingInput(object):
         return channel_body(Channel.of_input(None, self, groups=names))
 
 
+# A misspelt keyword names the closest argument (the SDK v2's own TypeError names none).
+for _cls in (InstanceGroup, ShuffleConfig, TrainingInput):
+    _cls.__init__ = keywords_checked(_cls.__init__)
 InstanceGroup.__module__ = "sagemaker_hetero.instance_group"
 TrainingInput.__module__ = ShuffleConfig.__module__ = "sagemaker_hetero.inputs"

@@ -9,26 +9,32 @@ and the problems under its argument are not the user's (:func:`hides`). For a pi
 derives from one (an instance type JSON-encoded into a hyperparameter) is found too; :func:`merged`
 writes the request of the first with ``{"Get": "Parameters.<name>"}`` where a parameter went, and a
 ``Std:Join`` where a derived value holds one.
+
+The parameter classes are read from ``_model.parameters`` only once something has imported it: until
+then no value can be a parameter, so settings are passed through without a walk, and a dry run of a
+job started directly never imports the pipeline classes.
 """
 import re
+import sys
 
 import attrs
 
 from sagemaker_hetero.exceptions import Problem
-from sagemaker_hetero._model.parameters import Parameter, ParameterInteger, ParameterString
 
 __all__ = ["PLACES", "Marked", "find", "with_values", "with_tokens", "hides", "merged", "outside_pipeline"]
 
-#: ``(the user's argument paths where a parameter may stand, its class, what it stands for)``
+#: ``(a pattern of the user's argument paths where a parameter may stand, its class's name, what it
+#: stands for)``; the patterns are compiled when first matched (``re``'s cache), as the tokens'
 PLACES = (
-    (re.compile(r"^(instance_groups\[\d+\]\.)?instance_count$"), ParameterInteger, "an instance count"),
-    (re.compile(r"^(instance_groups\[\d+\]\.)?instance_type$"), ParameterString, "an instance type"),
-    (re.compile(r"^inputs\[[^\]]*\](\.s3_data)?$"), ParameterString, "an input URI"),
+    (r"^(instance_groups\[\d+\]\.)?instance_count$", "ParameterInteger", "an instance count"),
+    (r"^(instance_groups\[\d+\]\.)?instance_type$", "ParameterString", "an instance type"),
+    (r"^inputs\[[^\]]*\](\.s3_data)?$", "ParameterString", "an input URI"),
 )
+_PARAMETERS = "sagemaker_hetero._model.parameters"
 #: A stand-in instance count for a count parameter without a value (its problems are not reported).
 _STAND_IN_COUNT = 1
 _TOKEN = "@pipeline-parameter:%s@"
-_TOKENS = re.compile(r"@pipeline-parameter:(.+?)@")
+_TOKENS = r"@pipeline-parameter:(.+?)@"
 # JobSettings fields that never hold the user's values
 _NOT_ARGUMENTS = ("framework", "channels", "inputs_problem", "config_tags")
 
@@ -55,23 +61,28 @@ def _is_marked(value):
 # -- where the parameters are ----------------------------------------------------------------------
 
 
-def _rebuilt(value, path, visit):
+def _parameters():
+    """The module of the parameter classes, or None while nothing has imported it (then no value is one)."""
+    return sys.modules.get(_PARAMETERS)
+
+
+def _rebuilt(value, path, visit, parameter_class):
     """``value`` with ``visit(path, parameter)`` in the place of each parameter in it (the same object
     when it holds none)."""
-    if isinstance(value, Parameter):
+    if isinstance(value, parameter_class):
         return visit(path, value)
     if isinstance(value, dict):
-        items = dict((k, _rebuilt(v, "%s[%r]" % (path, k), visit)) for k, v in value.items())
+        items = dict((k, _rebuilt(v, "%s[%r]" % (path, k), visit, parameter_class)) for k, v in value.items())
         return items if any(items[k] is not v for k, v in value.items()) else value
     if isinstance(value, (list, tuple)):
-        items = [_rebuilt(v, "%s[%d]" % (path, i), visit) for i, v in enumerate(value)]
+        items = [_rebuilt(v, "%s[%d]" % (path, i), visit, parameter_class) for i, v in enumerate(value)]
         return type(value)(items) if any(a is not b for a, b in zip(items, value)) else value
     if attrs.has(type(value)):
         changes = {}
         for field in attrs.fields(type(value)):
             if field.init:
                 item = getattr(value, field.name)
-                new = _rebuilt(item, "%s.%s" % (path, field.name), visit)
+                new = _rebuilt(item, "%s.%s" % (path, field.name), visit, parameter_class)
                 if new is not item:
                     changes[field.alias or field.name] = new
         return attrs.evolve(value, **changes) if changes else value
@@ -79,15 +90,19 @@ def _rebuilt(value, path, visit):
 
 
 def _substituted(settings, visit):
+    module = _parameters()
+    if module is None:
+        return settings
     changes = {}
     for field in attrs.fields(type(settings)):
         if field.name in _NOT_ARGUMENTS:
             continue
         value = getattr(settings, field.name)
-        new = _rebuilt(value, field.name, visit)
+        new = _rebuilt(value, field.name, visit, module.Parameter)
         if new is not value:
             changes[field.name] = new
-    channels = tuple((name, _rebuilt(value, "inputs[%r]" % (name,), visit)) for name, value in settings.channels)
+    channels = tuple((name, _rebuilt(value, "inputs[%r]" % (name,), visit, module.Parameter))
+                     for name, value in settings.channels)
     if any(a[1] is not b[1] for a, b in zip(channels, settings.channels)):
         changes["channels"] = channels
     return attrs.evolve(settings, **changes) if changes else settings
@@ -107,9 +122,9 @@ def find(settings):
 
 
 def _place(path):
-    for pattern, cls, what in PLACES:
-        if pattern.match(path):
-            return cls, what
+    for pattern, name, what in PLACES:
+        if re.match(pattern, path):
+            return getattr(_parameters(), name), what
     return None, None
 
 
@@ -129,12 +144,13 @@ def with_values(settings, values=None):
                                           "an input URI only", parameter.name))
         elif not isinstance(parameter, cls):
             problems.append(Problem(path, "is %s: it takes a %s" % (what, cls.__name__), parameter.name))
-        elif value is None and cls is ParameterString and what == "an instance type":
+        elif value is None and cls.__name__ == "ParameterString" and what == "an instance type":
             problems.append(Problem(path, "pipeline parameter %r needs a default_value: the training image (CPU or "
                                           "GPU) is chosen from the instance types" % parameter.name, parameter.name))
         if value is None:  # nothing to check: a stand-in whose problems are not reported
             hidden.append(path)
-            value = _STAND_IN_COUNT if cls is ParameterInteger else _TOKEN % parameter.name
+            counts = cls is not None and cls.__name__ == "ParameterInteger"
+            value = _STAND_IN_COUNT if counts else _TOKEN % parameter.name
         if isinstance(value, (int, str)) and not isinstance(value, bool):
             return Marked(parameter, value)
         return value  # a value of another type: the checks report it
@@ -147,7 +163,7 @@ def with_tokens(settings):
     its place: the job rendered from it shows where the SDK derived a value from a parameter."""
 
     def visit(path, parameter):
-        if isinstance(parameter, ParameterString):
+        if isinstance(parameter, _parameters().ParameterString):
             return Marked(parameter, _TOKEN % parameter.name)
         value = parameter.default_value
         return Marked(parameter, value if isinstance(value, int) else _STAND_IN_COUNT)
@@ -182,7 +198,7 @@ def merged(request, tokens):
     if isinstance(request, list):
         other = tokens if isinstance(tokens, list) and len(tokens) == len(request) else [None] * len(request)
         return [merged(v, t) for v, t in zip(request, other)]
-    if isinstance(request, str) and isinstance(tokens, str) and _TOKENS.search(tokens):
+    if isinstance(request, str) and isinstance(tokens, str) and re.search(_TOKENS, tokens):
         return _joined(tokens)
     return request
 
@@ -190,7 +206,7 @@ def merged(request, tokens):
 def _joined(text):
     values = []
     position = 0
-    for match in _TOKENS.finditer(text):
+    for match in re.finditer(_TOKENS, text):
         if match.start() > position:
             values.append(text[position:match.start()])
         values.append({"Get": "Parameters.%s" % match.group(1)})

@@ -49,7 +49,13 @@ _HEADERS = ("check", "subject", "result", "detail")
 
 
 def iam_policy(checks=CHECKS):
-    """An IAM policy (a dict) allowing every action ``checks`` need, one statement per check."""
+    """An IAM policy (a dict) allowing every action the checks need, one statement per check.
+
+    Parameters
+    ----------
+    checks : tuple of str, optional
+        The checks whose actions to allow (default: all of :data:`CHECKS`).
+    """
     return {
         "Version": "2012-10-17",
         "Statement": [{"Sid": "Preflight" + (check.upper() if len(check) <= 3 else check.title()), "Effect": "Allow",
@@ -59,10 +65,27 @@ def iam_policy(checks=CHECKS):
 
 @attrs.frozen
 class Finding(object):
-    """One check of one subject: ``check`` (one of :data:`CHECKS`), ``subject`` (a quota name, a role,
-    an S3 URI, ...), ``result`` (``ok``, ``problem`` or ``unknown``) and ``detail`` (what was found).
-    A problem names the user's ``argument``, its ``value`` and what to do (``fix``); an unknown that
-    a permission would have answered names it (``permission``)."""
+    """One check of one subject.
+
+    Parameters
+    ----------
+    check : str
+        One of :data:`CHECKS`.
+    subject : str
+        What was checked: a quota name, a role, an S3 URI, ...
+    result : str
+        ``ok``, ``problem`` or ``unknown``.
+    detail : str
+        What was found.
+    argument : str, optional
+        A problem's argument, as the user wrote it (``instance_groups[1].instance_type``).
+    value : object, optional
+        That argument's value.
+    fix : str, optional
+        What to do about a problem.
+    permission : str, optional
+        The IAM action an unknown needed.
+    """
 
     check = attrs.field()
     subject = attrs.field()
@@ -86,6 +109,7 @@ class Finding(object):
         return Problem(self.argument or self.check, message, self.value)
 
     def as_dict(self):
+        """The finding as a JSON-ready dict of its fields."""
         return dict((a.name, getattr(self, a.name)) for a in attrs.fields(Finding))
 
 
@@ -96,8 +120,20 @@ def unknown(check, subject, permission, why):
 
 @attrs.frozen
 class PreflightReport(object):
-    """Every finding of one preflight of one job, in check order. ``ok`` is True when nothing is a
-    problem; ``str(report)`` is the text table (check, subject, result, detail)."""
+    """Every finding of one preflight of one job, in check order; ``str(report)`` is the text table
+    (check, subject, result, detail).
+
+    Parameters
+    ----------
+    findings : iterable of Finding
+        What each check of each subject found.
+    region : str, optional
+        The job's region.
+    account : str, optional
+        The AWS account checked.
+    job_name : str, optional
+        The job's name.
+    """
 
     findings = attrs.field(converter=tuple)
     region = attrs.field(default=None)
@@ -106,14 +142,17 @@ class PreflightReport(object):
 
     @property
     def problems(self):
+        """The findings that are problems."""
         return [f for f in self.findings if f.result == PROBLEM]
 
     @property
     def unknowns(self):
+        """The checks that could not be made."""
         return [f for f in self.findings if f.result == UNKNOWN]
 
     @property
     def ok(self):
+        """True when no finding is a problem (unknowns are not)."""
         return not self.problems
 
     def text(self):
@@ -128,12 +167,19 @@ class PreflightReport(object):
         return "\n".join(lines)
 
     def as_dict(self):
+        """The report as a JSON-ready dict: the counts and every finding."""
         return {"job_name": self.job_name, "account": self.account, "region": self.region, "ok": self.ok,
                 "problems": len(self.problems), "unknowns": len(self.unknowns),
                 "findings": [f.as_dict() for f in self.findings]}
 
     def to_json(self, **kwargs):
-        """The report as JSON (``json.dumps`` keyword arguments pass through)."""
+        """The report as JSON.
+
+        Parameters
+        ----------
+        **kwargs
+            ``json.dumps`` keyword arguments (``indent=2``, ...).
+        """
         return json.dumps(self.as_dict(), default=repr, **kwargs)
 
     def error(self):

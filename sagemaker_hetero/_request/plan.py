@@ -9,6 +9,7 @@ role ARNs); the places the SDK v2 puts output and code follow from them (:func:`
 import attrs
 
 from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._model.settings import short_repr
 from sagemaker_hetero._request import names, render, s3_uris
 
 __all__ = ["Facts", "CodePlan", "Plan", "make_plan", "code_plan", "output_path", "needs_default_bucket"]
@@ -50,10 +51,12 @@ class CodePlan(object):
     upload = attrs.field()
 
 
-@attrs.frozen
+@attrs.frozen(eq=False, repr=False)  # never compared; made on every import: no generated eq or repr
 class Plan(object):
     """One job ready to go: the model, its name, the rendered request (with the origins of its
     parts), where its code archive goes (None: no code) and the region it was rendered for."""
+
+    __repr__ = short_repr
 
     job = attrs.field()
     job_name = attrs.field()

@@ -32,7 +32,13 @@ def s3_key(*parts):
 
 def parse_s3_url(url: str) -> Tuple[str, str]:
     """``(bucket, key)`` of ``s3://bucket/key`` (the key without its leading slashes); a ValueError
-    for another scheme."""
+    for another scheme.
+
+    Parameters
+    ----------
+    url : str
+        The S3 URI.
+    """
     parsed_url = urlparse(url)
     if parsed_url.scheme != "s3":
         raise ValueError("Expecting 's3' scheme, got: {} in {}.".format(parsed_url.scheme, url))
@@ -44,6 +50,13 @@ def s3_path_join(*args: str, with_end_slash: bool = False) -> str:
     (unless ``with_end_slash``) at the end, a leading ``"s3://"`` kept.
 
     ``s3_path_join("s3://", "bucket", "/a//b/", "c")`` is ``"s3://bucket/a/b/c"``.
+
+    Parameters
+    ----------
+    *args : str
+        The parts.
+    with_end_slash : bool, default False
+        End the path with a slash.
     """
     delimiter = "/"
     merged_path = ""

@@ -20,7 +20,15 @@ class WarmStartTypes(enum.Enum):
 @attrs.frozen
 class WarmStartConfig(object):
     """``WarmStartConfig(WarmStartTypes.TRANSFER_LEARNING, parents={"tuning-job-1"})``: start from the
-    parents' results. ``type`` is the warm start type (a :class:`WarmStartTypes` or its value)."""
+    parents' results.
+
+    Parameters
+    ----------
+    warm_start_type : WarmStartTypes or str
+        How (kept as ``type``): a :class:`WarmStartTypes` or its value.
+    parents : set of str
+        The earlier tuning jobs.
+    """
 
     type: Any = attrs.field(alias="warm_start_type")
     parents: Iterable[str] = attrs.field()
@@ -28,8 +36,17 @@ class WarmStartConfig(object):
 
 @attrs.frozen
 class TuningJobCompletionCriteriaConfig(object):
-    """When the tuning job may end before ``max_jobs``: after that many jobs without a better objective,
-    on convergence, or once the objective reaches a value."""
+    """When the tuning job may end before ``max_jobs``.
+
+    Parameters
+    ----------
+    max_number_of_training_jobs_not_improving : int, optional
+        After this many training jobs without a better objective.
+    complete_on_convergence : bool, optional
+        When the search has converged.
+    target_objective_metric_value : float, optional
+        Once the objective reaches this value.
+    """
 
     max_number_of_training_jobs_not_improving: Optional[int] = attrs.field(default=None)
     complete_on_convergence: Optional[bool] = attrs.field(default=None)
@@ -38,7 +55,15 @@ class TuningJobCompletionCriteriaConfig(object):
 
 @attrs.frozen
 class HyperbandStrategyConfig(object):
-    """The Hyperband strategy's resource bounds (epochs, for instance) per training job."""
+    """The Hyperband strategy's resource bounds (epochs, for instance) per training job.
+
+    Parameters
+    ----------
+    max_resource : int
+        The most a training job gets.
+    min_resource : int
+        The least a training job gets before it may be stopped.
+    """
 
     max_resource: int = attrs.field()
     min_resource: int = attrs.field()
@@ -46,6 +71,12 @@ class HyperbandStrategyConfig(object):
 
 @attrs.frozen
 class StrategyConfig(object):
-    """The strategy's configuration: ``StrategyConfig(HyperbandStrategyConfig(max_resource, min_resource))``."""
+    """The strategy's configuration: ``StrategyConfig(HyperbandStrategyConfig(max_resource, min_resource))``.
+
+    Parameters
+    ----------
+    hyperband_strategy_config : HyperbandStrategyConfig
+        Hyperband's resource bounds.
+    """
 
     hyperband_strategy_config: HyperbandStrategyConfig = attrs.field()

@@ -97,11 +97,23 @@ class LocalJob(object):
     ``describe()`` answers like DescribeTrainingJob (status ``InProgress``, ``Completed``,
     ``Failed`` or ``Stopped``); ``wait()`` blocks until the end and raises
     :class:`~sagemaker_hetero.exceptions.LocalJobError` unless the job completed; ``stop()``
-    terminates every host.
+    terminates every host. ``LocalSession.execute`` makes it.
+
+    Parameters
+    ----------
+    session, name, request, job_dir
+        The session that runs it, the job's name, its CreateTrainingJob request and its folder.
+    hosts, storage, artifacts_uri, out
+        Its hosts, the session's local storage, where the artifacts go, the output stream.
+    grace_period, keep, transitions, removable
+        The stop grace period; keep the folders; the status history so far; what to remove at the end.
+    lock, prepare, scratch
+        The job folder's lock; a host -> its folder made ready; folders removed when the job ends.
     """
 
     def __init__(self, session, name, request, job_dir, hosts, storage, artifacts_uri, out, grace_period, keep,
                  transitions, removable, lock=None, prepare=None, scratch=()):
+        """Make the job (not started yet); the parameters are the class's."""
         self.sagemaker_session = session
         self.name = name
         self.request = request
@@ -140,6 +152,7 @@ class LocalJob(object):
 
     @property
     def job_name(self):
+        """The job's name (``name``)."""
         return self.name
 
     def __repr__(self):
@@ -229,7 +242,13 @@ class LocalJob(object):
                 sys.stderr.write("sagemaker-hetero local: cannot write the output of %s: %r\n" % (self.name, exc))
 
     def say(self, text):
-        """Print one ``[local] <job>: <text>`` line of the driver's among the hosts' output."""
+        """Print one ``[local] <job>: <text>`` line of the driver's among the hosts' output.
+
+        Parameters
+        ----------
+        text : str
+            What the driver says.
+        """
         self._write("[local] %s: %s\n" % (self.name, text), flush=True)
 
     def ended(self):
@@ -518,14 +537,19 @@ class LocalJob(object):
         self._events.put(("stop", ("stopped", "stopped")))
 
     def wait(self, logs="All", poll=None, out=None, instance_groups=None):
-        """Block until the job ends; return its description if it completed.
+        """Block until the job ends; return its description if it completed, else raise a ``LocalJobError``
+        naming the host that failed. Ctrl-C (SIGTERM, SIGHUP) stops every host, then propagates.
 
-        Raises :class:`~sagemaker_hetero.exceptions.LocalJobError` (with ``host``, ``group``,
-        ``exit_code``, ``failure``, ``last_lines``, ``status``, ``reason``) otherwise. ``logs``
-        ``False``/``"None"`` silences the hosts' output from now on; ``instance_groups`` (names or
-        InstanceGroup objects) shows only those groups' lines; ``out`` replaces the output stream.
-        Ctrl-C stops every host, then propagates (SIGTERM and SIGHUP too: see docs/local.md).
-        ``poll`` is accepted for compatibility and ignored.
+        Parameters
+        ----------
+        logs : bool or str, default 'All'
+            ``False`` or ``"None"`` silences the hosts' output from now on.
+        poll : float, optional
+            Accepted as the SDK v2 takes it, and ignored.
+        out : file, optional
+            The output stream from now on.
+        instance_groups : list of str or InstanceGroup, optional
+            Show only these groups' lines.
         """
         if instance_groups is not None:
             self._show_only(instance_groups)

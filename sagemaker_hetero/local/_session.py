@@ -60,34 +60,48 @@ def _is_number(value):
 class LocalSession(object):
     """Runs every instance group's hosts as real processes on this machine (no AWS account needed).
 
-    Pass it as ``sagemaker_session=`` to any estimator; ``fit`` then validates and renders the same
+    Pass it as ``sagemaker_session=`` to any estimator; ``fit`` then checks and renders the same
     request as for AWS and runs it here: one process per host, each with its own SageMaker-like
-    base folder, ``SM_*`` variables, loopback address and ``algo-N`` name.
+    base folder, ``SM_*`` variables, loopback address and ``algo-N`` name (docs/local.md).
 
-    - ``boto_session``: a ``boto3.Session`` for ``s3://`` inputs or outputs (default: a new one).
-    - ``python``: the interpreter that runs the entry point (default: this one).
-    - ``root``: where job folders live (default :func:`default_root`); a job runs in
-      ``<root>/<job name>/``, and the local bucket ``s3://sagemaker-hetero-local/KEY`` is ``<root>/KEY``.
-      It must be a folder of yours that no one else may write (the default one: that no one else may
-      enter); it is made 0700 when missing (see ``_private``).
-    - ``keep``: keep the host folders after a job completes (they are always kept when it fails
-      or is stopped; the artifacts are always kept).
-    - ``assignment``: ``"ordered"`` or ``"shuffled"`` (``algo-N`` names drawn at random for the
-      groups, as SageMaker may do; ``seed`` makes the draw repeatable, else it is printed).
-    - ``region``: default: the boto session's, ``AWS_DEFAULT_REGION``/``AWS_REGION``, the AWS
-      profile's, else ``us-west-2``.
-    - ``grace_period``: seconds between SIGTERM and SIGKILL when hosts are stopped (SageMaker: 120).
-    - ``out``: the stream the hosts' output goes to (default ``sys.stdout``).
-    - ``isolation``: ``"auto"`` (default: ``$SAGEMAKER_HETERO_LOCAL_ISOLATION``, else ``"auto"``) runs
-      each host in its own Linux namespaces where that works (``/opt/ml`` is the host's folder,
-      ``/etc/hosts`` names every ``algo-N``, the host name is ``algo-N``), else says why in one line
-      and shares the machine's; ``"namespaces"`` requires them; ``"none"`` never uses them.
+    Parameters
+    ----------
+    boto_session : boto3.Session, optional
+        For ``s3://`` inputs or outputs (default: a new one, when one is needed).
+    python : str, optional
+        The interpreter that runs the entry point (default: this one).
+    root : str, optional
+        Where job folders live (default: :func:`default_root`). A job runs in ``<root>/<job name>/``, and
+        the local bucket's ``s3://sagemaker-hetero-local/KEY`` is ``<root>/KEY``. It must be a folder of
+        yours that no one else may write (the default one: that no one else may enter); it is made 0700
+        when missing.
+    keep : bool, default False
+        Keep the host folders after a job completes (they are always kept when it fails or is
+        stopped; the artifacts always are).
+    assignment : str, default 'ordered'
+        ``"ordered"``, or ``"shuffled"``: the ``algo-N`` names drawn at random for the groups, as
+        SageMaker may do.
+    seed : int or str, optional
+        Makes the shuffled draw repeatable (else it is printed).
+    region : str, optional
+        Default: the boto session's, ``AWS_DEFAULT_REGION``/``AWS_REGION``, the AWS profile's, else
+        ``us-west-2``.
+    grace_period : float, default 10.0
+        Seconds between SIGTERM and SIGKILL when hosts are stopped (SageMaker: 120).
+    out : file, optional
+        The stream the hosts' output goes to (default: ``sys.stdout``).
+    isolation : str, optional
+        ``"auto"`` (the default, unless ``$SAGEMAKER_HETERO_LOCAL_ISOLATION`` says otherwise) runs each
+        host in its own Linux namespaces where that works (``/opt/ml`` is the host's folder,
+        ``/etc/hosts`` names every ``algo-N``, the host name is ``algo-N``), else says why in one line
+        and shares the machine's; ``"namespaces"`` requires them; ``"none"`` never uses them.
     """
 
     local_mode = True
 
     def __init__(self, boto_session=None, *, python=None, root=None, keep=False, assignment="ordered", seed=None,
                  region=None, grace_period=DEFAULT_GRACE_PERIOD, out=None, isolation=None):
+        """Make the session, every argument checked at once; the parameters are the class's."""
         problems = []
         where = "isolation" if isolation is not None else _isolation.MODE_ENV
         isolation = _isolation.mode_from(isolation, os.environ)
@@ -148,9 +162,23 @@ class LocalSession(object):
         return _storage.LOCAL_BUCKET
 
     def describe_training_job(self, job_name):
+        """A local job's description, as DescribeTrainingJob would answer.
+
+        Parameters
+        ----------
+        job_name : str
+            A job this session started.
+        """
         return self._job(job_name).describe()
 
     def stop_training_job(self, job_name):
+        """Stop a local job: SIGTERM to every host, SIGKILL after ``grace_period``.
+
+        Parameters
+        ----------
+        job_name : str
+            A job this session started.
+        """
         self._job(job_name).stop()
 
     def _job(self, job_name):
@@ -170,7 +198,13 @@ class LocalSession(object):
         """``(job, problems)``: the job as a local run reads it (local paths as absolute ``file://``
         URIs) and what a local run cannot do, values its hosts' processes cannot be given among them
         (``_passable``). The estimator calls this in the same round as every other check, for a dry
-        run too, so a dry run refuses what the run would."""
+        run too, so a dry run refuses what the run would.
+
+        Parameters
+        ----------
+        job : Job
+            The job model.
+        """
         job = localize(job)
         problems = []
         if job.code is None:
@@ -215,7 +249,15 @@ class LocalSession(object):
 
     def execute(self, job, now):
         """A checked job -> a started :class:`~sagemaker_hetero.local.LocalJob`. A default name's
-        stamp is claimed as for AWS jobs, so two local fits of this process never share a name."""
+        stamp is claimed as for AWS jobs, so two local fits of this process never share a name.
+
+        Parameters
+        ----------
+        job : Job
+            The checked job model.
+        now : float
+            The time (seconds since the epoch) a default name is stamped with.
+        """
         if job.job_name is None:
             now = utils.claim_time(now)
         plan = _plan.make_plan(job, self.facts(), now)

@@ -74,6 +74,13 @@ def to_cmd_args(hyperparameters):
     decoded as Latin-1 (``b"2"`` -> ``"2"``), anything else ``str(value)`` (``True`` -> ``"True"``,
     ``4.0`` -> ``"4.0"``, ``[1, "a"]`` -> ``"[1, 'a']"``, nested values as ``str`` prints them).
 
+    Parameters
+    ----------
+    hyperparameters : dict
+        The hyperparameters (decoded values).
+
+    Examples
+    --------
     >>> to_cmd_args({"epochs": 10, "a": None, "cfg": {"b": 2, "a": "x"}, "raw": b"2", "": "42"})
     ['', '42', '-a', '', '--cfg', 'a=x,b=2', '--epochs', '10', '--raw', '2']
     """

@@ -7,23 +7,33 @@ __all__ = ["run_by_group", "cluster_groups"]
 
 
 def cluster_groups(env):
-    """The instance group names of the cluster (``[current group]`` for a file without groups)."""
+    """The instance group names of the cluster (``[current group]`` for a file without groups).
+
+    Parameters
+    ----------
+    env : Environment
+        This host's environment.
+    """
     return list(env.instance_groups) or [env.current_instance_group]
 
 
 def run_by_group(handlers, env=None):
     """Call the handler of this host's instance group with the environment; return its result.
 
-    ``handlers`` maps every group of the cluster to a callable taking the environment, e.g.
-    ``{"data_group": serve, "dnn_group": train}``; a homogeneous job has the one group
-    ``homogeneousCluster``. A mapping that misses a group of the cluster, names a group that is
-    not in it, or holds something not callable is refused with one ``ValueError`` listing every
-    problem, before anything runs. Then the marker line
-    ``[sagemaker-hetero] host=<host> group=<group> instance_type=<type>`` is printed to stdout
-    (flushed), and the handler is called.
+    A mapping that misses a group of the cluster, names a group that is not in it, or holds something
+    not callable is refused with one ``ValueError`` listing every problem, before anything runs. Then
+    the marker line ``[sagemaker-hetero] host=<host> group=<group> instance_type=<type>`` is printed
+    to stdout (flushed), and the handler is called.
 
-    ``env``: an :class:`~sagemaker_hetero.training.Environment` (built from the job's files if
-    ``None``); any object with the toolkit's property names works.
+    Parameters
+    ----------
+    handlers : dict
+        Every group of the cluster to a callable taking the environment, e.g.
+        ``{"data_group": serve, "dnn_group": train}``; a homogeneous job has the one group
+        ``homogeneousCluster``.
+    env : Environment, optional
+        This host's environment (default: built from the job's files); any object with the toolkit's
+        property names works.
     """
     if env is None:
         from .environment import Environment

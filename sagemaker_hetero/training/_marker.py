@@ -11,7 +11,17 @@ _MARKER = re.compile(
 
 
 def format_marker(host, group, instance_type):
-    """``[sagemaker-hetero] host=<host> group=<group> instance_type=<type>``."""
+    """``[sagemaker-hetero] host=<host> group=<group> instance_type=<type>``: the line that labels a host's logs.
+
+    Parameters
+    ----------
+    host : str
+        The host, e.g. ``"algo-1"``.
+    group : str
+        Its instance group.
+    instance_type : str
+        Its instance type.
+    """
     return "%s host=%s group=%s instance_type=%s" % (MARKER_PREFIX, host, group, instance_type)
 
 
@@ -19,6 +29,11 @@ def parse_marker(line):
     """``{"host", "group", "instance_type"}`` from a log line holding a marker, else ``None``.
 
     The marker may follow a prefix (a timestamp, say) but must end the line.
+
+    Parameters
+    ----------
+    line : str
+        A log line.
     """
     match = _MARKER.search(line)
     return match.groupdict() if match else None

@@ -58,18 +58,8 @@ def _read_line(conn):
     return data.decode("utf-8", "replace").strip()
 
 
-def wait_for_group(env, group, port=RENDEZVOUS_PORT, timeout=None):
-    """Block until every host of ``group`` (a name or a list of names) has called :func:`signal_done`.
-
-    Listens on ``port`` on all interfaces of this host. Returns the hosts in the order they
-    signalled. Raises ``TimeoutError`` naming the hosts still missing after ``timeout`` seconds
-    (``None``: wait as long as the job runs), ``ValueError`` for an unknown group or when this host
-    is itself one of the hosts waited for, and ``OSError`` if the port cannot be listened on.
-    """
-    import socket
-
-    env = _environment(env)
-    groups = _group_list(group, "group")
+def _hosts_waited_for(env, groups):
+    """The hosts of ``groups``, each once; a ValueError if this host is one of them."""
     expected = []
     for name in groups:
         expected.extend(h for h in env.instance_group_hosts(name) if h not in expected)
@@ -78,6 +68,31 @@ def wait_for_group(env, group, port=RENDEZVOUS_PORT, timeout=None):
             "wait_for_group: host %s is in %s, the group(s) it waits for; a host cannot wait for itself"
             % (env.current_host, ", ".join(groups))
         )
+    return expected
+
+
+def wait_for_group(env, group, port=RENDEZVOUS_PORT, timeout=None):
+    """Block until every host of a group has called :func:`signal_done`; the hosts, in the order they did.
+
+    Raises ``TimeoutError`` naming the hosts still missing, ``ValueError`` for an unknown group or one
+    this host is in, ``OSError`` if the port cannot be listened on.
+
+    Parameters
+    ----------
+    env : Environment
+        This host's environment.
+    group : str or list of str
+        The group (or groups) waited for.
+    port : int, default 29487
+        The port listened on (all interfaces).
+    timeout : float, optional
+        Seconds to wait at most (default: as long as the job runs).
+    """
+    import socket
+
+    env = _environment(env)
+    groups = _group_list(group, "group")
+    expected = _hosts_waited_for(env, groups)
     deadline = None if timeout is None else time.monotonic() + timeout
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
@@ -143,13 +158,23 @@ def _send(host, port, message, timeout):
 
 
 def signal_done(env, to=None, port=RENDEZVOUS_PORT, timeout=SIGNAL_TIMEOUT):
-    """Tell every host of the group(s) ``to`` that this host is done; returns those hosts.
+    """Tell every host of the waiting group(s) that this host is done; returns those hosts.
 
-    ``to``: a group name or a list of names; default: every group but this host's. Each host is
-    connected to by name on ``port``, retried with backoff while it is not listening yet (or its
-    name does not resolve yet). Raises ``TimeoutError`` naming the hosts that did not answer within
-    ``timeout`` seconds, and ``ConnectionRefusedError`` if a host refused the signal (another job,
-    or a host it does not wait for).
+    Each host is connected to by name, retried with backoff while it is not listening yet (or its
+    name does not resolve yet). Raises ``TimeoutError`` naming the hosts that did not answer in
+    time, and ``ConnectionRefusedError`` if a host refused the signal (another job, or a host it does
+    not wait for).
+
+    Parameters
+    ----------
+    env : Environment
+        This host's environment.
+    to : str or list of str, optional
+        The group (or groups) to tell (default: every group but this host's).
+    port : int, default 29487
+        The port they listen on.
+    timeout : float, default 300.0
+        Seconds to keep trying at most.
     """
     env = _environment(env)
     if to is None:

@@ -143,14 +143,26 @@ class Environment(Mapping):
     must exist; a missing hyperparameters.json or inputdataconfig.json counts as empty. Anything
     missing, corrupt or contradictory raises :class:`~sagemaker_hetero.exceptions.RuntimeConfigError`.
 
-    ``resource_config``, ``input_data_config`` and ``hyperparameters`` (decoded values), when given,
-    replace the files, as in the toolkit; ``environ`` replaces ``os.environ`` (read once, here).
     Constructing one has no side effects; values are read-only (properties return copies).
+
+    Parameters
+    ----------
+    resource_config : dict, optional
+        In place of resourceconfig.json, as in the toolkit.
+    input_data_config : dict, optional
+        In place of inputdataconfig.json.
+    hyperparameters : dict, optional
+        In place of hyperparameters.json (decoded values).
+    base_dir : str, optional
+        The base directory (default: ``$SAGEMAKER_BASE_DIR``, else ``/opt/ml``).
+    environ : dict, optional
+        In place of ``os.environ`` (read once, here).
     """
 
     def __init__(
         self, resource_config=None, input_data_config=None, hyperparameters=None, *, base_dir=None, environ=None
     ):
+        """Read the job's files; the parameters are the class's."""
         environ = os.environ if environ is None else environ
         self._base_dir = base_dir or environ.get(BASE_DIR_ENV) or DEFAULT_BASE_DIR
         self._counts = {}
@@ -305,9 +317,14 @@ class Environment(Mapping):
     # -- instance groups ----------------------------------------------------------------------
 
     def instance_group_hosts(self, name):
-        """Hosts of instance group ``name``, in file order (a file without groups: all hosts).
+        """The hosts of an instance group, in file order (a file without groups: all hosts).
 
         Raises ``ValueError`` naming the cluster's groups if ``name`` is not one of them.
+
+        Parameters
+        ----------
+        name : str
+            The instance group.
         """
         hosts = self._cluster.hosts_of(name)
         if hosts is None:
@@ -317,7 +334,13 @@ class Environment(Mapping):
         return hosts
 
     def announce(self, stream=None):
-        """Print (and flush) ``[sagemaker-hetero] host=... group=... instance_type=...``; return it."""
+        """Print (and flush) ``[sagemaker-hetero] host=... group=... instance_type=...``; return it.
+
+        Parameters
+        ----------
+        stream : file, optional
+            Where to print (default: standard output).
+        """
         line = format_marker(self.current_host, self.current_instance_group, self.current_instance_type)
         stream = sys.stdout if stream is None else stream
         stream.write(line + "\n")

@@ -6,10 +6,11 @@ parameters).definition()`` is the pipeline definition SageMaker takes, ``upsert(
 ``start()`` create and run it. ``ParameterString`` / ``ParameterInteger`` stand for instance
 counts, instance types and input URIs an execution chooses (docs/pipelines.md).
 
-The names below are imported on first use (PEP 562), so importing one module of this package does
-not import the others.
+The names below, and the modules ``parameters``, ``pipeline`` and ``steps`` as attributes
+(``sagemaker.workflow.pipeline.Pipeline`` after ``import sagemaker_hetero as sagemaker``), are imported
+on first use (PEP 562), so importing one module of this package does not import the others.
 """
-import importlib
+import importlib as _importlib
 
 _LAZY = {
     "Pipeline": "sagemaker_hetero.workflow.pipeline",
@@ -23,14 +24,19 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
+_SUBMODULES = ("parameters", "pipeline", "steps")
+
+
 def __getattr__(name):
+    if name in _SUBMODULES:
+        return _importlib.import_module("sagemaker_hetero.workflow." + name)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError("module 'sagemaker_hetero.workflow' has no attribute %r" % (name,))
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(_importlib.import_module(module), name)
     globals()[name] = value
     return value
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES))

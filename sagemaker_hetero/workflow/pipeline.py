@@ -30,8 +30,22 @@ _DEFAULT = object()
 
 
 class Pipeline(object):
-    """A SageMaker pipeline of training steps. The arguments are the SDK v2's, in its order
-    (``pipeline_experiment_config``: a dict in the definition's format, or None for none)."""
+    """A SageMaker pipeline of training steps, with the SDK v2's arguments in its order.
+
+    Parameters
+    ----------
+    name : str, default ''
+        The pipeline's name.
+    parameters : list of Parameter, optional
+        The pipeline parameters the steps' arguments use.
+    pipeline_experiment_config : dict, optional
+        In the definition's format; None for none (default: the SDK v2's, the pipeline and execution
+        names).
+    steps : list of TrainingStep, optional
+        The steps.
+    sagemaker_session : Session, optional
+        The session it is created with (default: the first step's estimator's).
+    """
 
     def __init__(
         self,
@@ -41,12 +55,18 @@ class Pipeline(object):
         steps: Optional[List[TrainingStep]] = None,
         sagemaker_session: Optional[Any] = None,
     ) -> None:
+        """Make the pipeline; the parameters are the class's."""
         self.name = name
         self.parameters = list(parameters or [])
         self.pipeline_experiment_config = (dict(_definition.DEFAULT_EXPERIMENT_CONFIG)
                                            if pipeline_experiment_config is _DEFAULT else pipeline_experiment_config)
         self.steps = list(steps or [])
         self._sagemaker_session = sagemaker_session
+
+    def __repr__(self):
+        """``Pipeline(name=..., steps=[...], parameters=[...])``: the names of its steps and parameters."""
+        return "Pipeline(name=%r, steps=%r, parameters=%r)" % (
+            self.name, [getattr(s, "name", s) for s in self.steps], [getattr(p, "name", p) for p in self.parameters])
 
     @property
     def sagemaker_session(self):
@@ -66,8 +86,13 @@ class Pipeline(object):
 
     def problems(self, values=None):
         """Every problem with the pipeline: its name, parameters and steps (each step's estimator
-        arguments as ``steps['<step>'].<argument>``), with the parameters' default values in their
-        place (``values``: name -> an execution's value instead)."""
+        arguments as ``steps['<step>'].<argument>``), with the parameters' values in their place.
+
+        Parameters
+        ----------
+        values : dict, optional
+            Parameter name to an execution's value, in place of the defaults.
+        """
         out = []
         if not isinstance(self.steps, list) or not self.steps:
             out.append(Problem("steps", "must hold at least one TrainingStep", self.steps))
@@ -107,6 +132,17 @@ class Pipeline(object):
         each input bucket, the account, default bucket and role looked up) and the CreatePipeline
         request. Then each step's code is uploaded and the pipeline created. ``tags`` apply when it is
         created (an update keeps the pipeline's tags).
+
+        Parameters
+        ----------
+        role_arn : str, optional
+            The IAM role SageMaker Pipelines runs the steps with (required).
+        description : str, optional
+            The pipeline's description.
+        tags : list of dict, optional
+            Its tags, when it is created.
+        parallelism_config : dict, optional
+            ``{"MaxParallelExecutionSteps": n}``.
         """
         problems = self.problems()
         if role_arn is None:
@@ -149,9 +185,19 @@ class Pipeline(object):
     def start(self, parameters: Optional[Dict[str, Any]] = None, execution_display_name: Optional[str] = None,
               execution_description: Optional[str] = None, parallelism_config: Optional[Dict[str, Any]] = None
               ) -> "PipelineExecution":
-        """Start an execution; ``parameters`` (name -> value) override the parameters' defaults and are
-        checked as the defaults are (an instance type that is none, an input URI that is no S3 URI,
-        ...) before anything is sent."""
+        """Start an execution; every value is checked as the defaults are before anything is sent.
+
+        Parameters
+        ----------
+        parameters : dict, optional
+            Parameter name to value, in place of the defaults.
+        execution_display_name : str, optional
+            The execution's display name.
+        execution_description : str, optional
+            The execution's description.
+        parallelism_config : dict, optional
+            ``{"MaxParallelExecutionSteps": n}`` for this execution.
+        """
         pipeline_parameters, problems = _definition.execution_parameters(self.parameters, parameters)
         if not problems:
             problems = [p for p in self.problems(values=parameters) if not p.path.startswith("parameters[")]
@@ -169,9 +215,18 @@ class Pipeline(object):
 
 
 class PipelineExecution(object):
-    """An execution of a pipeline (``Pipeline.start()``)."""
+    """An execution of a pipeline (``Pipeline.start()``).
+
+    Parameters
+    ----------
+    arn : str
+        The execution's ARN.
+    sagemaker_session : Session
+        The session it runs in.
+    """
 
     def __init__(self, arn, sagemaker_session):
+        """Make the handle; the parameters are the class's."""
         self.arn = arn
         self.sagemaker_session = sagemaker_session
 
@@ -184,9 +239,18 @@ class PipelineExecution(object):
 
     def wait(self, poll=None, out=None, clock=time.monotonic, sleep=time.sleep) -> Dict[str, Any]:
         """Poll until the execution ends, printing each new status; return the description. Raises
-        :class:`UnexpectedStatusException` unless it Succeeded. ``poll``: ``(first, longest)`` seconds
-        between polls, or one number (default 2 s doubling up to 30 s); a throttled describe is asked
-        again, as a training job's waiter does (``_aws.poller``)."""
+        :class:`UnexpectedStatusException` unless it Succeeded.
+
+        Parameters
+        ----------
+        poll : float or tuple, optional
+            Seconds between polls, or ``(first, longest)`` (default: 2 s doubling up to 30 s); a throttled
+            describe is asked again, as a training job's waiter does (``_aws.poller``).
+        out : file, optional
+            Where to print (default: standard output).
+        clock, sleep : callable
+            The monotonic clock and the sleep used between polls (replaced in tests).
+        """
         out = out or sys.stdout
         waiting = poller.Poller(poll, None, clock, sleep)
         desc = waiting.follow(self.describe, out, lambda d: "%s: %s" % (self.arn, d.get("PipelineExecutionStatus")),

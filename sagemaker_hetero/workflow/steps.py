@@ -30,6 +30,27 @@ class TrainingStep(object):
     Everything is checked when the step is made, with its parameters' default values. The estimator's
     default job name is fixed then, so the code archive's place (under that name) is the same in
     ``definition()`` and ``upsert()``.
+
+    Parameters
+    ----------
+    name : str
+        The step's name.
+    step_args : object, optional
+        Not taken: give ``estimator`` and ``inputs``.
+    estimator : EstimatorBase, optional
+        The estimator whose training job the step runs.
+    display_name : str, optional
+        The step's display name.
+    description : str, optional
+        The step's description.
+    inputs : str, TrainingInput or dict, optional
+        The estimator's ``fit`` inputs.
+    cache_config : object, optional
+        Not taken (the SDK v2's step caching).
+    depends_on : list of str or TrainingStep, optional
+        The steps that must end first.
+    retry_policies : list, optional
+        Not taken (the SDK v2's retry policies).
     """
 
     step_type = _definition.TRAINING
@@ -46,6 +67,7 @@ class TrainingStep(object):
         depends_on: Optional[List[Union[str, "TrainingStep"]]] = None,
         retry_policies: Optional[List[Any]] = None,
     ) -> None:
+        """Make the step, checking everything; the parameters are the class's."""
         self.name = name
         self.step_args = step_args
         self.estimator = estimator
@@ -65,8 +87,16 @@ class TrainingStep(object):
         return self.estimator.job_settings(self.inputs)
 
     def problems(self, values=None, path_exists=_runner.local_path_exists):
-        """Every problem with the step (its estimator's arguments by name), with its parameters' default
-        values in their place (``values``: name -> an execution's value instead)."""
+        """Every problem with the step (its estimator's arguments by name), with its parameters' values
+        in their place.
+
+        Parameters
+        ----------
+        values : dict, optional
+            Parameter name to an execution's value, in place of the defaults.
+        path_exists : callable
+            ``path_exists(kind, path)``, how local code paths are checked.
+        """
         found = []
         if not isinstance(self.name, str) or not self.name:
             found.append(Problem("name", "must be a step name", self.name))
@@ -99,7 +129,13 @@ class TrainingStep(object):
 
     def jobs(self, values=None):
         """``(job, tokens_job)``: the step's job with its parameters' values in their place, and with their
-        tokens (what ``_model.variables.merged`` reads)."""
+        tokens (what ``_model.variables.merged`` reads).
+
+        Parameters
+        ----------
+        values : dict, optional
+            Parameter name to an execution's value, in place of the defaults.
+        """
         settings = self._settings()
         job = _build.build(_variables.with_values(settings, values)[0])[0]
         tokens_job = _build.build(_variables.with_tokens(settings))[0]
@@ -118,7 +154,13 @@ class TrainingStep(object):
                                           _plan.make_plan(tokens_job, facts, self.made_at, code_digest=digest))
 
     def to_request(self, arguments=None) -> Dict[str, Any]:
-        """The step as a pipeline definition lists it (``arguments``: these instead of :attr:`arguments`)."""
+        """The step as a pipeline definition lists it.
+
+        Parameters
+        ----------
+        arguments : dict, optional
+            The step's arguments, in place of :attr:`arguments`.
+        """
         depends_on = [getattr(d, "name", d) for d in self.depends_on or ()]
         return _definition.step_request(self.name, self.arguments if arguments is None else arguments,
                                         self.display_name, self.description, depends_on)

@@ -207,8 +207,7 @@ SPELLINGS = [
     ("pytorch", {"mpi": {"enabled": False, "processes_per_host": 2}}, None, None),
     ("pytorch", {"mpi": {"enabled": True}}, "mpi", "mpi"),
     ("pytorch", {"mpi": {"enabled": True, "processes_per_host": 2}}, "mpi", "mpi"),
-    # the SDK v2 sends only torch_distributed's flag when it is enabled
-    ("pytorch", {"mpi": {"enabled": True}, "torch_distributed": {"enabled": True}}, "torchrun", "torchrun"),
+    # (mpi and torch_distributed both enabled is refused: tests/test_validation.py)
     ("pytorch", {"mpi": {"enabled": True}, "torch_distributed": {}}, "mpi", "mpi"),
     ("pytorch", {"pytorchddp": {}}, None, None),
     ("pytorch", {"pytorchddp": {"enabled": True}}, "smddp", "refused"),  # the SDK v2 sends it as SMDDP

@@ -1,0 +1,39 @@
+# Published code, reproduced in our own words (not copied): the Amazon SageMaker Developer Guide's page "Train
+# Using a Heterogeneous Cluster" as written for the SageMaker Python SDK v2 (stored copy id 13047576930; its
+# sections are now the pages train-heterogeneous-cluster-configure and -configure-distributed), section "How to
+# Configure a Heterogeneous Cluster", the PyTorch tab. As published, its channels name their groups with
+# instance_group_names=, which TrainingInput does not take (both SDKs raise TypeError); with the argument's name,
+# instance_groups=, the code runs. The snippet leaves the estimator's other arguments as "..."; the setup fills
+# them with what the page's configuration section gives (entry_point "my-training-script.py", job_name
+# "my-training-job-with-heterogeneous-cluster") and what a user must give (a role, framework and Python versions
+# the page allows: PyTorch 1.10.0, py38), and fits the page's two channels (S3 prefixes of the bucket
+# "your-training-data-storage"), routed to the two groups.
+
+# -- setup: the user's script, bucket and role ----------------------------------------------------------------
+with open("my-training-script.py", "w") as _f:
+    _f.write("print('training')\n")
+ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
+
+from sagemaker.instance_group import InstanceGroup
+
+instance_group_1 = InstanceGroup("instance_group_1", "ml.c5.18xlarge", 2)
+instance_group_2 = InstanceGroup("instance_group_2", "ml.p3dn.24xlarge", 1)
+
+from sagemaker.inputs import TrainingInput
+
+channel_1 = TrainingInput(s3_data_type="S3Prefix", s3_data="s3://your-training-data-storage/folder1",
+                          distribution="FullyReplicated", input_mode="File", instance_group_names=["instance_group_1"])
+channel_2 = TrainingInput(s3_data_type="S3Prefix", s3_data="s3://your-training-data-storage/folder2",
+                          distribution="FullyReplicated", input_mode="File", instance_group_names=["instance_group_2"])
+
+from sagemaker.pytorch import PyTorch
+
+estimator = PyTorch(
+    role=ROLE,
+    entry_point="my-training-script.py",
+    framework_version="1.10.0",
+    py_version="py38",
+    job_name="my-training-job-with-heterogeneous-cluster",
+    instance_groups=[instance_group_1, instance_group_2],
+)
+estimator.fit(inputs={"training": channel_1, "dummy-input-channel": channel_2})
