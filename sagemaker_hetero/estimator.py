@@ -27,8 +27,7 @@ from sagemaker_hetero._model.docstrings import documented
 from sagemaker_hetero._model.keywords import keywords_checked
 from sagemaker_hetero._model.arguments import ESTIMATOR_FIELDS, NONE_MEANS
 from sagemaker_hetero._request import names as _names
-from sagemaker_hetero._request import view as _view
-from sagemaker_hetero._preflight import modes as _modes
+from sagemaker_hetero._request.rendered import RenderedRequest
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.inputs import TrainingInput
 from sagemaker_hetero.instance_group import InstanceGroup
@@ -44,6 +43,21 @@ _PRIVATE = {
     "enable_remote_debug": "_enable_remote_debug",
     "enable_session_tag_chaining": "_enable_session_tag_chaining",
 }
+
+
+def _fit_problems(session, logs, dry_run, preflight):
+    """The problems of ``fit``'s own arguments with ``session``: ``logs``, the region a submission needs,
+    ``preflight`` (the default is always right: a dry run then imports no preflight code)."""
+    found = []
+    if logs not in _LOGS:
+        found.append(Problem("logs", "must be one of %s" % ", ".join(map(repr, _LOGS)), logs))
+    if not dry_run and _names.known_region(_runner.session_facts(session).region) is None:
+        found.append(Problem("sagemaker_session", _names.NO_REGION))
+    if preflight is not None:
+        from sagemaker_hetero._preflight import modes
+
+        found.extend(modes.problems(preflight, getattr(session, "local_mode", False), dry_run))
+    return found
 
 
 def _dry_run_estimate(plan, prices=None):
@@ -322,21 +336,16 @@ class EstimatorBase(object):
             The request of a dry run, else None.
         """
         session = self._sagemaker_session
-        found = []
-        if logs not in _LOGS:
-            found.append(Problem("logs", "must be one of %s" % ", ".join(map(repr, _LOGS)), logs))
-        if not dry_run and _names.known_region(_runner.session_facts(session).region) is None:
-            found.append(Problem("sagemaker_session", _names.NO_REGION))
+        found = _fit_problems(session, logs, dry_run, preflight)
         now = time.time()
         settings = self.job_settings(inputs, job_name, experiment_config)
         found.extend(_variables.outside_pipeline(settings))
-        found.extend(_modes.problems(preflight, getattr(session, "local_mode", False), dry_run))
         job, facts = _runner.checked_job(settings, session, now, path_exists=_runner.local_path_exists, found=found)
         self.latest_inputs = dict(settings.channels) or None
         if dry_run:
             plan = _runner.plan_for(job, facts, now, session)
             self._current_job_name = plan.job_name
-            return _view.RenderedRequest(plan.request, plan, estimate=functools.partial(_dry_run_estimate, plan))
+            return RenderedRequest(plan.request, plan, estimate=functools.partial(_dry_run_estimate, plan))
         if session is None:
             from sagemaker_hetero.session import Session
 
@@ -443,12 +452,12 @@ class EstimatorBase(object):
         PreflightReport
             ``ok``, ``problems``, ``unknowns``; ``print(report)`` shows a table.
         """
-        from sagemaker_hetero._preflight import gate, run
+        from sagemaker_hetero._preflight import gate, modes, run
 
         session = self.sagemaker_session
-        chosen = _modes.checks_of(True if checks is None else list(checks) if isinstance(checks, (list, tuple))
+        chosen = modes.checks_of(True if checks is None else list(checks) if isinstance(checks, (list, tuple))
                                   else checks)
-        found = [] if chosen else [Problem("checks", "must be a list of checks among %s" % ", ".join(_modes.CHECKS),
+        found = [] if chosen else [Problem("checks", "must be a list of checks among %s" % ", ".join(modes.CHECKS),
                                            checks)]
         if not gate.is_aws(session):
             found.append(Problem("sagemaker_session", "a preflight checks a job against an AWS account: pass a "
@@ -533,7 +542,9 @@ class EstimatorBase(object):
         elif self._current_job_name:  # named by a dry run: nothing started
             title += " (dry run of %s; no job started)" % self._current_job_name
         job, _ = _build.build(self.job_settings(self.latest_inputs))
-        return _view.view_of_job(job, title, facts)
+        from sagemaker_hetero._request import view
+
+        return view.view_of_job(job, title, facts)
 
     def describe_cluster(self):
         """The cluster as a text table: each instance group's type and count, the channels it

@@ -7,7 +7,7 @@ import pprint
 import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, PyTorch, TrainingInput
-from sagemaker_hetero._request.view import RenderedRequest
+from sagemaker_hetero._request.rendered import RenderedRequest
 
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
 

@@ -3,14 +3,12 @@
 One row per instance group: its type and count, the channels it receives and whether it runs the
 distributed launcher; then the image, where the output goes and (for a rendered request) where the
 code archive is. The rows come from the job model; the image, output and code are never worked out
-here: a dry run (:class:`RenderedRequest`) shows what its request holds (:func:`view_of_plan`), an
+here: a dry run (``_request.rendered.RenderedRequest``) shows what its request holds (:func:`view_of_plan`), an
 estimator (with the channels of its latest ``fit``) what ``_request.plan`` would put in the request
 with its session's facts (:func:`view_of_job`), so the view cannot disagree with the request. Below a dry run's table
 comes the cost estimate of its request, which the dry run hands over as a function of ``prices``
 (it makes no call).
 """
-import json
-
 import attrs
 
 from sagemaker_hetero._model import images
@@ -18,7 +16,7 @@ from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.job import CODE, MODEL
 
-__all__ = ["GroupRow", "ClusterView", "RenderedRequest", "view_of", "view_of_job", "view_of_plan"]
+__all__ = ["GroupRow", "ClusterView", "view_of", "view_of_job", "view_of_plan"]
 
 _COLUMNS = ("group", "instance type", "count", "channels", "launcher")
 _NONE = "-"
@@ -162,40 +160,3 @@ def view_of_plan(plan, request):
     image = request.get("AlgorithmSpecification", {}).get("TrainingImage")
     output = request.get("OutputDataConfig", {}).get("S3OutputPath")
     return view_of(plan.job, title, _str(image), _str(output), code=plan.code.s3_uri if plan.code is not None else None)
-
-
-class RenderedRequest(dict):
-    """A CreateTrainingJob request, as ``fit(dry_run=True)`` returns it.
-
-    A ``dict`` in every way: it compares equal to the plain dict, serialises to the same JSON and is
-    passed as ``create_training_job(**request)``; ``repr`` and ``pprint`` show the dict. In addition
-    it shows its cluster as a table in Jupyter (``_repr_html_``, with the request folded below), and
-    :meth:`describe_cluster` gives the same table as text. ``dict(request)`` is a plain copy.
-    """
-
-    __slots__ = ("plan", "estimate")
-
-    def __init__(self, request=(), plan=None, estimate=None):
-        super(RenderedRequest, self).__init__(request)
-        self.plan = plan
-        #: ``estimate(prices)``: the request's cost estimate shown below the cluster (None: none)
-        self.estimate = estimate
-
-    def __reduce__(self):  # copies and pickles are plain requests again
-        return (dict, (dict(self),))
-
-    def _view(self, prices=None):
-        view = view_of_plan(self.plan, self)
-        return attrs.evolve(view, cost=self.estimate(prices)) if self.estimate is not None else view
-
-    def describe_cluster(self, prices=None):
-        """The cluster as a text table (instance groups, channels, launcher, image, output, code), then its
-        cost estimate (no call: ``prices``, a price file's path or a mapping, else
-        ``SAGEMAKER_HETERO_PRICES``'s file, and the price cache)."""
-        return self._view(prices).text()
-
-    def _repr_html_(self):
-        try:
-            return self._view().html(details=json.dumps(self, indent=2))
-        except Exception:  # noqa: BLE001 - a notebook falls back to the dict's repr
-            return None
