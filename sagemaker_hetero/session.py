@@ -312,7 +312,7 @@ class Session(object):
         job_name : str
             The training job.
         remote_debug_config : dict, optional
-            A RemoteDebugConfig, e.g. ``{"EnableRemoteDebug": True}``.
+            A RemoteDebugConfig dict, as UpdateTrainingJob takes it (one flag: remote debugging on or off).
         resource_config : dict, optional
             A ResourceConfigForUpdate, e.g. ``{"KeepAlivePeriodInSeconds": 600}``.
         """

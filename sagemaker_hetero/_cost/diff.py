@@ -24,6 +24,7 @@ import re
 
 import attrs
 
+from sagemaker_hetero._model.arguments import DESCRIBED_ABSENT
 from sagemaker_hetero._request import describe as _describe
 from sagemaker_hetero._request import plan as _plan
 
@@ -40,21 +41,10 @@ ABSENT = _Absent()
 _EACH = "*"  # any list element, in a path pattern
 #: ``(path, value)``: a field holding ``value`` is the same as the field left out (the service fills
 #: these in; ``*`` is any list element).
-SERVICE_DEFAULTS = (
-    (("OutputDataConfig", "CompressionType"), "GZIP"),
-    (("OutputDataConfig", "KmsKeyId"), ""),
-    (("ResourceConfig", "VolumeKmsKeyId"), ""),
-    (("ResourceConfig", "KeepAlivePeriodInSeconds"), 0),
-    (("AlgorithmSpecification", "EnableSageMakerMetricsTimeSeries"), False),
+SERVICE_DEFAULTS = DESCRIBED_ABSENT + (  # the estimator arguments' from their table, then the rest
     (("InputDataConfig", _EACH, "CompressionType"), "None"),
     (("InputDataConfig", _EACH, "RecordWrapperType"), "None"),
-    (("EnableNetworkIsolation",), False),
-    (("EnableInterContainerTrafficEncryption",), False),
-    (("EnableManagedSpotTraining",), False),
     (("ProfilerConfig", "DisableProfiler"), False),
-    (("InfraCheckConfig", "EnableInfraCheck"), False),
-    (("RemoteDebugConfig", "EnableRemoteDebug"), False),
-    (("SessionChainingConfig", "EnableSessionTagChaining"), False),
 )
 # Lists of named things, matched by that name.
 _KEYED = {

@@ -20,6 +20,7 @@ import attrs
 from sagemaker_hetero import _defaults as D
 
 __all__ = ["Argument", "ARGUMENTS", "BY_NAME", "ESTIMATOR_FIELDS", "AS_GIVEN", "FLAGS", "ARGUMENT", "FIELDS",
+           "DESCRIBED_ABSENT", "NOT_DESCRIBED",
            "FALSY_IS_NOT_GIVEN", "NONE_MEANS", "ALWAYS", "GIVEN", "TRUE", "ALL", "FRAMEWORKS", "TENSORFLOW", "FIT", "takes",
            "settings_default", "job_default", "SOURCE", "SOURCES", "CHANNEL_FIELDS", "LIST_ATTRS", "GROUP_FIELDS",
            "data_source", "channel_fields", "channel_body", "copied"]
@@ -31,6 +32,8 @@ ALWAYS, GIVEN, TRUE = "always", "given", "true"
 ALL, FRAMEWORKS, TENSORFLOW, FIT = "all", "frameworks", "tensorflow", "fit"
 #: "Same as ``default``" (the ``generic_default`` column).
 SAME = object()
+#: The service describes nothing where the field was not sent (the ``described_absent`` column).
+NOT_DESCRIBED = None
 
 
 @attrs.frozen
@@ -42,7 +45,10 @@ class Argument(object):
     attribute holds this value when it is true (else None). ``falsy_is_not_given``: the
     SDK v2 tests it for truth (``""``, ``0``, ``[]`` are not given). ``none_means``: what None
     (not given, and not in the defaults configuration) stands for. ``setting``: it is part of the
-    job (``sagemaker_session`` is not). ``doc``: what it means, in the words ``help()`` shows."""
+    job (``sagemaker_session`` is not). ``described_absent``: what a DescribeTrainingJob answer holds
+    at ``path`` for a job sent without the field (the service fills it in; :data:`NOT_DESCRIBED`:
+    nothing), so a request compared with a description does not count it as a change. ``doc``: what
+    it means, in the words ``help()`` shows."""
 
     name = attrs.field()
     default = attrs.field(default=None)
@@ -57,6 +63,7 @@ class Argument(object):
     generic_default = attrs.field(default=SAME)
     takes = attrs.field(default=ALL)
     setting = attrs.field(default=True)
+    described_absent = attrs.field(default=None)
     doc = attrs.field(default="")
 
 
@@ -78,14 +85,14 @@ ARGUMENTS = (
     _A("instance_type",
        doc=("The instance type of a cluster without instance groups, e.g. 'ml.c5.xlarge' (with "
             "instance_count). Leave it out with instance_groups.")),
-    _A("keep_alive_period_in_seconds", attribute="keep_alive_period",
+    _A("keep_alive_period_in_seconds", attribute="keep_alive_period", described_absent=0,
        path=("ResourceConfig", "KeepAlivePeriodInSeconds"),
        doc=("How long the instances stay warm after the job, for a next job of the same "
             "configuration (warm pools).")),
     _A("volume_size", D.VOLUME_SIZE_GB, "volume_size", ("ResourceConfig", "VolumeSizeInGB"), ALWAYS,
        doc=("The size in GB of each instance's storage volume, which holds File-mode inputs and "
             "checkpoints.")),
-    _A("volume_kms_key", attribute="volume_kms_key", path=("ResourceConfig", "VolumeKmsKeyId"),
+    _A("volume_kms_key", attribute="volume_kms_key", path=("ResourceConfig", "VolumeKmsKeyId"), described_absent="",
        doc="The KMS key that encrypts the instances' storage volumes."),
     _A("max_run", D.MAX_RUN_SECONDS, "max_run", ("StoppingCondition", "MaxRuntimeInSeconds"), ALWAYS,
        doc="The longest the job may run, in seconds: SageMaker stops it then."),
@@ -95,7 +102,7 @@ ARGUMENTS = (
     _A("output_path", attribute="output_path",
        doc=("The S3 prefix the model artifacts and output go under; default: the session's default "
             "bucket.")),
-    _A("output_kms_key", attribute="output_kms_key", path=("OutputDataConfig", "KmsKeyId"),
+    _A("output_kms_key", attribute="output_kms_key", path=("OutputDataConfig", "KmsKeyId"), described_absent="",
        doc="The KMS key that encrypts the model artifacts in S3."),
     _A("base_job_name", falsy_is_not_given=True,
        doc=("The prefix of a generated job name (a timestamp follows it); default: the image's or "
@@ -120,9 +127,9 @@ ARGUMENTS = (
     _A("metric_definitions",
        doc="The metrics to read from the job's logs: a list of {'Name': ..., 'Regex': ...}."),
     _A("encrypt_inter_container_traffic", attribute="encrypt_inter_container_traffic",
-       path=("EnableInterContainerTrafficEncryption",), when=TRUE, none_means=False,
+       path=("EnableInterContainerTrafficEncryption",), when=TRUE, none_means=False, described_absent=False,
        doc="Encrypt the traffic between the job's instances (distributed training gets slower)."),
-    _A("use_spot_instances", False, "spot", ("EnableManagedSpotTraining",), TRUE,
+    _A("use_spot_instances", False, "spot", ("EnableManagedSpotTraining",), TRUE, described_absent=False,
        doc="Run on managed spot capacity, which can be interrupted (needs max_wait)."),
     _A("max_wait", attribute="max_wait", path=("StoppingCondition", "MaxWaitTimeInSeconds"),
        doc="The longest a spot job may wait for capacity and run, in seconds; at least max_run."),
@@ -134,12 +141,12 @@ ARGUMENTS = (
        doc=("The checkpoint folder in the containers (with checkpoint_s3_uri); default: "
             "/opt/ml/checkpoints.")),
     _A("enable_network_isolation", attribute="network_isolation", path=("EnableNetworkIsolation",), when=TRUE,
-       none_means=False,
+       none_means=False, described_absent=False,
        doc="Run the containers without network access; the code then arrives as a channel."),
     _A("debugger_hook_config", falsy_is_not_given=True,
        doc="The Debugger hook: a DebugHookConfig request dict; False sends none."),
     _A("enable_sagemaker_metrics", attribute="enable_sagemaker_metrics",
-       path=(_AS, "EnableSageMakerMetricsTimeSeries"), copied=False,
+       path=(_AS, "EnableSageMakerMetricsTimeSeries"), copied=False, described_absent=False,
        doc=("Publish the metrics as time series; default: on for a framework estimator given a "
             "framework_version.")),
     _A("profiler_config", falsy_is_not_given=True,
@@ -181,15 +188,17 @@ ARGUMENTS = (
     _A("container_arguments", attribute="container_arguments", path=(_AS, "ContainerArguments"),
        doc="The arguments of the container's entry point, a list of strings."),
     _A("disable_output_compression", False, "output_compression", ("OutputDataConfig", "CompressionType"), copied=False,
-       sends="NONE",
+       sends="NONE", described_absent="GZIP",
        doc="Upload the model artifacts as they are, not packed into model.tar.gz."),
     _A("enable_infra_check", attribute="enable_infra_check", path=("InfraCheckConfig", "EnableInfraCheck"),
+       described_absent=False,
        doc="Run the service's infrastructure health checks on the instances before the job starts."),
     _A("enable_remote_debug", attribute="enable_remote_debug", path=("RemoteDebugConfig", "EnableRemoteDebug"),
+       described_absent=False,
        doc=("Allow remote debugging of the running containers; enable_remote_debug() and "
             "disable_remote_debug() change it later.")),
     _A("enable_session_tag_chaining", attribute="enable_session_tag_chaining",
-       path=("SessionChainingConfig", "EnableSessionTagChaining"),
+       path=("SessionChainingConfig", "EnableSessionTagChaining"), described_absent=False,
        doc="Pass the session's tags on to the role the job assumes."),
     _A("training_plan", attribute="training_plan", path=("ResourceConfig", "TrainingPlanArn"),
        doc="The ARN of a training plan whose reserved capacity the job runs on."),
@@ -258,6 +267,9 @@ ARGUMENT = dict((a.attribute, a.name) for a in _SETTINGS if a.attribute is not N
 #: always, when given or when true, and then only if the ``only with`` attribute is sent too.
 FIELDS = tuple((a.path, a.attribute, a.when, BY_NAME[a.only_with].attribute if a.only_with else None)
                for a in _SETTINGS if a.path is not None)
+#: ``(wire path, value)``: what a description holds at a field that was not sent (the service's value).
+DESCRIBED_ABSENT = tuple((a.path, a.described_absent) for a in _SETTINGS
+                         if a.path is not None and a.described_absent is not NOT_DESCRIBED)
 
 
 # -- a channel's and an instance group's fields ----------------------------------------------

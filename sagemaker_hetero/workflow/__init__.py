@@ -24,11 +24,11 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-_SUBMODULES = ("parameters", "pipeline", "steps")
+_LAZY_MODULES = ("parameters", "pipeline", "steps")
 
 
 def __getattr__(name):
-    if name in _SUBMODULES:
+    if name in _LAZY_MODULES:
         return _importlib.import_module("sagemaker_hetero.workflow." + name)
     module = _LAZY.get(name)
     if module is None:
@@ -39,4 +39,4 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES))
+    return sorted(set(globals()) | set(_LAZY) | set(_LAZY_MODULES))
