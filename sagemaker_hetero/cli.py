@@ -26,7 +26,7 @@ ended Failed or Stopped, but for ``diff``, where it means a difference (as diff(
 botocore; ``render`` and ``validate`` need no region (a placeholder stands for it). Messages speak the
 command line's language: the Python API's hints (``fit(dry_run=True)``, ``Session(...)``) are said
 as the options that do the same (:data:`CLI_WORDS`). What every command reads first (the spec file,
-the region, the AWS session) is ``_cli_input``'s.
+the region, the AWS session) is ``_cli.inputs``'s.
 """
 import argparse
 import json
@@ -37,8 +37,8 @@ import time
 import traceback
 
 from sagemaker_hetero import exceptions as E
-from sagemaker_hetero import _cli_input as _input
-from sagemaker_hetero._cli_input import CLI_WORDS, PROG  # noqa: F401 (part of this module's interface)
+from sagemaker_hetero._cli import inputs as _input
+from sagemaker_hetero._cli.inputs import CLI_WORDS, PROG  # noqa: F401 (part of this module's interface)
 from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER, HOMOGENEOUS_GROUP, PLACEHOLDERS, REGION_PLACEHOLDER
 
 __all__ = ["main", "EXIT_OK", "EXIT_JOB_FAILED", "EXIT_DIFFERENT", "EXIT_USAGE", "EXIT_AWS", "EXIT_UNEXPECTED",
@@ -389,8 +389,8 @@ def _local(args):
 def _load_tuning(args, session=None, facts=None):
     """``(spec, section, job, tuning, facts, now)`` after every check of the spec's tuning job."""
     from sagemaker_hetero import _runner
-    from sagemaker_hetero._spec import tuning
-    from sagemaker_hetero._spec.spec import parse
+    from sagemaker_hetero._cli import tuning_spec as tuning
+    from sagemaker_hetero._cli.spec import parse
 
     data, base = _input.read_spec(args.spec)
     spec = parse(data, base)

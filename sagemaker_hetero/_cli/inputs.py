@@ -1,7 +1,7 @@
 """What every command of ``sagemaker-hetero`` reads before it acts (``cli.py`` acts on it).
 
 - The spec file: YAML or JSON (``-``: standard input), read within ``_checks.text``'s limits, its local
-  paths resolved against its folder (``_spec.spec.parse``). A file that cannot be read, or that holds
+  paths resolved against its folder (``_cli.spec.parse``). A file that cannot be read, or that holds
   nothing, is said in one line naming it (:class:`SpecFileError`), not as a problem with a job.
 - The region and the AWS session of ``--region`` and ``--profile``: a dry run (``render``,
   ``validate``) takes the placeholder ``<region>`` where none is configured; a command that calls AWS
@@ -87,7 +87,7 @@ def load(args, session=None, facts=None):
     """``(spec, job, facts, now)`` after every check of round one, as ``session`` (None: AWS) runs
     the job (raises ConfigError listing all problems)."""
     from sagemaker_hetero import _runner
-    from sagemaker_hetero._spec.spec import parse
+    from sagemaker_hetero._cli.spec import parse
 
     data, base = read_spec(args.spec)
     spec = parse(data, base)

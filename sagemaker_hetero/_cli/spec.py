@@ -42,7 +42,7 @@ GROUP_KEYS = ("name", "type", "count")
 _GROUP_FIELDS = {"name": "instance_group_name", "type": "instance_type", "count": "instance_count"}
 INPUT_KEYS = tuple(f.name for f in attrs.fields(TrainingInput))
 _FIT_KEYS = ("inputs", "experiment_config")
-#: The section of a spec holding a tuning job's settings (the ``tune`` commands; ``_spec.tuning``).
+#: The section of a spec holding a tuning job's settings (the ``tune`` commands; ``_cli.tuning_spec``).
 TUNING_KEY = "tuning"
 _STRING_KEYS = ("framework_version", "py_version")
 _FILE = "file://"
@@ -77,7 +77,7 @@ class Spec(object):
     experiment_config = attrs.field(default=None)
     # problems found while parsing; the checks below add the validator's
     problems = attrs.field(default=())
-    tuning = attrs.field(default=None)  # the ``tuning:`` section, as written (``_spec.tuning`` reads it)
+    tuning = attrs.field(default=None)  # the ``tuning:`` section, as written (``_cli.tuning_spec`` reads it)
 
     def settings(self):
         """The :class:`JobSettings` an estimator made of this spec would validate and render."""
