@@ -13,8 +13,9 @@ A spec is a mapping holding an estimator's keyword arguments, plus ``framework``
 
 Every local path is relative to the spec's folder, whatever the working folder: ``source_dir``,
 ``entry_point`` without ``source_dir``, ``dependencies``, ``model_uri`` and the channels of ``inputs``
-(``file://`` URIs and plain paths), and a ``file://`` ``output_path``. Every problem is reported at once as a :class:`ConfigError`, with paths into the
-spec (``instance_groups[1].type``); unknown keys are problems naming the closest valid key.
+(``file://`` URIs and plain paths), and a ``file://`` ``output_path``. Every problem is reported at
+once as a :class:`ConfigError`, with paths into the spec (``instance_groups[1].type``); unknown keys
+are problems naming the closest valid key.
 
 The file's text becomes that mapping through ``_checks.text.loads`` (JSON or YAML, within limits
 that keep a hostile or broken file from exhausting the machine); :func:`parse` takes the mapping.
@@ -45,8 +46,7 @@ _FIT_KEYS = ("inputs", "experiment_config")
 #: The section of a spec holding a tuning job's settings (the ``tune`` commands; ``_cli.tuning_spec``).
 TUNING_KEY = "tuning"
 _STRING_KEYS = ("framework_version", "py_version")
-_FILE = "file://"
-
+_FILE_SCHEME = "file://"
 
 
 def _estimator_class(framework):
@@ -122,9 +122,9 @@ def _resolve_uri(base_dir, uri, plain=True):
     (``s3://``, ``https://``, absolute) unchanged."""
     if not isinstance(uri, str):
         return uri
-    if uri.startswith(_FILE):
-        rest = uri[len(_FILE):]
-        return _FILE + _resolve(base_dir, rest) if rest and not rest.startswith("/") else uri
+    if uri.startswith(_FILE_SCHEME):
+        rest = uri[len(_FILE_SCHEME):]
+        return _FILE_SCHEME + _resolve(base_dir, rest) if rest and not rest.startswith("/") else uri
     return _resolve(base_dir, uri) if plain and "://" not in uri else uri
 
 
