@@ -16,10 +16,12 @@ import time
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._defaults import PROJECT
 
-__all__ = ["PROG", "CLI_WORDS", "spoken", "cli_problem", "SpecFileError", "read_spec", "load", "region",
+__all__ = ["PROG", "COMMAND_LINE", "CLI_WORDS", "spoken", "cli_problem", "SpecFileError", "read_spec", "load", "region",
            "dry_run_facts", "required_region", "boto_session", "session"]
 
 PROG = PROJECT
+#: What a problem with an option is a problem with (a ConfigError's subject).
+COMMAND_LINE = "the command line"
 #: What the Python API's hints say, and what the command line says instead (applied to every message).
 CLI_WORDS = (
     ("or pass sagemaker_session=Session(boto_session=boto3.Session(region_name=...))", "or pass --region"),
@@ -133,7 +135,7 @@ def required_region(args):
     """The region of :func:`region`; refused at once, naming ``--region``, where none is configured."""
     found = region(args)
     if found is None:
-        raise E.ConfigError([_NO_REGION], "the command line")
+        raise E.ConfigError([_NO_REGION], COMMAND_LINE)
     return found
 
 
@@ -143,5 +145,5 @@ def session(args):
 
     boto = boto_session(args)
     if not boto.region_name:
-        raise E.ConfigError([_NO_REGION], "the command line")
+        raise E.ConfigError([_NO_REGION], COMMAND_LINE)
     return Session(boto_session=boto, default_bucket=getattr(args, "default_bucket", None))
