@@ -56,8 +56,10 @@ TERMINAL_STATUSES = ("Completed", "Failed", "Stopped")
 # -- cost (docs/cost.md) ---------------------------------------------------------------------------
 #: How long a price read from the AWS Price List is used from the on-disk cache (a week).
 PRICE_CACHE_SECONDS = 7 * 24 * 60 * 60
+#: How long the preflight's quota name -> code map of a region is used from the on-disk cache (a day).
+QUOTA_CODES_CACHE_SECONDS = 24 * 60 * 60
 #: Our folder under the user's cache folder (``$XDG_CACHE_HOME``, else ``~/.cache``): the price and
-#: quota-name caches.
+#: quota-name caches (``_cost.cache``).
 CACHE_FOLDER = PROJECT
 #: Set to a price file (JSON or CSV), it is the ``prices=`` of every estimate and bill not given one.
 PRICES_VARIABLE = "SAGEMAKER_HETERO_PRICES"

@@ -16,7 +16,9 @@ table answers, from a small account state each test may change (``aws.answers.qu
 * on request (:meth:`Answers.jobs_in_progress`), SageMaker training jobs in progress, which moto
   never has (its jobs are Completed at once): ListTrainingJobs and DescribeTrainingJob.
 
-Issue 23 (pricing) adds its Price List ``GetProducts`` answer with :meth:`Answers.add`.
+This is the tests' one table of canned answers: a :class:`tests._aws.FaultProxy` in front of the
+server forwards what no fault takes, so its faults come first. The Price List's ``GetProducts`` is
+answered on request (``tests/cost/_price_list.py`` adds it with :meth:`Answers.add`).
 :func:`create_role` puts a role in moto's IAM over HTTP (no boto3 client: the fixtures use it for
 every test).
 """
@@ -28,7 +30,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from urllib.parse import urlencode
 from xml.sax.saxutils import escape
 
-__all__ = ["Answers", "HEALTHY_QUOTAS", "SAGEMAKER_TRUST", "quota_code", "create_role", "json_error"]
+__all__ = ["Answers", "HEALTHY_QUOTAS", "SAGEMAKER_TRUST", "quota_code", "create_role", "json_answer", "json_error"]
 
 Response = Tuple[int, List[Tuple[str, str]], bytes]
 Handler = Callable[[Any], Optional[Response]]
@@ -69,21 +71,21 @@ def quota_code(name):
     return "L-" + hashlib.sha1(name.encode("utf-8")).hexdigest()[:8].upper()
 
 
-def json_error(status, code, message):
-    # type: (int, str, str) -> Response
-    """An AWS JSON 1.1 protocol error answer."""
-    body = json.dumps({"__type": code, "message": message}).encode("utf-8")
-    return status, [("Content-Type", "application/x-amz-json-1.1"), ("x-amzn-RequestId", _request_id())], body
-
-
 def _request_id():
     return "answers-%d" % int(time.time() * 1000000)
 
 
-def _json(payload):
-    # type: (Dict[str, Any]) -> Response
+def json_answer(payload, status=200):
+    # type: (Dict[str, Any], int) -> Response
+    """An AWS JSON 1.1 protocol answer holding ``payload``."""
     body = json.dumps(payload).encode("utf-8")
-    return 200, [("Content-Type", "application/x-amz-json-1.1"), ("x-amzn-RequestId", _request_id())], body
+    return status, [("Content-Type", "application/x-amz-json-1.1"), ("x-amzn-RequestId", _request_id())], body
+
+
+def json_error(status, code, message):
+    # type: (int, str, str) -> Response
+    """An AWS JSON 1.1 protocol error answer."""
+    return json_answer({"__type": code, "message": message}, status)
 
 
 def _region(record):
@@ -152,7 +154,7 @@ class Answers(object):
         page = {"Quotas": [self.quota(n, _region(record)) for n in names[start:start + size]]}
         if start + size < len(names):
             page["NextToken"] = str(start + size)
-        return _json(page)
+        return json_answer(page)
 
     def _get_service_quota(self, record):
         # type: (Any) -> Response
@@ -162,7 +164,7 @@ class Answers(object):
         if name is None:
             return json_error(400, "NoSuchResourceException", "The request failed because the specified resource "
                                                               "does not exist.")
-        return _json({"Quota": self.quota(name, _region(record))})
+        return json_answer({"Quota": self.quota(name, _region(record))})
 
     # -- SageMaker: jobs in progress -------------------------------------------------------------
 
@@ -177,13 +179,13 @@ class Answers(object):
         def listed(record):
             if (record.json or {}).get("StatusEquals") != "InProgress":
                 return None
-            return _json({"TrainingJobSummaries": [
+            return json_answer({"TrainingJobSummaries": [
                 dict((k, d[k]) for k in ("TrainingJobName", "TrainingJobArn", "CreationTime", "TrainingJobStatus"))
                 for d in descriptions.values()]})
 
         def described(record):
             found = descriptions.get((record.json or {}).get("TrainingJobName"))
-            return _json(found) if found is not None else None
+            return json_answer(found) if found is not None else None
 
         self.add("sagemaker", "ListTrainingJobs", listed)
         self.add("sagemaker", "DescribeTrainingJob", described)

@@ -13,7 +13,7 @@ Three pieces, all talking plain HTTP on 127.0.0.1:
   ``AWS_ENDPOINT_URL``) and it injects faults at the HTTP layer: throttling
   responses, custom statuses, dropped connections before the request reaches
   moto (``reset_before``) or after moto has acted on it (``reset_after``);
-  its :class:`CannedAnswers` answer operations moto lacks.
+  what it forwards reaches the server's answers too.
 * :data:`network_guard` - refuses socket connections / name lookups for
   anything that is not loopback, so no test can reach the internet.
 
@@ -105,8 +105,8 @@ SDK's tests must not assume more than this):
     ...".  ListPipelineExecutionSteps is NOT implemented (HTTP 500).
 (j) The Price List Query API (``pricing``, GetProducts) is not implemented at
     all: moto finds no backend for it and answers HTTP 500 with an HTML page
-    (botocore retries it as a 5xx).  Tests that read prices answer
-    GetProducts from the proxy (:class:`CannedAnswers`,
+    (botocore retries it as a 5xx).  Tests that read prices have the
+    server answer GetProducts (``MotoServer.answers``,
     ``tests/cost/_price_list.py``).  DescribeTrainingJob holds no
     ``TrainingTimeInSeconds`` or ``BillableTimeInSeconds``.
 (k) What a preflight asks (verified by ``tests/test_answers.py``): IAM
@@ -158,7 +158,6 @@ from tests._answers import Answers
 __all__ = [
     "ACCOUNT_ID",
     "REGION",
-    "CannedAnswers",
     "FaultProxy",
     "FaultRule",
     "MotoServer",
@@ -166,7 +165,6 @@ __all__ = [
     "NetworkGuard",
     "RecordedRequest",
     "describe_request",
-    "json_answer",
     "needs_moto_conditional_writes",
     "needs_moto_head_checksums",
     "network_guard",
@@ -884,7 +882,7 @@ class _ProxyHandler(http.server.BaseHTTPRequestHandler):
         rule = proxy._take_fault(record)
         try:
             if rule is None:
-                response = proxy.canned.answer(record) or proxy._upstream(self, record, body, chunks, trailers)
+                response = proxy._upstream(self, record, body, chunks, trailers)
             elif rule.kind == "throttle":
                 if record.service == "s3":
                     response = _error_response(
@@ -949,39 +947,6 @@ class _ProxyHandler(http.server.BaseHTTPRequestHandler):
     do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _handle
 
 
-class CannedAnswers(object):
-    """The answers a :class:`FaultProxy` gives itself, for operations moto does not implement.
-
-    A table of ``(service, operation) -> handler``: ``add("pricing", "GetProducts", handler)``;
-    ``handler(record)`` gets the :class:`RecordedRequest` and returns ``(status, headers, body)``
-    (:func:`json_answer` makes one for the JSON protocols), or None to forward the request to moto
-    after all. Faults come first: a request a fault rule takes is not answered from here.
-    """
-
-    def __init__(self):
-        self._handlers = {}  # type: Dict[Tuple[str, str], Callable[[RecordedRequest], Any]]
-        self._lock = threading.Lock()
-
-    def add(self, service, operation, handler):
-        # type: (str, str, Callable[[RecordedRequest], Any]) -> None
-        with self._lock:
-            self._handlers[(service.lower(), operation)] = handler
-
-    def answer(self, record):
-        # type: (RecordedRequest) -> Optional[Tuple[int, List[Tuple[str, str]], bytes]]
-        with self._lock:
-            handler = self._handlers.get(((record.service or "").lower(), record.operation))
-        return handler(record) if handler is not None else None
-
-
-def json_answer(payload, status=200):
-    # type: (Any, int) -> Tuple[int, List[Tuple[str, str]], bytes]
-    """An AWS JSON-protocol answer (``application/x-amz-json-1.1``) holding ``payload``."""
-    headers = [("Content-Type", "application/x-amz-json-1.1"),
-               ("x-amzn-RequestId", "faultproxy-%d" % int(time.time() * 1000000))]
-    return status, headers, json.dumps(payload).encode("utf-8")
-
-
 class FaultProxy(_RequestLog):
     """Transparent HTTP reverse proxy on 127.0.0.1 that can inject faults.
 
@@ -1038,8 +1003,6 @@ class FaultProxy(_RequestLog):
         self._upstream_port = parts.port or 80
         self.timeout = timeout
         self.unique_training_job_names = unique_training_job_names
-        #: answers for what moto lacks (``proxy.canned.add(service, operation, handler)``)
-        self.canned = CannedAnswers()
         self._lock = threading.Lock()
         self._rules = []  # type: List[FaultRule]
         self.faults = []  # type: List[Tuple[FaultRule, RecordedRequest]]

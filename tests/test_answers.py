@@ -1,5 +1,5 @@
-"""The test server's answers for what moto lacks (tests/_answers.py), and what moto itself answers
-to a preflight's calls (note (j) in tests/_aws.py).
+"""The test server's answers for what moto lacks (tests/_answers.py, and the Price List's of
+tests/cost/_price_list.py), and what moto itself answers to a preflight's calls (note (k) in tests/_aws.py).
 
 Every canned answer is checked against botocore's output shape of its operation (a member the
 model does not have, or a value of the wrong type, fails), then read by a real boto3 client over HTTP.
@@ -14,8 +14,15 @@ import botocore.validate
 import pytest
 
 from tests._answers import HEALTHY_QUOTAS, Answers, create_role, quota_code
+from tests.cost import _price_list
 
 NO_RETRIES = botocore.config.Config(retries={"mode": "standard", "total_max_attempts": 1})
+#: Every operation the server answers in moto's place, each checked against botocore's shape below.
+CHECKED = {("servicequotas", "ListServiceQuotas"), ("servicequotas", "GetServiceQuota"),
+           ("iam", "SimulatePrincipalPolicy"), ("sagemaker", "ListTrainingJobs"), ("sagemaker", "DescribeTrainingJob"),
+           ("pricing", "GetProducts")}
+PRICE_REQUEST = {"ServiceCode": "AmazonSageMaker", "FormatVersion": "aws_v1",
+                 "Filters": [{"Type": "TERM_MATCH", "Field": "regionCode", "Value": "us-west-2"}]}
 
 
 def client(name, region="us-west-2"):
@@ -105,6 +112,32 @@ def test_the_jobs_in_progress_have_botocores_shapes(aws):
     assert sagemaker.describe_training_job(TrainingJobName="busy")["ResourceConfig"]["InstanceGroups"][0][
         "InstanceCount"] == 2
     assert sagemaker.list_training_jobs()["TrainingJobSummaries"] == []  # moto's own answer
+
+
+def test_the_price_list_answer_has_botocores_shape():
+    status, _, body = _price_list.PriceListAnswers(page_size=2)(_Record("pricing", "GetProducts", PRICE_REQUEST))
+    page = json.loads(body)
+    assert status == 200 and len(page["PriceList"]) == 2 and page["NextToken"] == "2"
+    assert _json_errors(page, output_shape("pricing", "GetProducts")) == ""
+    assert all(json.loads(item)["product"]["attributes"]["regionCode"] == "us-west-2" for item in page["PriceList"])
+    decoded = dict(page, PriceList=[json.loads(page["PriceList"][0])])  # an item is a JSON document in a string
+    assert "PriceList[0]" in _json_errors(decoded, output_shape("pricing", "GetProducts"))  # the check can fail
+
+
+def test_every_canned_answer_is_checked_here(aws):
+    aws.answers.jobs_in_progress({})
+    _price_list.install(aws)
+    assert set(aws.answers.table) == CHECKED
+
+
+def test_a_real_client_reads_the_price_list_page_by_page(aws):
+    answers = _price_list.install(aws, page_size=2)
+    pricing = client("pricing", "us-east-1")
+    pages = list(pricing.get_paginator("get_products").paginate(**PRICE_REQUEST))
+    items = [json.loads(item) for page in pages for item in page["PriceList"]]
+    assert len(pages) > 1 and len(answers.requests) == len(pages)
+    assert items and all(i["product"]["attributes"]["regionCode"] == "us-west-2" for i in items)
+    assert [r.operation for r in aws.calls("pricing")] == ["GetProducts"] * len(pages)
 
 
 def test_a_real_client_reads_every_page_and_the_errors(aws):

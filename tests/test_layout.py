@@ -1,7 +1,8 @@
 """The private subpackages import downward only (docs/architecture.md): _model < _request < _checks <
-_cost < _aws < _preflight, and _tuning < _spec above the runner; the pure stages never reach the AWS edge; boto3 and
-botocore are imported in the AWS edge alone; each subpackage's ``__init__`` is empty. Read from the
-code's import statements (those inside functions too)."""
+_cost < _aws < _preflight, _tuning above the runner, and _cli (the command line's parts) above the public
+modules it drives; the pure stages never reach the AWS edge; boto3 and botocore are imported in the AWS
+edge alone; each subpackage's ``__init__`` is empty. Read from the code's import statements (those
+inside functions too)."""
 import ast
 import os
 
@@ -18,8 +19,8 @@ ALLOWED = {
     "_aws": ("_aws", "_cost", "_checks", "_request", "_model", "training"),
     "_preflight": ("_preflight", "_aws", "_cost", "_checks", "_request", "_model"),
     "_tuning": ("_tuning", "_runner", "_checks", "_request", "_model", "parameter"),
-    "_spec": ("_spec", "_tuning", "_runner", "_checks", "_request", "_model", "inputs", "instance_group", "parameter",
-              "tuner"),
+    "_cli": ("_cli", "_tuning", "_runner", "_aws", "_cost", "_checks", "_request", "_model", "inputs",
+             "instance_group", "parameter", "tuner", "session", "local"),
 }
 #: the stages that are pure: none of them may import the AWS edge
 PURE = ("_model", "_request", "_checks", "_cost")

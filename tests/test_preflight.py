@@ -16,7 +16,7 @@ from sagemaker_hetero import Estimator, InstanceGroup, Session, TrainingInput
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._preflight import quotas
 from sagemaker_hetero._preflight.report import ACTIONS, CHECKS
-from tests._answers import create_role
+from tests._answers import create_role, json_answer
 
 ACCOUNT = "123456789012"
 ROLE = "arn:aws:iam::%s:role/SageMakerRole" % ACCOUNT
@@ -352,7 +352,7 @@ def test_a_capacity_error_names_the_groups_and_the_familys_types_the_quota_allow
                                                                 ("gpu", "ml.p3dn.24xlarge", 1)]),
                   TrainingJobStatus="Failed", SecondaryStatus="Failed",
                   FailureReason="CapacityError: Unable to provision requested ML compute capacity.")
-    server.answers.add("sagemaker", "DescribeTrainingJob", lambda record: _answer(failed))
+    server.answers.add("sagemaker", "DescribeTrainingJob", lambda record: json_answer(failed))
     with pytest.raises(E.CapacityError) as info:
         est.latest_training_job.wait(logs="None")
     error = info.value
@@ -360,12 +360,6 @@ def test_a_capacity_error_names_the_groups_and_the_familys_types_the_quota_allow
     assert error.instance_groups == [("cpu", "ml.c5.18xlarge", 2), ("gpu", "ml.p3dn.24xlarge", 1)]
     assert error.alternatives["ml.p3dn.24xlarge"] == ["ml.p3.2xlarge", "ml.p3.8xlarge"]  # 16xlarge's quota is 0
     assert "instance group gpu (ml.p3dn.24xlarge x 1)" in str(error) and "try again later" in str(error)
-
-
-def _answer(payload):
-    from tests._answers import _json
-
-    return _json(payload)
 
 
 def test_preflight_arguments_that_cannot_apply_are_problems(account):

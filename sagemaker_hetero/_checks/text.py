@@ -3,7 +3,7 @@ read (:func:`read_bounded`, :func:`text_of`: nothing past the limit is read), JS
 ``MAX_SPEC_DEPTH`` levels deep and ``MAX_SPEC_VALUES`` values / ``MAX_SPEC_CHARS`` characters with every
 YAML alias expanded, measured before anything is built, so a small hostile file (an alias bomb, deep
 nesting) is refused at once instead of taking minutes and gigabytes. Used for the CLI's specs
-(``_spec.spec``) and the SageMaker defaults configuration (``_aws.sdk_config``).
+(``_cli.spec``) and the SageMaker defaults configuration (``_aws.sdk_config``).
 """
 import errno
 import json

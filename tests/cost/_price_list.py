@@ -1,4 +1,4 @@
-"""The AWS Price List Query API's GetProducts, answered by the test proxy from a recorded answer.
+"""The AWS Price List Query API's GetProducts, answered by the test server from a recorded answer.
 
 moto has no Price List API (tests/_aws.py, note (j)): :class:`PriceListAnswers` answers GetProducts
 in the service's shape from ``tests/data/pricing/get_products_sagemaker.json``, an answer built for
@@ -10,7 +10,7 @@ import json
 import os
 import threading
 
-from tests._aws import json_answer
+from tests._answers import json_answer
 
 RECORDED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "pricing",
                         "get_products_sagemaker.json")
@@ -38,7 +38,8 @@ def _matches(item, filters, service_code):
 
 
 class PriceListAnswers(object):
-    """A ``CannedAnswers`` handler for pricing GetProducts; ``requests`` are the parsed requests it answered."""
+    """A handler of the server's answers (``tests._answers.Answers``) for pricing GetProducts; ``requests``
+    are the parsed requests it answered."""
 
     def __init__(self, answer=None, page_size=None):
         self.items = (answer or recorded())["PriceList"]
@@ -59,8 +60,9 @@ class PriceListAnswers(object):
         return json_answer(answer)
 
 
-def install(proxy, **kwargs):
-    """Answer the proxy's GetProducts from the recorded answer; returns the handler."""
+def install(server, **kwargs):
+    """Have the moto ``server`` (``tests._aws.MotoServer``) answer GetProducts from the recorded answer
+    until its next reset; returns the handler."""
     answers = PriceListAnswers(**kwargs)
-    proxy.canned.add("pricing", "GetProducts", answers)
+    server.answers.add("pricing", "GetProducts", answers)
     return answers

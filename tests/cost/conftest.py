@@ -4,6 +4,6 @@ from tests.cost import _price_list
 
 
 @pytest.fixture
-def price_list(fault_proxy):
-    """The proxy answers GetProducts from the recorded Price List answer (tests/cost/_price_list.py)."""
-    return _price_list.install(fault_proxy)
+def price_list(aws):
+    """The moto server answers GetProducts from the recorded Price List answer (tests/cost/_price_list.py)."""
+    return _price_list.install(aws)

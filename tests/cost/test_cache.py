@@ -88,9 +88,12 @@ def test_whatever_is_wrong_with_the_cache_is_a_miss_never_an_error(tmp_path):
     cache = C.PriceCache(str(root), clock=Clock())
     cache.put(price())
     path = root / "prices" / "us-west-2" / "ml.c5.xlarge.json"
-    for text in ("not json", "{}", '{"region": "us-west-2", "instance_type": "ml.c5.xlarge", "fetched": "x"}',
-                 '{"region": "us-east-1", "instance_type": "ml.c5.xlarge", "usd_per_hour": "1", "fetched": %r}' % NOW,
-                 '{"region": "us-west-2", "instance_type": "ml.c5.xlarge", "usd_per_hour": "-1", "fetched": %r}' % NOW):
+    path.write_text('{"region": "us-west-2", "instance_type": "ml.c5.xlarge", "usd_per_hour": "1", "written": %r}' % NOW)
+    assert cache.get("us-west-2", "ml.c5.xlarge").usd_per_hour == 1  # the shape each text below breaks
+    for text in ("not json", "{}", "[]", '{"region": "us-west-2", "instance_type": "ml.c5.xlarge", "written": "x"}',
+                 '{"region": "us-east-1", "instance_type": "ml.c5.xlarge", "usd_per_hour": "1", "written": %r}' % NOW,
+                 '{"region": "us-west-2", "instance_type": "ml.c5.xlarge", "usd_per_hour": "-1", "written": %r}' % NOW,
+                 '{"region": "us-west-2", "instance_type": "ml.c5.xlarge", "usd_per_hour": "1", "written": true}'):
         path.write_text(text)
         assert cache.get("us-west-2", "ml.c5.xlarge") is None, text
     path.unlink()
@@ -101,3 +104,29 @@ def test_whatever_is_wrong_with_the_cache_is_a_miss_never_an_error(tmp_path):
     blocked = C.PriceCache(str(tmp_path / "file-not-folder" / "sagemaker-hetero"), clock=Clock())
     (tmp_path / "file-not-folder").write_text("")
     assert not blocked.put(price()) and blocked.get("us-west-2", "ml.c5.xlarge") is None
+
+
+def test_the_shelf_reads_bounded_files_at_plain_names_only(tmp_path):
+    shelf = C.Shelf(lifetime=60, max_bytes=64, root=str(tmp_path / "sagemaker-hetero"))
+    assert shelf.put(("a", "small.json"), {"v": 1}, NOW)
+    assert shelf.get(("a", "small.json"), NOW + 59) == {"v": 1, "written": NOW}
+    assert shelf.put(("a", "big.json"), {"v": "x" * 64}, NOW)
+    assert shelf.get(("a", "big.json"), NOW) is None  # longer than the bound: not read
+    padded = tmp_path / "sagemaker-hetero" / "a" / "padded.json"
+    padded.write_text('{"v": 1, "written": %r}' % NOW + " " * 64)  # its first 64 bytes would parse
+    assert shelf.get(("a", "padded.json"), NOW) is None
+    for names in ((), ("..", "x.json"), ("a", "../x.json"), ("a/b", "x.json"), (".x.json",), ("",), ("a", None)):
+        assert not shelf.put(names, {"v": 1}, NOW) and shelf.get(names, NOW) is None, names
+    assert os.listdir(str(tmp_path)) == ["sagemaker-hetero"] and not shelf.put(("x.json",), {"v": object()}, NOW)
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to give a file away")
+def test_a_price_file_or_folder_of_another_user_is_not_read(tmp_path):
+    root = tmp_path / "sagemaker-hetero"
+    cache = C.PriceCache(str(root), clock=Clock())
+    cache.put(price())
+    os.chown(str(root / "prices" / "us-west-2" / "ml.c5.xlarge.json"), 65534, 65534)
+    assert cache.get("us-west-2", "ml.c5.xlarge") is None
+    cache.put(price())  # replaced by a file of ours
+    os.chown(str(root / "prices"), 65534, 65534)
+    assert cache.get("us-west-2", "ml.c5.xlarge") is None and not cache.put(price())

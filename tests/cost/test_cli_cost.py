@@ -1,5 +1,5 @@
 """The command line's cost and diff: ``render --cost``, ``cost``, ``status``'s bill and ``diff``,
-through ``main(argv)`` against the moto server (GetProducts answered by the proxy), and a dry run
+through ``main(argv)`` against the moto server (GetProducts answered by the server), and a dry run
 with a price cache as a subprocess: no boto3, so no call."""
 import json
 import os

@@ -1,4 +1,4 @@
-"""Where prices come from: a table, the cache, then the Price List over HTTP (the test proxy answers
+"""Where prices come from: a table, the cache, then the Price List over HTTP (the test server answers
 GetProducts from the recorded answer); whatever keeps a price from being read makes it unknown."""
 import decimal
 import socket
@@ -32,8 +32,8 @@ def test_a_price_is_read_from_the_price_list_once_then_from_the_cache(price_list
     assert len(fault_proxy.calls(service="pricing")) == 2
 
 
-def test_the_answer_is_read_page_by_page(fault_proxy):
-    answers = _price_list.install(fault_proxy, page_size=1)  # ml.m5.large: a $0 row, then its price
+def test_the_answer_is_read_page_by_page(aws):
+    answers = _price_list.install(aws, page_size=1)  # ml.m5.large: a $0 row, then its price
     assert S.PriceSource("us-west-2", fetch=True).price("ml.m5.large").usd_per_hour == D("0.115")
     assert [r.get("NextToken") for r in answers.requests] == [None, "1"]
 

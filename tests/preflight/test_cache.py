@@ -29,8 +29,8 @@ def test_written_in_a_private_folder_and_read_back_within_a_day(env):
 
 def test_the_home_folder_without_xdg_and_names_that_are_no_region(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
-    assert cache.folder({}) == str(tmp_path / ".cache" / "sagemaker-hetero")
-    assert cache.folder({"XDG_CACHE_HOME": "relative"}) == str(tmp_path / ".cache" / "sagemaker-hetero")
+    assert cache.path("us-west-2", {}) == str(tmp_path / ".cache" / "sagemaker-hetero" / "quota-codes-us-west-2.json")
+    assert cache.path("us-west-2", {"XDG_CACHE_HOME": "relative"}) == cache.path("us-west-2", {})
     assert cache.path("../../etc/passwd", {}) is None and not cache.write("../x", CODES, NOW, {})
 
 

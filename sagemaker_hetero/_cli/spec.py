@@ -13,8 +13,9 @@ A spec is a mapping holding an estimator's keyword arguments, plus ``framework``
 
 Every local path is relative to the spec's folder, whatever the working folder: ``source_dir``,
 ``entry_point`` without ``source_dir``, ``dependencies``, ``model_uri`` and the channels of ``inputs``
-(``file://`` URIs and plain paths), and a ``file://`` ``output_path``. Every problem is reported at once as a :class:`ConfigError`, with paths into the
-spec (``instance_groups[1].type``); unknown keys are problems naming the closest valid key.
+(``file://`` URIs and plain paths), and a ``file://`` ``output_path``. Every problem is reported at
+once as a :class:`ConfigError`, with paths into the spec (``instance_groups[1].type``); unknown keys
+are problems naming the closest valid key.
 
 The file's text becomes that mapping through ``_checks.text.loads`` (JSON or YAML, within limits
 that keep a hostile or broken file from exhausting the machine); :func:`parse` takes the mapping.
@@ -42,11 +43,10 @@ GROUP_KEYS = ("name", "type", "count")
 _GROUP_FIELDS = {"name": "instance_group_name", "type": "instance_type", "count": "instance_count"}
 INPUT_KEYS = tuple(f.name for f in attrs.fields(TrainingInput))
 _FIT_KEYS = ("inputs", "experiment_config")
-#: The section of a spec holding a tuning job's settings (the ``tune`` commands; ``_spec.tuning``).
+#: The section of a spec holding a tuning job's settings (the ``tune`` commands; ``_cli.tuning_spec``).
 TUNING_KEY = "tuning"
 _STRING_KEYS = ("framework_version", "py_version")
-_FILE = "file://"
-
+_FILE_SCHEME = "file://"
 
 
 def _estimator_class(framework):
@@ -77,7 +77,7 @@ class Spec(object):
     experiment_config = attrs.field(default=None)
     # problems found while parsing; the checks below add the validator's
     problems = attrs.field(default=())
-    tuning = attrs.field(default=None)  # the ``tuning:`` section, as written (``_spec.tuning`` reads it)
+    tuning = attrs.field(default=None)  # the ``tuning:`` section, as written (``_cli.tuning_spec`` reads it)
 
     def settings(self):
         """The :class:`JobSettings` an estimator made of this spec would validate and render."""
@@ -122,9 +122,9 @@ def _resolve_uri(base_dir, uri, plain=True):
     (``s3://``, ``https://``, absolute) unchanged."""
     if not isinstance(uri, str):
         return uri
-    if uri.startswith(_FILE):
-        rest = uri[len(_FILE):]
-        return _FILE + _resolve(base_dir, rest) if rest and not rest.startswith("/") else uri
+    if uri.startswith(_FILE_SCHEME):
+        rest = uri[len(_FILE_SCHEME):]
+        return _FILE_SCHEME + _resolve(base_dir, rest) if rest and not rest.startswith("/") else uri
     return _resolve(base_dir, uri) if plain and "://" not in uri else uri
 
 

@@ -26,7 +26,7 @@ import attrs
 
 from sagemaker_hetero._checks import rules
 from sagemaker_hetero._model import build
-from sagemaker_hetero._spec.spec import TUNING_KEY, spec_path
+from sagemaker_hetero._cli.spec import TUNING_KEY, spec_path
 from sagemaker_hetero._tuning import checks, model
 from sagemaker_hetero._tuning.config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
                                              WarmStartConfig)

@@ -1,7 +1,7 @@
 """What every command of ``sagemaker-hetero`` reads before it acts (``cli.py`` acts on it).
 
 - The spec file: YAML or JSON (``-``: standard input), read within ``_checks.text``'s limits, its local
-  paths resolved against its folder (``_spec.spec.parse``). A file that cannot be read, or that holds
+  paths resolved against its folder (``_cli.spec.parse``). A file that cannot be read, or that holds
   nothing, is said in one line naming it (:class:`SpecFileError`), not as a problem with a job.
 - The region and the AWS session of ``--region`` and ``--profile``: a dry run (``render``,
   ``validate``) takes the placeholder ``<region>`` where none is configured; a command that calls AWS
@@ -16,10 +16,12 @@ import time
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._defaults import PROJECT
 
-__all__ = ["PROG", "CLI_WORDS", "spoken", "cli_problem", "SpecFileError", "read_spec", "load", "region",
+__all__ = ["PROG", "COMMAND_LINE", "CLI_WORDS", "spoken", "cli_problem", "SpecFileError", "read_spec", "load", "region",
            "dry_run_facts", "required_region", "boto_session", "session"]
 
 PROG = PROJECT
+#: What a problem with an option is a problem with (a ConfigError's subject).
+COMMAND_LINE = "the command line"
 #: What the Python API's hints say, and what the command line says instead (applied to every message).
 CLI_WORDS = (
     ("or pass sagemaker_session=Session(boto_session=boto3.Session(region_name=...))", "or pass --region"),
@@ -87,7 +89,7 @@ def load(args, session=None, facts=None):
     """``(spec, job, facts, now)`` after every check of round one, as ``session`` (None: AWS) runs
     the job (raises ConfigError listing all problems)."""
     from sagemaker_hetero import _runner
-    from sagemaker_hetero._spec.spec import parse
+    from sagemaker_hetero._cli.spec import parse
 
     data, base = read_spec(args.spec)
     spec = parse(data, base)
@@ -133,7 +135,7 @@ def required_region(args):
     """The region of :func:`region`; refused at once, naming ``--region``, where none is configured."""
     found = region(args)
     if found is None:
-        raise E.ConfigError([_NO_REGION], "the command line")
+        raise E.ConfigError([_NO_REGION], COMMAND_LINE)
     return found
 
 
@@ -143,5 +145,5 @@ def session(args):
 
     boto = boto_session(args)
     if not boto.region_name:
-        raise E.ConfigError([_NO_REGION], "the command line")
+        raise E.ConfigError([_NO_REGION], COMMAND_LINE)
     return Session(boto_session=boto, default_bucket=getattr(args, "default_bucket", None))

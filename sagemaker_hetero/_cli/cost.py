@@ -1,0 +1,69 @@
+"""The commands on what a spec's job costs and changes: ``cost SPEC`` (the per-group estimate) and
+``diff SPEC --against JOB|FILE`` (what differs from a job's request or a saved render; exit 1: a change).
+
+Both render the spec's job as ``render`` does, in a region (prices are per region); ``diff`` renders
+it in the compared job's account (its default bucket, its role ARNs). ``cost --offline`` and
+``diff --against FILE`` import neither boto3 nor botocore.
+"""
+import json
+import os
+import sys
+
+from sagemaker_hetero._cli import inputs as _input
+from sagemaker_hetero._cli.exits import EXIT_DIFFERENT, EXIT_OK
+
+__all__ = ["add_to"]
+
+
+def add_to(commands, parents):
+    """The ``cost`` and ``diff`` commands, with the shared options of ``parents``."""
+    shared = [parents.spec, parents.aws, parents.output, parents.account, parents.bucket]
+    p = commands.add_parser("cost", parents=shared + [parents.prices],
+                            help="print the job's cost estimate per instance group")
+    p.add_argument("--offline", action="store_true", help="read no price list: prices from --prices or the cache")
+    p.set_defaults(handler=_cost)
+    p = commands.add_parser("diff", parents=shared,
+                            help="print what differs from a job's request; exit 1 if anything does")
+    p.add_argument("--against", required=True, metavar="JOB|FILE",
+                   help="a training job's name (described), or a file holding a saved render (or description)")
+    p.add_argument("--json", dest="output", action="store_const", const="json", help="the same as --output json")
+    p.set_defaults(handler=_diff)
+
+
+def _planned(args, account_id=None):
+    """The plan of the spec's job as ``render`` makes it (the code key from the archive's digest), in the
+    account of ``--account-id``, else ``account_id``; prices are per region, so a region is needed."""
+    import attrs
+
+    from sagemaker_hetero import _runner
+
+    facts = attrs.evolve(_input.dry_run_facts(args), region=_input.required_region(args))
+    if facts.account_id is None and account_id is not None:
+        facts = attrs.evolve(facts, account_id=account_id)
+    _, job, facts, now = _input.load(args, facts=facts)
+    return _runner.plan_for(job, facts, now, None)
+
+
+def _cost(args):
+    from sagemaker_hetero._aws.pricing import estimate_of
+
+    plan = _planned(args)
+    boto_session = _input.boto_session(args) if getattr(args, "profile", None) and not args.offline else None
+    estimate = estimate_of(plan.request, plan.region, args.prices, not args.offline, boto_session, "--prices")
+    sys.stdout.write((json.dumps(estimate.to_dict()) if args.output == "json" else estimate.text()) + "\n")
+    return EXIT_OK
+
+
+def _diff(args):
+    """``diff``: the spec's request against a job's (described) or a saved render's; exit 1 if they differ.
+    The spec's job is rendered in the job's account (its default bucket, its role ARNs)."""
+    from sagemaker_hetero._checks import text as _spec_text
+    from sagemaker_hetero._cost import diff
+
+    if os.path.exists(args.against) or args.against.lower().endswith(".json"):
+        old, against = _spec_text.read_json_object(args.against, "--against", "request"), "file %s" % args.against
+    else:
+        old, against = _input.session(args).describe_training_job(args.against), "job %s" % args.against
+    result = diff.diff(old, _planned(args, diff.account_of(old)).request, against)
+    sys.stdout.write((json.dumps(result.to_dict(), default=str) if args.output == "json" else str(result)) + "\n")
+    return EXIT_OK if result.equal else EXIT_DIFFERENT

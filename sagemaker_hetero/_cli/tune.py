@@ -1,0 +1,97 @@
+"""The ``tune`` commands (docs/tuning.md): ``tune render SPEC`` (the CreateHyperParameterTuningJob request,
+no network), ``tune submit SPEC [--wait]`` and ``tune status JOB``, from a spec's ``tuning:`` section
+(``_cli.tuning_spec``). A tuning job that ended Failed or Stopped exits 1.
+"""
+import argparse
+import json
+import sys
+import time
+
+from sagemaker_hetero import exceptions as E
+from sagemaker_hetero._cli import inputs as _input
+from sagemaker_hetero._cli.exits import EXIT_JOB_FAILED, EXIT_OK
+
+__all__ = ["add_to"]
+
+
+def add_to(commands, parents):
+    """The ``tune`` command and its subcommands, with the shared options of ``parents``."""
+    spec, aws, output, bucket = parents.spec, parents.aws, parents.output, parents.bucket
+    tune = commands.add_parser("tune", parents=[aws], help="hyperparameter tuning jobs from a spec with a 'tuning:' "
+                               "section")
+    sub = tune.add_subparsers(dest="tune_command", metavar="SUBCOMMAND")
+    p = sub.add_parser("render", parents=[spec, aws, bucket, parents.account],
+                       help="print the CreateHyperParameterTuningJob request (no network)")
+    p.set_defaults(handler=_tune_render)
+    p = sub.add_parser("submit", parents=[spec, aws, output, bucket], help="create the tuning job")
+    p.add_argument("--wait", action="store_true", help="wait until it ends; exit 1 if it fails or is stopped")
+    p.set_defaults(handler=_tune_submit)
+    job = argparse.ArgumentParser(add_help=False)
+    job.add_argument("job", metavar="JOB", help="the tuning job's name")
+    p = sub.add_parser("status", parents=[job, aws, output], help="print a tuning job's status")
+    p.set_defaults(handler=_tune_status)
+
+
+def _load_tuning(args, session=None, facts=None):
+    """``(spec, section, job, tuning, facts, now)`` after every check of the spec's tuning job."""
+    from sagemaker_hetero import _runner
+    from sagemaker_hetero._cli import tuning_spec as tuning
+    from sagemaker_hetero._cli.spec import parse
+
+    data, base = _input.read_spec(args.spec)
+    spec = parse(data, base)
+    now = time.time()
+    section, job, tuning_job, facts, problems = tuning.check(spec, session, facts, now,
+                                                             path_exists=_runner.local_path_exists)
+    if problems:
+        raise E.ConfigError(problems, "the tuning job")
+    return spec, section, job, tuning_job, facts, now
+
+
+def _tune_render(args):
+    from sagemaker_hetero import _runner
+    from sagemaker_hetero._tuning import render
+
+    _, _, job, tuning, facts, now = _load_tuning(args, facts=_input.dry_run_facts(args))
+    plan = _runner.plan_for(job, facts, now, None)  # as the tuner's dry run: the code key is the archive's SHA-256
+    rendered = render.render(tuning, plan, now)
+    sys.stdout.write(json.dumps(rendered.request, indent=2) + "\n")
+    return EXIT_OK
+
+
+def _tune_report(args, desc):
+    from sagemaker_hetero._tuning import describe
+
+    summary = describe.status_summary(desc)
+    if args.output == "json":
+        sys.stdout.write(json.dumps(summary) + "\n")
+    else:
+        line = describe.status_line(desc)
+        if summary["failure_reason"]:
+            line += "\nFailure reason: %s" % summary["failure_reason"]
+        sys.stdout.write(line + "\n")
+    return EXIT_JOB_FAILED if summary["status"] in ("Failed", "Stopped") else EXIT_OK
+
+
+def _tune_submit(args):
+    from sagemaker_hetero.tuner import HyperparameterTuner
+
+    spec, section, _, _, _, _ = _load_tuning(args, facts=_input.dry_run_facts(args))
+    session = _input.session(args)
+    tuner = HyperparameterTuner(spec.estimator(session), **section.kwargs)
+    tuner.fit(spec.inputs, wait=False, **section.fit_kwargs)
+    job = tuner.latest_tuning_job
+    progress = sys.stderr if args.output == "json" else sys.stdout
+    progress.write("Created tuning job %s in %s\n" % (job.name, session.boto_region_name))
+    progress.flush()
+    if not args.wait:
+        return _tune_report(args, job.describe()) if args.output == "json" else EXIT_OK
+    try:
+        desc = job.wait(out=progress)
+    except E.UnexpectedStatusException:
+        return _tune_report(args, job.describe()) if args.output == "json" else EXIT_JOB_FAILED
+    return _tune_report(args, desc) if args.output == "json" else EXIT_OK
+
+
+def _tune_status(args):
+    return _tune_report(args, _input.session(args).describe_tuning_job(args.job))
