@@ -25,7 +25,7 @@ from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero._model.docstrings import documented
 from sagemaker_hetero._model.keywords import keywords_checked
-from sagemaker_hetero._model.arguments import ESTIMATOR_FIELDS, NONE_MEANS
+from sagemaker_hetero._model.arguments import ESTIMATOR_FIELDS
 from sagemaker_hetero._request import names as _names
 from sagemaker_hetero._request.rendered import RenderedRequest
 from sagemaker_hetero.exceptions import ConfigError, Problem
@@ -68,40 +68,6 @@ def _dry_run_estimate(plan, prices=None):
     return estimate_of(plan.request, plan.region, prices)
 
 
-def _volume_kms_allowed(arguments):
-    """Whether the job's instances take a volume KMS key (the SDK v2 applies the configuration's only
-    then): a type of a family without local NVMe storage only, as the SDK v2 tells them apart."""
-    types = [arguments.get("instance_type")] + [getattr(g, "instance_type", None)
-                                                 for g in arguments.get("instance_groups") or () if g is not None]
-    for itype in types:
-        parts = itype.split(".") if isinstance(itype, str) else []
-        family = parts[1] if len(parts) == 3 and parts[0] == "ml" else None
-        if family and "d" not in family and not family.startswith(D.NO_VOLUME_FAMILIES):
-            return True
-    return False
-
-
-def _apply_sdk_config(arguments):
-    """Fill the arguments not given (None) from the SageMaker defaults configuration, as the SDK v2
-    does (docs/migrating.md); returns the configuration's tags, appended to the job's unless given."""
-    session = arguments.get("sagemaker_session")
-    config = getattr(session, "sagemaker_config", None)
-    if config is None:
-        config = sdk_config.load()
-    for name, path in sdk_config.TRAINING_JOB_DEFAULTS:
-        if name not in arguments or arguments[name] is not None:
-            continue
-        value = sdk_config.value(config, path)
-        if value is not None and (name != "volume_kms_key" or _volume_kms_allowed(arguments)):
-            arguments[name] = value
-    if "debugger_hook_config" in arguments and arguments["debugger_hook_config"] is None:
-        arguments["debugger_hook_config"] = sdk_config.value(config, sdk_config.DEBUG_HOOK)
-    for name, value in NONE_MEANS.items():
-        if arguments.get(name, False) is None:
-            arguments[name] = value
-    return sdk_config.value(config, sdk_config.TAGS)
-
-
 class EstimatorBase(object):
     """What every estimator shares. Use :class:`Estimator`, ``PyTorch`` or ``TensorFlow``.
 
@@ -119,7 +85,7 @@ class EstimatorBase(object):
         arguments = dict(arguments)
         arguments.pop("self", None)
         arguments.pop("__class__", None)
-        self._config_tags = _apply_sdk_config(arguments)
+        self._config_tags = sdk_config.apply(arguments)
         for name, value in arguments.items():
             setattr(self, _PRIVATE.get(name, name), value)
         if self._hyperparameters is None:
@@ -246,26 +212,10 @@ class EstimatorBase(object):
         """
         from sagemaker_hetero._aws import apps
 
-        name = getattr(app_type, "name", app_type)
-        if not isinstance(name, str) or name.lower() != apps.TENSORBOARD:
-            raise ValueError("%s does not support URL retrieval." % (name,))
-        job_name = self._current_job_name
         region = _names.known_region(_runner.session_facts(self._sagemaker_session).region)
-        if region is None:
-            raise ConfigError([Problem("sagemaker_session", _names.NO_REGION)])
-        studio = apps.studio_user()
-        presign = None
-        if studio is None and create_presigned_domain_url and domain_id and user_profile_name:
-            kwargs = dict(optional_create_presigned_url_kwargs or {}, DomainId=domain_id, UserProfileName=user_profile_name)
-            session = self.sagemaker_session
-            presign = lambda: session.create_presigned_domain_url(**kwargs)  # noqa: E731
-        url = apps.tensorboard_url(region, job_name, studio=studio, presign=presign)
-        if open_in_default_web_browser:
-            import webbrowser
-
-            webbrowser.open(url)
-            return ""
-        return url
+        return apps.app_url(app_type, region, self._current_job_name, lambda: self.sagemaker_session,
+                            open_in_default_web_browser, create_presigned_domain_url, domain_id, user_profile_name,
+                            optional_create_presigned_url_kwargs)
 
     @property
     def model_data(self):
@@ -346,6 +296,13 @@ class EstimatorBase(object):
             plan = _runner.plan_for(job, facts, now, session)
             self._current_job_name = plan.job_name
             return RenderedRequest(plan.request, plan, estimate=functools.partial(_dry_run_estimate, plan))
+        started = self._submit(session, job, now, preflight)
+        if wait:
+            started.wait(logs=logs)
+        return None
+
+    def _submit(self, session, job, now, preflight):
+        """Start the checked ``job`` through ``session`` (a new default Session when None), after the preflight."""
         if session is None:
             from sagemaker_hetero.session import Session
 
@@ -356,9 +313,7 @@ class EstimatorBase(object):
         self._current_job_name = started.name
         self.latest_training_job = started
         self._started(started)
-        if wait:
-            started.wait(logs=logs)
-        return None
+        return started
 
     # -- what a job will cost, and what changed since another --------------------------------
 

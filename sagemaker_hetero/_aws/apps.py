@@ -7,7 +7,10 @@ and user profile, else the TensorBoard landing page of the SageMaker console.
 import base64
 import json
 
-__all__ = ["TENSORBOARD", "STUDIO_METADATA_FILE", "studio_user", "tensorboard_url"]
+from sagemaker_hetero._request import names as _names
+from sagemaker_hetero.exceptions import ConfigError, Problem
+
+__all__ = ["TENSORBOARD", "STUDIO_METADATA_FILE", "studio_user", "tensorboard_url", "app_url"]
 
 TENSORBOARD = "tensorboard"
 #: Where a SageMaker Studio notebook finds its domain and user profile.
@@ -46,3 +49,26 @@ def tensorboard_url(region, job_name=None, studio=None, presign=None):
         return url
     url = "https://%s.console.aws.amazon.com/sagemaker/home?region=%s#/tensor-board-landing" % (region, region)
     return url + ("/%s" % job_name if job_name is not None else "")
+
+
+def app_url(app_type, region, job_name, session, open_in_browser, create_presigned_domain_url, domain_id,
+            user_profile_name, presigned_url_kwargs):
+    """``estimator.get_app_url``: the app's URL (``""`` once opened in a browser). ``region``: the
+    session's (None: not configured); ``session()``: the session that presigns a domain URL."""
+    name = getattr(app_type, "name", app_type)
+    if not isinstance(name, str) or name.lower() != TENSORBOARD:
+        raise ValueError("%s does not support URL retrieval." % (name,))
+    if region is None:
+        raise ConfigError([Problem("sagemaker_session", _names.NO_REGION)])
+    studio = studio_user()
+    presign = None
+    if studio is None and create_presigned_domain_url and domain_id and user_profile_name:
+        kwargs = dict(presigned_url_kwargs or {}, DomainId=domain_id, UserProfileName=user_profile_name)
+        presign = lambda: session().create_presigned_domain_url(**kwargs)  # noqa: E731
+    url = tensorboard_url(region, job_name, studio=studio, presign=presign)
+    if open_in_browser:
+        import webbrowser
+
+        webbrowser.open(url)
+        return ""
+    return url

@@ -8,12 +8,14 @@ variable must exist. For training jobs the SDK v2 takes from it (explicit argume
 :data:`TRAINING_JOB_DEFAULTS`, the job's tags (appended unless a tag of that key is given), the
 estimator's debugger hook, and a Session's default bucket and key prefix.
 
-The files are read here (the edge); what they mean for a job is applied by the estimator.
+The files are read here (the edge); :func:`apply` fills an estimator's arguments from them.
 """
 import os
 import sys
 
+from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._checks.text import MAX_SPEC_BYTES, SPEC, loads, read_bounded, text_of
+from sagemaker_hetero._model.arguments import NONE_MEANS
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "DEBUG_HOOK",
     "DEFAULT_BUCKET",
     "DEFAULT_BUCKET_PREFIX",
+    "apply",
     "load",
     "check",
     "kind_problems",
@@ -268,3 +271,37 @@ def _cached_local(path, where, required):
             return data
         _cache[key] = data
     return _cache[key]
+
+
+def _volume_kms_allowed(arguments):
+    """Whether the job's instances take a volume KMS key (the SDK v2 applies the configuration's only
+    then): a type of a family without local NVMe storage only, as the SDK v2 tells them apart."""
+    types = [arguments.get("instance_type")] + [getattr(g, "instance_type", None)
+                                                 for g in arguments.get("instance_groups") or () if g is not None]
+    for itype in types:
+        parts = itype.split(".") if isinstance(itype, str) else []
+        family = parts[1] if len(parts) == 3 and parts[0] == "ml" else None
+        if family and "d" not in family and not family.startswith(D.NO_VOLUME_FAMILIES):
+            return True
+    return False
+
+
+def apply(arguments):
+    """Fill the arguments not given (None) from the SageMaker defaults configuration, as the SDK v2
+    does (docs/migrating.md); returns the configuration's tags, appended to the job's unless given."""
+    session = arguments.get("sagemaker_session")
+    config = getattr(session, "sagemaker_config", None)
+    if config is None:
+        config = load()
+    for name, path in TRAINING_JOB_DEFAULTS:
+        if name not in arguments or arguments[name] is not None:
+            continue
+        found = value(config, path)
+        if found is not None and (name != "volume_kms_key" or _volume_kms_allowed(arguments)):
+            arguments[name] = found
+    if "debugger_hook_config" in arguments and arguments["debugger_hook_config"] is None:
+        arguments["debugger_hook_config"] = value(config, DEBUG_HOOK)
+    for name, meant in NONE_MEANS.items():
+        if arguments.get(name, False) is None:
+            arguments[name] = meant
+    return value(config, TAGS)

@@ -11,7 +11,11 @@ that it is the regular file it looked at, and reads at most ``limit`` bytes.
 import os
 import stat
 
-__all__ = ["NotRegular", "read_regular", "kind_of"]
+__all__ = ["NotRegular", "read_regular", "read_failure", "kind_of", "FAILURE_FILE", "FAILURE_LIMIT"]
+
+#: What a failing host says about its failure (SageMaker shows it as the job's FailureReason).
+FAILURE_FILE = "output/failure"
+FAILURE_LIMIT = 64 * 1024
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
@@ -86,3 +90,21 @@ def read_regular(folder, rel, limit):
         return b"".join(chunks), info.st_size
     finally:
         os.close(fd)
+
+
+def read_failure(base_dir):
+    """A host's ``output/failure``: ``(text or None, note or None)``. A regular file only, no link
+    followed, at most :data:`FAILURE_LIMIT` bytes; a FIFO, a device, a link... is not opened for
+    reading and the note says so, as it says when the text was cut."""
+    try:
+        data, size = read_regular(base_dir, FAILURE_FILE, FAILURE_LIMIT)
+    except FileNotFoundError:
+        return None, None
+    except NotRegular as exc:
+        return None, "%s: not read" % (exc,)
+    except OSError as exc:
+        return None, "%s cannot be read: %s" % (FAILURE_FILE, exc.strerror or repr(exc))
+    note = None
+    if size > len(data):
+        note = "%s holds %d bytes: the first %d are shown" % (FAILURE_FILE, size, len(data))
+    return data.decode("utf-8", "replace").strip() or None, note

@@ -30,11 +30,8 @@ import weakref
 from sagemaker_hetero.exceptions import LocalJobError
 from sagemaker_hetero.local import _artifacts, _hostfiles, _lifeline, _output, _private, _signals
 
-__all__ = ["LocalJob", "utc_now", "LAST_LINES", "FAILURE_FILE", "FAILURE_LIMIT"]
+__all__ = ["LocalJob", "utc_now"]
 
-LAST_LINES = _output.LAST_LINES
-FAILURE_FILE = "output/failure"
-FAILURE_LIMIT = 64 * 1024
 _PUMP_DRAIN_SECONDS = 2.0
 _RUNNING = weakref.WeakSet()
 _SIGNAL_STOP = {"stopping": False}  # a first SIGTERM/SIGHUP is stopping the hosts
@@ -62,7 +59,7 @@ class _HostRun(object):
         self.proc = None
         self.exit_code = None
         self.exited = threading.Event()
-        self.failure = None  # the failure file's text (its first FAILURE_LIMIT bytes)
+        self.failure = None  # the failure file's text (its first FAILURE_LIMIT bytes, _hostfiles)
         self.failure_note = None  # why it was not read, or that it was cut
 
     @property
@@ -74,21 +71,8 @@ class _HostRun(object):
         return self.output.lines
 
     def read_failure(self):
-        """Read ``output/failure`` once: a regular file only, no link followed, at most 64 KiB
-        (a FIFO, a device, a link... is not opened for reading and ``failure_note`` says so)."""
-        try:
-            data, size = _hostfiles.read_regular(self.plan.base_dir, FAILURE_FILE, FAILURE_LIMIT)
-        except FileNotFoundError:
-            return
-        except _hostfiles.NotRegular as exc:
-            self.failure_note = "%s: not read" % (exc,)
-            return
-        except OSError as exc:
-            self.failure_note = "%s cannot be read: %s" % (FAILURE_FILE, exc.strerror or repr(exc))
-            return
-        self.failure = data.decode("utf-8", "replace").strip() or None
-        if size > len(data):
-            self.failure_note = "%s holds %d bytes: the first %d are shown" % (FAILURE_FILE, size, len(data))
+        """Read ``output/failure`` once, trusting nothing about it (:func:`_hostfiles.read_failure`)."""
+        self.failure, self.failure_note = _hostfiles.read_failure(self.plan.base_dir)
 
 
 class LocalJob(object):
@@ -455,7 +439,7 @@ class LocalJob(object):
         lines = ["Local training job %s: %s." % (self.name, text)]
         if culprit is not None:
             if culprit.failure:
-                lines.append("%s:" % os.path.join(culprit.plan.base_dir, *FAILURE_FILE.split("/")))
+                lines.append("%s:" % os.path.join(culprit.plan.base_dir, *_hostfiles.FAILURE_FILE.split("/")))
                 lines.extend("  " + line for line in culprit.failure.splitlines())
             if culprit.failure_note:
                 lines.append("%s: %s" % (culprit.host.name, culprit.failure_note))
