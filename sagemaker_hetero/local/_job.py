@@ -62,13 +62,8 @@ class _HostRun(object):
         self.failure = None  # the failure file's text (its first FAILURE_LIMIT bytes, _hostfiles)
         self.failure_note = None  # why it was not read, or that it was cut
 
-    @property
-    def label(self):
-        return self.output.label
-
-    @property
-    def lines(self):
-        return self.output.lines
+    label = property(lambda self: self.output.label)
+    lines = property(lambda self: self.output.lines)
 
     def read_failure(self):
         """Read ``output/failure`` once, trusting nothing about it (:func:`_hostfiles.read_failure`)."""
@@ -542,17 +537,23 @@ class LocalJob(object):
                 self._out, self._drawn = out, None
         if logs in (False, "None"):
             self._echo = False
+        noted = []  # Ctrl-C, noted by our handler and raised here (_signals.record_interrupts)
+        put_back = _signals.record_interrupts(noted)
         try:
-            while not self._done.wait(0.25):
-                pass
+            while not self._done.wait(0.1):
+                if noted:
+                    raise KeyboardInterrupt
         except KeyboardInterrupt:
             try:
                 self._events.put(("stop", ("interrupted", "interrupted (Ctrl-C)")))
-                self._done.wait(self._grace + 10.0)
+                deadline, first = time.monotonic() + self._grace + 10.0, len(noted)  # a second Ctrl-C: kill now
+                while len(noted) <= first and not self._done.wait(0.1) and time.monotonic() < deadline:
+                    pass
             finally:
                 self._kill_now()
             raise
         finally:
+            put_back()
             if not _RUNNING:
                 _signals.release()
         if self._error is not None:

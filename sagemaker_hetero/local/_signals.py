@@ -6,13 +6,18 @@ calls the job runner's callback (it stops every host), then chains: to the previ
 handler if there was one, else (the default action) it dies by the signal itself, so the exit
 status is the signal's as if no handler had been installed. A signal that was ignored (``nohup``)
 or handled outside Python is left alone: the job keeps running, as the owner of the process asked.
+
+Ctrl-C while :meth:`LocalJob.wait` blocks: :func:`record_interrupts` has SIGINT noted rather than
+raised wherever the main thread happens to be (a ``KeyboardInterrupt`` raised between a lock's
+acquisition and its ``with`` block leaves the lock held, and an ``Event`` whose lock is held never
+ends its waits); the wait raises it itself, at a safe point.
 """
 import os
 import signal
 import sys
 import threading
 
-__all__ = ["SIGNALS", "install", "release", "installed"]
+__all__ = ["SIGNALS", "install", "release", "installed", "record_interrupts"]
 
 SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -54,6 +59,25 @@ def release():
         if signal.getsignal(signum) is _handle:
             signal.signal(signum, previous)
         del _previous[signum]
+
+
+def record_interrupts(noted):
+    """SIGINT appends to the list ``noted`` until the returned function is called (it puts the handler
+    back). Main thread only, and only over Python's own SIGINT handler: a program's handler is kept,
+    and elsewhere the returned function does nothing."""
+    if not _in_main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return lambda: None
+
+    def note(signum, frame):
+        noted.append(signum)
+
+    signal.signal(signal.SIGINT, note)
+
+    def put_back():
+        if signal.getsignal(signal.SIGINT) is note:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    return put_back
 
 
 def _handle(signum, frame):

@@ -25,6 +25,7 @@ from sagemaker_hetero.local import LocalSession
 from tests.local._helpers import estimator_for
 for signum in (signal.SIGTERM, signal.SIGHUP):  # whatever the test runner left ignored
     signal.signal(signum, signal.SIG_DFL)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 mode = %(mode)r
 if mode == "own-handler":
     def mine(signum, frame):
@@ -225,3 +226,39 @@ def test_the_entry_point_sees_no_watchdog(session_factory, write_code, tmp_path)
         assert report["ppid"] == os.getpid()
         assert report["fds"] == [0, 1, 2] and report["stdin"] == "/dev/null"
         assert report["children"] == []
+
+
+def test_ctrl_c_is_noted_while_recording_and_raised_after_it():
+    noted = []
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        put_back = _signals.record_interrupts(noted)
+        signal.raise_signal(signal.SIGINT)  # noted: no KeyboardInterrupt wherever the main thread is
+        assert noted == [signal.SIGINT]
+        put_back()
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_a_programs_own_ctrl_c_handler_is_kept_and_other_threads_record_nothing():
+    def mine(signum, frame):
+        pass
+
+    previous = signal.signal(signal.SIGINT, mine)
+    try:
+        noted = []
+        _signals.record_interrupts(noted)()
+        assert signal.getsignal(signal.SIGINT) is mine
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        result = []
+        thread = threading.Thread(target=lambda: result.append(_signals.record_interrupts(noted)))
+        thread.start()
+        thread.join()
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        result[0]()
+        assert noted == []
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -4,6 +4,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -66,11 +67,12 @@ def test_stop_ends_a_background_job(session_factory, write_code, pid_dir):
 
 
 DRIVER = """
-import sys
+import signal, sys
 sys.path.insert(0, %(tests)r)
 from sagemaker_hetero.local import LocalSession
 from tests.local._helpers import estimator_for
-session = LocalSession(root=%(root)r, grace_period=1)
+signal.signal(signal.SIGINT, signal.default_int_handler)  # a runner started in the background ignores it
+session = LocalSession(root=%(root)r, grace_period=%(grace)s)
 estimator = estimator_for(session, %(code)r, environment=%(env)r, job_name="interrupted")
 try:
     estimator.fit()
@@ -80,11 +82,12 @@ except KeyboardInterrupt:
 """
 
 
-def test_ctrl_c_while_waiting_stops_every_host_and_leaves_no_process(tmp_path, write_code, pid_dir):
+def _interrupted_driver(tmp_path, write_code, pid_dir, grace):
+    """A driver waiting for a 3-host SLEEPER job (its gpu host ignores SIGTERM), once every host is set up."""
     env = environment(pid_dir, IGNORE_TERM="gpu")
     script = tmp_path / "driver.py"
     script.write_text(textwrap.dedent(DRIVER % {
-        "tests": ROOT, "root": str(tmp_path / "jobs"), "code": write_code(SLEEPER), "env": env,
+        "tests": ROOT, "root": str(tmp_path / "jobs"), "code": write_code(SLEEPER), "env": env, "grace": grace,
     }))
     driver = subprocess.Popen(
         [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
@@ -92,15 +95,44 @@ def test_ctrl_c_while_waiting_stops_every_host_and_leaves_no_process(tmp_path, w
     )
     try:
         wait_for_files(pid_dir, 3)
+    except BaseException:
+        driver.kill()
+        driver.communicate()
+        raise
+    return driver, env
+
+
+def test_ctrl_c_while_waiting_stops_every_host_and_leaves_no_process(tmp_path, write_code, pid_dir):
+    driver, env = _interrupted_driver(tmp_path, write_code, pid_dir, grace=1)
+    try:
         pids = pids_in(pid_dir)
         assert all(pid_alive(p) for p in pids)
         driver.send_signal(signal.SIGINT)
-        out, err = driver.communicate(timeout=20)
+        out, err = driver.communicate(timeout=60)
     finally:
         if driver.poll() is None:
             driver.kill()
     assert "interrupted" in out and "KeyboardInterrupt" in err
     assert "Stopped (interrupted (Ctrl-C))" in out
+    assert_all_gone(pids, env["LOCAL_TEST_MARKER"])
+
+
+def test_a_second_ctrl_c_kills_what_is_left_without_the_grace_period(tmp_path, write_code, pid_dir):
+    driver, env = _interrupted_driver(tmp_path, write_code, pid_dir, grace=600)
+    try:
+        pids = pids_in(pid_dir)
+        cpu_host = int((tmp_path / "pids" / "algo-1").read_text().split()[0])
+        driver.send_signal(signal.SIGINT)
+        deadline = time.monotonic() + 30
+        while pid_alive(cpu_host):  # a cpu host ended on SIGTERM; the gpu host ignores it
+            assert time.monotonic() < deadline, "the first Ctrl-C did not reach the hosts"
+            time.sleep(0.05)
+        driver.send_signal(signal.SIGINT)
+        out, err = driver.communicate(timeout=60)  # far within the 600 s grace period
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+    assert "interrupted" in out and err.rstrip().endswith("KeyboardInterrupt")
     assert_all_gone(pids, env["LOCAL_TEST_MARKER"])
 
 
