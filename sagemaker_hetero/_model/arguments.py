@@ -36,7 +36,7 @@ SAME = object()
 NOT_DESCRIBED = None
 
 
-@attrs.frozen
+@attrs.frozen(eq=False, repr=False, slots=False)  # table rows, never compared: made on every import
 class Argument(object):
     """One argument. ``attribute``: the Job attribute holding it (None: the builder turns it into
     structure, or rendering writes it by hand). ``path``/``when``/``only_with``: the request field
@@ -49,6 +49,9 @@ class Argument(object):
     at ``path`` for a job sent without the field (the service fills it in; :data:`NOT_DESCRIBED`:
     nothing), so a request compared with a description does not count it as a change. ``doc``: what
     it means, in the words ``help()`` shows."""
+
+    def __repr__(self):
+        return "Argument(%r)" % (self.name,)
 
     name = attrs.field()
     default = attrs.field(default=None)

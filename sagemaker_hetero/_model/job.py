@@ -58,10 +58,12 @@ def enabled(section):
     return isinstance(section, dict) and section.get("enabled", False) is True
 
 
-@attrs.frozen
+@attrs.frozen(eq=False, repr=False, slots=False)  # compared field by field nowhere; made on every import
 class Group(object):
     """One instance group; ``arg`` is where the user wrote it (``instance_groups[1]``, or ``None``
     for the one group of a cluster without instance groups)."""
+
+    __repr__ = short_repr
 
     name = attrs.field()
     instance_type = attrs.field()
@@ -69,7 +71,7 @@ class Group(object):
     arg = attrs.field(default=None, eq=False)
 
 
-@attrs.frozen(eq=False, repr=False)  # never compared; made on every import: no generated eq or repr
+@attrs.frozen(eq=False, repr=False, slots=False)  # never compared; made on every import: no generated eq or repr
 class Channel(object):
     """One channel of the request.
 
@@ -128,7 +130,7 @@ class Channel(object):
         return isinstance(self.uri, str) and self.uri.startswith("file://")
 
 
-@attrs.frozen
+@attrs.frozen(eq=False, repr=False, slots=False)  # compared field by field nowhere; made on every import
 class Distribution(object):
     """The distribution: its strategies (the user's dict without ``instance_groups``) and ``group``,
     the name of the one instance group that runs it (``None`` without instance groups: every host).
@@ -136,6 +138,8 @@ class Distribution(object):
     ``named`` are the group names the user's ``instance_groups`` gave (``None`` if not given), kept
     so the checks can say what was wrong with them.
     """
+
+    __repr__ = short_repr
 
     options = attrs.field()
     group = attrs.field(default=None)
@@ -172,11 +176,13 @@ class Distribution(object):
         return " + ".join(labels) or None
 
 
-@attrs.frozen
+@attrs.frozen(eq=False, repr=False, slots=False)  # compared field by field nowhere; made on every import
 class Code(object):
     """The code every host runs: ``entry_point`` (relative to ``source_dir`` when that is given),
     ``source_dir`` (a folder, or an S3 ``.tar.gz`` used as it is), ``dependencies``, and
     ``location`` (``code_location``: where the archive is uploaded)."""
+
+    __repr__ = short_repr
 
     entry_point = attrs.field()
     source_dir = attrs.field(default=None)
@@ -225,7 +231,7 @@ def _job_fields():
     return fields
 
 
-@attrs.frozen(these=_job_fields(), eq=False, repr=False)
+@attrs.frozen(these=_job_fields(), eq=False, repr=False, slots=False)
 class Job(object):
     """A training job, normalised. See the module docstring. Besides its structure, each argument of
     the table (``_model.arguments``) that one attribute holds is an attribute here: ``image_uri``

@@ -32,7 +32,7 @@ def _fields():
     return fields
 
 
-@attrs.frozen(these=_fields(), eq=False, repr=False)
+@attrs.frozen(these=_fields(), eq=False, repr=False, slots=False)
 class JobSettings(object):
     """Everything the user said about one training job: ``framework`` (``None`` for the generic
     Estimator, ``"pytorch"`` or ``"tensorflow"``), ``channels`` (``(name, str-or-TrainingInput)``

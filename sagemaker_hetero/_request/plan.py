@@ -15,10 +15,12 @@ from sagemaker_hetero._request import names, render, s3_uris
 __all__ = ["Facts", "CodePlan", "Plan", "make_plan", "code_plan", "output_path", "needs_default_bucket"]
 
 
-@attrs.frozen
+@attrs.frozen(eq=False, repr=False, slots=False)  # compared field by field nowhere; made on every import
 class Facts(object):
     """What a session knows: region, (when looked up or given) account, bucket and role ARNs, and
     whether it runs jobs locally."""
+
+    __repr__ = short_repr
 
     region = attrs.field()
     account_id = attrs.field(default=None)
@@ -43,15 +45,17 @@ class Facts(object):
         return self if self.account_id is not None else attrs.evolve(self, account_id=D.ZERO_ACCOUNT_ID)
 
 
-@attrs.frozen
+@attrs.frozen(eq=False, repr=False, slots=False)  # compared field by field nowhere; made on every import
 class CodePlan(object):
     """Where the code archive lives (``upload`` False when ``source_dir`` already is an S3 archive)."""
+
+    __repr__ = short_repr
 
     s3_uri = attrs.field()
     upload = attrs.field()
 
 
-@attrs.frozen(eq=False, repr=False)  # never compared; made on every import: no generated eq or repr
+@attrs.frozen(eq=False, repr=False, slots=False)  # never compared; made on every import: no generated eq or repr
 class Plan(object):
     """One job ready to go: the model, its name, the rendered request (with the origins of its
     parts), where its code archive goes (None: no code) and the region it was rendered for."""

@@ -43,7 +43,7 @@ _FIXED_ORIGINS = {
 _HEAD = ("AlgorithmSpecification", "OutputDataConfig", "TrainingJobName", "StoppingCondition", "ResourceConfig", "RoleArn")
 
 
-@attrs.frozen(eq=False, repr=False)  # never compared; made on every import: no generated eq or repr
+@attrs.frozen(eq=False, repr=False, slots=False)  # never compared; made on every import: no generated eq or repr
 class Context(object):
     """What the request depends on besides the job: region, job name, role ARN, where the output
     goes (the default bucket resolved), where the code archive lives (None: no code), and whether
@@ -59,7 +59,7 @@ class Context(object):
     local = attrs.field(default=False)  # a local run: file:// channels and output are read locally
 
 
-@attrs.frozen(eq=False, repr=False)  # never compared; made on every import: no generated eq or repr
+@attrs.frozen(eq=False, repr=False, slots=False)  # never compared; made on every import: no generated eq or repr
 class Rendered(object):
     """A request; ``origins``: wire path tuple -> the user's argument it came from; ``skip``: paths
     holding local-only values (a local run's ``file://`` channels and output); ``given``: wire path
