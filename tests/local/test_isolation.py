@@ -253,9 +253,15 @@ def test_with_overlays_each_hosts_code_and_opt_writes_are_its_own_and_the_memory
             os.unlink(opt_file)
 
 
-def test_memory_folders_of_dead_drivers_are_deleted_and_a_shared_parent_is_not_used(tmp_path):
+def test_memory_folders_of_dead_drivers_are_deleted_and_a_shared_parent_is_not_used(tmp_path, monkeypatch):
     from sagemaker_hetero.local import _private
 
+    if not os.path.isdir(_private.MEMORY_DIR):
+        pytest.skip("no /dev/shm here")
+    memory = tmp_path / "shm"
+    memory.mkdir()
+    # this test's own "/dev/shm": the real one's folder is not opened to others while jobs of other tests use it
+    monkeypatch.setattr(_private, "MEMORY_DIR", str(memory))
     folder = _private.memory_folder()
     if folder is None:
         pytest.skip("no /dev/shm here")
