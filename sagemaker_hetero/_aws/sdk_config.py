@@ -15,7 +15,7 @@ import sys
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._checks.text import MAX_SPEC_BYTES, SPEC, loads, read_bounded, text_of
-from sagemaker_hetero._model.arguments import NONE_MEANS
+from sagemaker_hetero._model.arguments import CONFIGURED, NONE_MEANS
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = [
@@ -44,18 +44,8 @@ _APP = "sagemaker"
 
 _JOB = ("SageMaker", "TrainingJob")
 #: ``(estimator argument, path in the configuration)``: the values an argument that is not given
-#: (None) takes from the configuration, as the SDK v2's estimators take them.
-TRAINING_JOB_DEFAULTS = (
-    ("role", _JOB + ("RoleArn",)),
-    ("output_kms_key", _JOB + ("OutputDataConfig", "KmsKeyId")),
-    ("volume_kms_key", _JOB + ("ResourceConfig", "VolumeKmsKeyId")),
-    ("subnets", _JOB + ("VpcConfig", "Subnets")),
-    ("security_group_ids", _JOB + ("VpcConfig", "SecurityGroupIds")),
-    ("encrypt_inter_container_traffic", _JOB + ("EnableInterContainerTrafficEncryption",)),
-    ("enable_network_isolation", _JOB + ("EnableNetworkIsolation",)),
-    ("environment", _JOB + ("Environment",)),
-    ("disable_profiler", _JOB + ("ProfilerConfig", "DisableProfiler")),
-)
+#: (None) takes from the configuration, as the SDK v2's estimators take them (the table's ``config``).
+TRAINING_JOB_DEFAULTS = tuple((name, _JOB + path) for name, path in CONFIGURED)
 TAGS = _JOB + ("Tags",)
 DEBUG_HOOK = ("SageMaker", "PythonSDK", "Modules", "Estimator", "DebugHookConfig")
 DEFAULT_BUCKET = ("SageMaker", "PythonSDK", "Modules", "Session", "DefaultS3Bucket")

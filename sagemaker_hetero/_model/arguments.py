@@ -47,8 +47,10 @@ class Argument(object):
     (not given, and not in the defaults configuration) stands for. ``setting``: it is part of the
     job (``sagemaker_session`` is not). ``described_absent``: what a DescribeTrainingJob answer holds
     at ``path`` for a job sent without the field (the service fills it in; :data:`NOT_DESCRIBED`:
-    nothing), so a request compared with a description does not count it as a change. ``doc``: what
-    it means, in the words ``help()`` shows."""
+    nothing), so a request compared with a description does not count it as a change. ``config``:
+    where under ``SageMaker.TrainingJob`` the SageMaker defaults configuration holds the value it
+    takes when not given (None), as the SDK v2's estimators take it. ``doc``: what it means, in the
+    words ``help()`` shows."""
 
     def __repr__(self):
         return "Argument(%r)" % (self.name,)
@@ -67,6 +69,7 @@ class Argument(object):
     takes = attrs.field(default=ALL)
     setting = attrs.field(default=True)
     described_absent = attrs.field(default=None)
+    config = attrs.field(default=None)
     doc = attrs.field(default="")
 
 
@@ -79,7 +82,7 @@ ARGUMENTS = (
     _A("image_uri", attribute="image_uri", falsy_is_not_given=True,
        doc=("The training image's URI. The generic Estimator needs one; a framework estimator "
             "without it runs the Deep Learning Container of its framework_version and py_version.")),
-    _A("role", attribute="role",
+    _A("role", attribute="role", config=("RoleArn",),
        doc=("The IAM role SageMaker assumes to run the job: an ARN, or a role name of the session's "
             "account.")),
     _A("instance_count",
@@ -96,6 +99,7 @@ ARGUMENTS = (
        doc=("The size in GB of each instance's storage volume, which holds File-mode inputs and "
             "checkpoints.")),
     _A("volume_kms_key", attribute="volume_kms_key", path=("ResourceConfig", "VolumeKmsKeyId"), described_absent="",
+       config=("ResourceConfig", "VolumeKmsKeyId"),
        doc="The KMS key that encrypts the instances' storage volumes."),
     _A("max_run", D.MAX_RUN_SECONDS, "max_run", ("StoppingCondition", "MaxRuntimeInSeconds"), ALWAYS,
        doc="The longest the job may run, in seconds: SageMaker stops it then."),
@@ -106,6 +110,7 @@ ARGUMENTS = (
        doc=("The S3 prefix the model artifacts and output go under; default: the session's default "
             "bucket.")),
     _A("output_kms_key", attribute="output_kms_key", path=("OutputDataConfig", "KmsKeyId"), described_absent="",
+       config=("OutputDataConfig", "KmsKeyId"),
        doc="The KMS key that encrypts the model artifacts in S3."),
     _A("base_job_name", falsy_is_not_given=True,
        doc=("The prefix of a generated job name (a timestamp follows it); default: the image's or "
@@ -118,9 +123,9 @@ ARGUMENTS = (
             "environment.")),
     _A("tags",
        doc="The job's tags: a list of {'Key': ..., 'Value': ...}, or a dict of key to value."),
-    _A("subnets",
+    _A("subnets", config=("VpcConfig", "Subnets"),
        doc="The IDs of the VPC subnets the instances run in (with security_group_ids)."),
-    _A("security_group_ids",
+    _A("security_group_ids", config=("VpcConfig", "SecurityGroupIds"),
        doc="The IDs of the VPC security groups of the instances (with subnets)."),
     _A("model_uri", falsy_is_not_given=True,
        doc=("The S3 URI of a model the job starts from; it arrives in the channel named "
@@ -131,6 +136,7 @@ ARGUMENTS = (
        doc="The metrics to read from the job's logs: a list of {'Name': ..., 'Regex': ...}."),
     _A("encrypt_inter_container_traffic", attribute="encrypt_inter_container_traffic",
        path=("EnableInterContainerTrafficEncryption",), when=TRUE, none_means=False, described_absent=False,
+       config=("EnableInterContainerTrafficEncryption",),
        doc="Encrypt the traffic between the job's instances (distributed training gets slower)."),
     _A("use_spot_instances", False, "spot", ("EnableManagedSpotTraining",), TRUE, described_absent=False,
        doc="Run on managed spot capacity, which can be interrupted (needs max_wait)."),
@@ -144,7 +150,7 @@ ARGUMENTS = (
        doc=("The checkpoint folder in the containers (with checkpoint_s3_uri); default: "
             "/opt/ml/checkpoints.")),
     _A("enable_network_isolation", attribute="network_isolation", path=("EnableNetworkIsolation",), when=TRUE,
-       none_means=False, described_absent=False,
+       none_means=False, described_absent=False, config=("EnableNetworkIsolation",),
        doc="Run the containers without network access; the code then arrives as a channel."),
     _A("debugger_hook_config", falsy_is_not_given=True,
        doc="The Debugger hook: a DebugHookConfig request dict; False sends none."),
@@ -154,10 +160,10 @@ ARGUMENTS = (
             "framework_version.")),
     _A("profiler_config", falsy_is_not_given=True,
        doc="The Profiler configuration, a ProfilerConfig request dict, sent only when given."),
-    _A("disable_profiler", none_means=False, generic_default=False,
+    _A("disable_profiler", none_means=False, generic_default=False, config=("ProfilerConfig", "DisableProfiler"),
        doc=("Turn the profiler off. Kept on the estimator; no profiler is sent unless "
             "profiler_config asks for one.")),
-    _A("environment",
+    _A("environment", config=("Environment",),
        doc="Environment variables set in every container: a dict of name to value."),
     _A("max_retry_attempts", attribute="max_retry_attempts", path=("RetryStrategy", "MaximumRetryAttempts"),
        doc="How many times the service retries the job after an internal error (1 to 30)."),
@@ -270,6 +276,9 @@ ARGUMENT = dict((a.attribute, a.name) for a in _SETTINGS if a.attribute is not N
 #: always, when given or when true, and then only if the ``only with`` attribute is sent too.
 FIELDS = tuple((a.path, a.attribute, a.when, BY_NAME[a.only_with].attribute if a.only_with else None)
                for a in _SETTINGS if a.path is not None)
+#: ``(argument, path under SageMaker.TrainingJob)``: the arguments not given (None) that take their
+#: value from the SageMaker defaults configuration, as the SDK v2's estimators do.
+CONFIGURED = tuple((a.name, a.config) for a in _SETTINGS if a.config is not None)
 #: ``(wire path, value)``: what a description holds at a field that was not sent (the service's value).
 DESCRIBED_ABSENT = tuple((a.path, a.described_absent) for a in _SETTINGS
                          if a.path is not None and a.described_absent is not NOT_DESCRIBED)
