@@ -20,7 +20,7 @@ import attrs
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.arguments import ARGUMENTS, job_default
-from sagemaker_hetero._model.settings import short_repr
+from sagemaker_hetero._model.settings import model_class
 
 __all__ = ["Group", "Channel", "Distribution", "Code", "Job", "group_name", "enabled", "NOT_GIVEN", "STRATEGIES"]
 
@@ -58,20 +58,18 @@ def enabled(section):
     return isinstance(section, dict) and section.get("enabled", False) is True
 
 
-@attrs.frozen(eq=False, repr=False, slots=False)  # compared field by field nowhere; made on every import
+@model_class
 class Group(object):
     """One instance group; ``arg`` is where the user wrote it (``instance_groups[1]``, or ``None``
     for the one group of a cluster without instance groups)."""
 
-    __repr__ = short_repr
-
     name = attrs.field()
     instance_type = attrs.field()
     count = attrs.field()
-    arg = attrs.field(default=None, eq=False)
+    arg = attrs.field(default=None)
 
 
-@attrs.frozen(eq=False, repr=False, slots=False)  # never compared; made on every import: no generated eq or repr
+@model_class
 class Channel(object):
     """One channel of the request.
 
@@ -81,8 +79,6 @@ class Channel(object):
     from (``inputs['train']``, ``model_uri``, ``source_dir``); ``plain`` is True when that argument
     is the URI itself rather than a TrainingInput.
     """
-
-    __repr__ = short_repr
 
     name = attrs.field()
     uri = attrs.field()
@@ -98,8 +94,8 @@ class Channel(object):
     hub_access_config = attrs.field(default=None)
     model_access_config = attrs.field(default=None)
     kind = attrs.field(default=INPUT)
-    arg = attrs.field(default=None, eq=False)
-    plain = attrs.field(default=False, eq=False)
+    arg = attrs.field(default=None)
+    plain = attrs.field(default=False)
 
     @classmethod
     def of_input(cls, name, value, groups=None, arg=None):
@@ -130,7 +126,7 @@ class Channel(object):
         return isinstance(self.uri, str) and self.uri.startswith("file://")
 
 
-@attrs.frozen(eq=False, repr=False, slots=False)  # compared field by field nowhere; made on every import
+@model_class
 class Distribution(object):
     """The distribution: its strategies (the user's dict without ``instance_groups``) and ``group``,
     the name of the one instance group that runs it (``None`` without instance groups: every host).
@@ -138,8 +134,6 @@ class Distribution(object):
     ``named`` are the group names the user's ``instance_groups`` gave (``None`` if not given), kept
     so the checks can say what was wrong with them.
     """
-
-    __repr__ = short_repr
 
     options = attrs.field()
     group = attrs.field(default=None)
@@ -176,13 +170,11 @@ class Distribution(object):
         return " + ".join(labels) or None
 
 
-@attrs.frozen(eq=False, repr=False, slots=False)  # compared field by field nowhere; made on every import
+@model_class
 class Code(object):
     """The code every host runs: ``entry_point`` (relative to ``source_dir`` when that is given),
     ``source_dir`` (a folder, or an S3 ``.tar.gz`` used as it is), ``dependencies``, and
     ``location`` (``code_location``: where the archive is uploaded)."""
-
-    __repr__ = short_repr
 
     entry_point = attrs.field()
     source_dir = attrs.field(default=None)
@@ -231,18 +223,15 @@ def _job_fields():
     return fields
 
 
-@attrs.frozen(these=_job_fields(), eq=False, repr=False, slots=False)
+@model_class(these=_job_fields())
 class Job(object):
     """A training job, normalised. See the module docstring. Besides its structure, each argument of
     the table (``_model.arguments``) that one attribute holds is an attribute here: ``image_uri``
     (given explicitly, else the framework's image), ``output_path`` (None: the default bucket),
     ``spot``, ...
 
-    A job is never compared (it is built, read and evolved) and its repr shows what differs from the
-    defaults, so attrs generates neither ``__eq__``/``__hash__`` nor a 48-field ``__repr__``: the larger
-    part of what making the class costs on every import."""
-
-    __repr__ = short_repr
+    A job is never compared (it is built, read and evolved); its repr shows what differs from the
+    defaults (:func:`~sagemaker_hetero._model.settings.model_class`)."""
 
     @property
     def group_names(self):

@@ -8,7 +8,7 @@ import attrs
 
 from sagemaker_hetero._model.arguments import ARGUMENTS, ESTIMATOR_FIELDS, settings_default
 
-__all__ = ["JobSettings", "ESTIMATOR_FIELDS", "short_repr"]
+__all__ = ["JobSettings", "ESTIMATOR_FIELDS", "short_repr", "model_class"]
 
 
 def short_repr(value):
@@ -17,6 +17,19 @@ def short_repr(value):
     given = ["%s=%r" % (f.name, getattr(value, f.name)) for f in attrs.fields(type(value))
              if getattr(value, f.name) is not f.default]
     return "%s(%s)" % (type(value).__name__, ", ".join(given))
+
+
+def model_class(cls=None, these=None):
+    """``attrs.frozen`` for the job model's and the request's internal classes, which are made on every
+    import and never compared field by field: no generated ``__eq__``, ``__hash__`` or ``__repr__``
+    (:func:`short_repr` names what differs from the defaults), no slots (attrs makes a slotted class
+    twice). ``these``: the fields, when the class body does not hold them."""
+
+    def make(cls):
+        cls.__repr__ = short_repr
+        return attrs.frozen(cls, these=these, eq=False, repr=False, slots=False)
+
+    return make if cls is None else make(cls)
 
 
 def _fields():
@@ -32,14 +45,11 @@ def _fields():
     return fields
 
 
-@attrs.frozen(these=_fields(), eq=False, repr=False, slots=False)
+@model_class(these=_fields())
 class JobSettings(object):
     """Everything the user said about one training job: ``framework`` (``None`` for the generic
     Estimator, ``"pytorch"`` or ``"tensorflow"``), ``channels`` (``(name, str-or-TrainingInput)``
     pairs from ``fit(inputs)``), and one field per argument of the table.
 
-    Settings are never compared (they are built, read and evolved), and their repr shows only what
-    differs from the defaults: attrs then generates no ``__eq__``, ``__hash__`` or 57-field ``__repr__``,
-    the larger part of what making the class costs each time the package is imported."""
-
-    __repr__ = short_repr
+    Settings are never compared (they are built, read and evolved); their repr shows only what differs
+    from the defaults (:func:`model_class`)."""

@@ -9,18 +9,16 @@ role ARNs); the places the SDK v2 puts output and code follow from them (:func:`
 import attrs
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._model.settings import short_repr
+from sagemaker_hetero._model.settings import model_class
 from sagemaker_hetero._request import names, render, s3_uris
 
 __all__ = ["Facts", "CodePlan", "Plan", "make_plan", "code_plan", "output_path", "needs_default_bucket"]
 
 
-@attrs.frozen(eq=False, repr=False, slots=False)  # compared field by field nowhere; made on every import
+@model_class
 class Facts(object):
     """What a session knows: region, (when looked up or given) account, bucket and role ARNs, and
     whether it runs jobs locally."""
-
-    __repr__ = short_repr
 
     region = attrs.field()
     account_id = attrs.field(default=None)
@@ -45,22 +43,18 @@ class Facts(object):
         return self if self.account_id is not None else attrs.evolve(self, account_id=D.ZERO_ACCOUNT_ID)
 
 
-@attrs.frozen(eq=False, repr=False, slots=False)  # compared field by field nowhere; made on every import
+@model_class
 class CodePlan(object):
     """Where the code archive lives (``upload`` False when ``source_dir`` already is an S3 archive)."""
-
-    __repr__ = short_repr
 
     s3_uri = attrs.field()
     upload = attrs.field()
 
 
-@attrs.frozen(eq=False, repr=False, slots=False)  # never compared; made on every import: no generated eq or repr
+@model_class
 class Plan(object):
     """One job ready to go: the model, its name, the rendered request (with the origins of its
     parts), where its code archive goes (None: no code) and the region it was rendered for."""
-
-    __repr__ = short_repr
 
     job = attrs.field()
     job_name = attrs.field()

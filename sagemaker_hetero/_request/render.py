@@ -16,7 +16,7 @@ from sagemaker_hetero._model import images
 from sagemaker_hetero._model.arguments import (ALWAYS, ARGUMENT, FIELDS, GIVEN, GROUP_FIELDS, TRUE, channel_fields, copied,
                                                data_source)
 from sagemaker_hetero._model.job import CODE, MODEL
-from sagemaker_hetero._model.settings import short_repr
+from sagemaker_hetero._model.settings import model_class
 from sagemaker_hetero._request.s3_uris import s3_key
 
 __all__ = ["Context", "Rendered", "Writer", "render", "user_path"]
@@ -43,13 +43,11 @@ _FIXED_ORIGINS = {
 _HEAD = ("AlgorithmSpecification", "OutputDataConfig", "TrainingJobName", "StoppingCondition", "ResourceConfig", "RoleArn")
 
 
-@attrs.frozen(eq=False, repr=False, slots=False)  # never compared; made on every import: no generated eq or repr
+@model_class
 class Context(object):
     """What the request depends on besides the job: region, job name, role ARN, where the output
     goes (the default bucket resolved), where the code archive lives (None: no code), and whether
     the job runs locally (``file://`` URIs are local then; for AWS they are S3 URIs gone wrong)."""
-
-    __repr__ = short_repr
 
     region = attrs.field()
     job_name = attrs.field()
@@ -59,13 +57,11 @@ class Context(object):
     local = attrs.field(default=False)  # a local run: file:// channels and output are read locally
 
 
-@attrs.frozen(eq=False, repr=False, slots=False)  # never compared; made on every import: no generated eq or repr
+@model_class
 class Rendered(object):
     """A request; ``origins``: wire path tuple -> the user's argument it came from; ``skip``: paths
     holding local-only values (a local run's ``file://`` channels and output); ``given``: wire path
     -> the user's own value where the request holds one derived from it (a role name's ARN)."""
-
-    __repr__ = short_repr
 
     request = attrs.field()
     origins = attrs.field()
