@@ -51,10 +51,10 @@ def tensorboard_url(region, job_name=None, studio=None, presign=None):
     return url + ("/%s" % job_name if job_name is not None else "")
 
 
-def app_url(app_type, region, job_name, session, open_in_browser, create_presigned_domain_url, domain_id,
+def app_url(app_type, region, job_name, get_session, open_in_browser, create_presigned_domain_url, domain_id,
             user_profile_name, presigned_url_kwargs):
     """``estimator.get_app_url``: the app's URL (``""`` once opened in a browser). ``region``: the
-    session's (None: not configured); ``session()``: the session that presigns a domain URL."""
+    session's (None: not configured); ``get_session()``: the session that presigns a domain URL."""
     name = getattr(app_type, "name", app_type)
     if not isinstance(name, str) or name.lower() != TENSORBOARD:
         raise ValueError("%s does not support URL retrieval." % (name,))
@@ -64,7 +64,7 @@ def app_url(app_type, region, job_name, session, open_in_browser, create_presign
     presign = None
     if studio is None and create_presigned_domain_url and domain_id and user_profile_name:
         kwargs = dict(presigned_url_kwargs or {}, DomainId=domain_id, UserProfileName=user_profile_name)
-        presign = lambda: session().create_presigned_domain_url(**kwargs)  # noqa: E731
+        presign = lambda: get_session().create_presigned_domain_url(**kwargs)  # noqa: E731
     url = tensorboard_url(region, job_name, studio=studio, presign=presign)
     if open_in_browser:
         import webbrowser
