@@ -12,12 +12,10 @@ import pytest
 
 from sagemaker_hetero._cost.cache import PriceCache
 from sagemaker_hetero._cost.prices import Price
-from sagemaker_hetero.cli import main
 from tests.cost.test_billed import described
 from tests.cost import _jobs
+from tests.test_cli import EXAMPLE, ROOT, run
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-EXAMPLE = os.path.join(ROOT, "examples", "spec.yaml")
 PRICES = os.path.join(ROOT, "examples", "prices.csv")
 JOB = "my-training-job-with-heterogeneous-cluster"
 
@@ -25,12 +23,6 @@ JOB = "my-training-job-with-heterogeneous-cluster"
 @pytest.fixture(autouse=True)
 def region(monkeypatch):
     monkeypatch.setenv("AWS_REGION", "us-west-2")
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
