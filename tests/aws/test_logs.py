@@ -166,6 +166,62 @@ def test_a_line_is_a_plain_tuple_the_garbage_collector_stops_tracking():
     assert log_labels.render(out) == "".join(line + "\n" for line in expected)
 
 
+def hostile_blocks():
+    """``(name, lines after the "Training Env:" header)``: blocks no labeller may choke on."""
+    deep = '{"current_host": "algo-1", "current_instance_group": "dnn_group", "x": %s}' % ("[" * 50000 + "]" * 50000)
+    env = {"current_host": "algo-1", "current_instance_group": "dnn_group"}
+    return [
+        ("50,000 [ in one object", [deep]),
+        ("50,000 [ left open", ['{"x": ' + "[" * 50000]),
+        ("a 10 MB line", ['{"current_host": "algo-1", "pad": "' + "x" * (10 << 20) + '", "current_instance_group": "dnn_group"}']),
+        ("a list", ["[1, 2]"]),
+        ("an object then more", ['{"current_host": "algo-1"} [1]']),
+        ("closed too often", ["{}}}]]"]),
+        ("a list for the host", [json.dumps(dict(env, current_host=["algo-1"]))]),
+        ("a mapping for the group", [json.dumps(dict(env, current_instance_group={"dnn_group": 1}))]),
+        ("a list for the group", [json.dumps(dict(env, current_instance_group=["dnn_group"]))]),
+        ("a number for the group", [json.dumps(dict(env, current_instance_group=7))]),
+        ("not UTF-16 safe", ['{"current_host": "\\ud800", "current_instance_group": "dnn_group"}']),
+    ]
+
+
+def test_a_hostile_training_env_block_never_raises_and_leaves_its_lines_unlabelled():
+    for name, block in hostile_blocks():
+        labeller = LogLabeller(GROUPS)
+        lines = ["Training Env:"] + block + ["after", format_marker("algo-1", "data_group", "t"), "labelled"]
+        out = labeller.feed("job/algo-1-1", events(lines)) + labeller.finish()
+        assert [line[MESSAGE] for line in out] == lines, name  # every line shown, none lost
+        # unlabelled, and the marker that follows still counts
+        assert [line[GROUP] for line in out] == [None] * (len(block) + 2) + ["data_group"] * 2, name
+
+
+def test_a_deep_but_well_formed_environment_is_not_parsed():
+    env = '{"current_host": "algo-1", "current_instance_group": "dnn_group", "x": %s}' % (
+        "[" * (log_labels.MAX_ENV_DEPTH + 1) + "]" * (log_labels.MAX_ENV_DEPTH + 1))
+    out = LogLabeller(GROUPS).feed("job/algo-1-1", events(["Training Env:", env]))
+    assert [line[GROUP] for line in out] == [None, None]  # told apart before json.loads sees it
+
+
+@pytest.mark.parametrize("filler", ["", '"k": "%s",' % ("v" * 10000)])
+def test_a_block_that_never_ends_is_not_held_beyond_its_limits(filler):
+    # blank lines after the header, or an object left open: either way the labeller lets the block
+    # go once it is longer than a training environment can be, and holds no more of it
+    labeller = LogLabeller(GROUPS)
+    start = ["Training Env:"] + (["{"] if filler else [])
+    count = log_labels.MAX_ENV_LINES + 10 if not filler else 2 * log_labels.MAX_ENV_CHARS // len(filler)
+    out = labeller.feed("job/algo-1-1", events(start + [filler] * count))
+    assert len(out) == len(start) + count  # all shown (unlabelled) as they come
+    assert labeller._streams["job/algo-1-1"].block == [] and labeller.finish() == []
+
+
+def test_a_group_filter_holds_at_most_its_limit_in_characters():
+    labeller = LogLabeller(GROUPS, only=["dnn_group"])
+    big = "x" * (log_labels.MAX_HELD_CHARS // 4)
+    out = labeller.feed("job/algo-1-1", events([big] * 6))
+    assert len(out) == 2  # the oldest, shown as "?" once more than MAX_HELD_CHARS would be held
+    assert len(labeller.finish()) == 4
+
+
 def test_merge_orders_streams_by_time():
     labeller = LogLabeller(["g"])
     a = labeller.feed("job/algo-1-1", [(10, "a1"), (30, "a2")])
