@@ -90,3 +90,30 @@ def test_the_cli_renders_with_placeholders_and_needs_a_region_to_send(bare, monk
     assert code == 0 and "<" not in out, err
     code, out, err = cli("submit", spec)
     assert code == 2 and "--region: no AWS region is configured: pass --region" in err
+
+
+def test_diff_against_a_render_made_with_no_region_needs_none_and_finds_it_equal(bare, monkeypatch, capsys, tmp_path):
+    # render with no region, then diff: the request holds <region> and <account-id>, and the spec is
+    # rendered again with those same placeholders (once 4 false differences, or no diff at all
+    # without --region); a region or account given then does not change what the file was made in
+    from sagemaker_hetero.cli import main
+
+    env, folder = bare
+    for name in list(os.environ):
+        monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    spec = os.path.join(ROOT, "examples", "spec.yaml")
+    saved = tmp_path / "r.json"
+    assert main(["render", spec]) == 0
+    saved.write_text(capsys.readouterr()[0])
+    for extra in ([], ["--region", "us-east-1"], ["--region", "us-east-1", "--account-id", "123456789012"]):
+        code = main(["diff", spec, "--against", str(saved)] + extra)
+        out, err = capsys.readouterr()
+        assert (code, out, err) == (0, "No difference from file %s (in request terms).\n" % saved, ""), extra
+    # a render made in a region diffs as equal with no region configured: it is rendered in the file's
+    assert main(["--region", "eu-west-1", "render", spec, "--account-id", "123456789012"]) == 0
+    saved.write_text(capsys.readouterr()[0])
+    assert "s3://sagemaker-eu-west-1-123456789012/" in saved.read_text()
+    assert main(["diff", spec, "--against", str(saved)]) == 0
+    assert capsys.readouterr()[0] == "No difference from file %s (in request terms).\n" % saved

@@ -50,8 +50,15 @@ UNKNOWN_GROUP = "?"
 ENV_HEADER = "Training Env:"
 #: A "Training Env:" block longer than this many lines is not a training environment.
 MAX_ENV_LINES = 2000
-#: Lines held per stream while a group filter waits to learn the stream's group.
+#: Nor is one of more characters than this (a real one is a few kilobytes): what a block holds while
+#: it is read is bounded by this and ``MAX_ENV_LINES``, whether or not it ever ends.
+MAX_ENV_CHARS = 1 << 20
+#: Nor is one nesting deeper than this (a real one nests 3 or 4 levels): measured as the block is
+#: read, so the JSON parser never sees a deeper one.
+MAX_ENV_DEPTH = 32
+#: Lines held per stream while a group filter waits to learn the stream's group, and characters.
 MAX_HELD_LINES = 10000
+MAX_HELD_CHARS = 4 << 20
 
 _SCAN, _HEADER, _JSON = "scan", "header", "json"
 _HOST_EPOCH = re.compile(r"^(?P<host>.+)-(?P<epoch>\d+)$")
@@ -129,9 +136,11 @@ def filter_problems(only, groups, job_name=None):
     return problems
 
 
-def _brace_depth(chars):
-    """How many JSON objects/arrays ``chars`` opens minus closes (strings skipped)."""
-    depth = 0
+def _brace_depth(chars, depth=0):
+    """``(depth, deepest)``: the JSON nesting depth after ``chars`` read at ``depth`` (objects and
+    arrays opened minus closed, strings skipped), and the deepest it went; stops as soon as it goes
+    deeper than ``MAX_ENV_DEPTH``."""
+    deepest = depth
     in_string = escaped = False
     for ch in chars:
         if in_string:
@@ -145,9 +154,27 @@ def _brace_depth(chars):
             in_string = True
         elif ch in "{[":
             depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_ENV_DEPTH:
+                    break
         elif ch in "}]":
             depth -= 1
-    return depth
+    return depth, deepest
+
+
+def _environment(block):
+    """``(current_host, current_instance_group)`` of a complete "Training Env:" block (its lines), or
+    None if it is not a JSON object. Never raises: the block was bounded in size and depth as it was
+    read, and whatever else goes wrong reading it leaves the stream's group unknown."""
+    try:
+        start = next(i for i, held in enumerate(block) if held[MESSAGE].strip().startswith("{"))
+        env = json.loads("\n".join(held[MESSAGE] for held in block[start:]))
+        if not isinstance(env, dict):
+            return None
+        return env.get("current_host"), env.get("current_instance_group")
+    except Exception:  # noqa: BLE001 - whatever a job prints, its lines are shown (unlabelled)
+        return None
 
 
 @attrs.define
@@ -160,7 +187,9 @@ class _Stream(object):
     seq = attrs.field(default=0)
     depth = attrs.field(default=0)
     block = attrs.field(factory=list)  # lines of a "Training Env:" block being read
+    size = attrs.field(default=0)  # the characters of ``block``
     held = attrs.field(factory=collections.deque)  # lines held until the group is known (group filter only)
+    held_size = attrs.field(default=0)  # the characters of ``held``
 
 
 class LogLabeller(object):
@@ -237,6 +266,7 @@ class LogLabeller(object):
                 self._abandon(stream, out)
             out.extend(stream.held)
             stream.held.clear()
+            stream.held_size = 0
         return merge(out)
 
     # -- the state machine of a stream whose group is not known yet: each step appends the lines
@@ -246,7 +276,8 @@ class LogLabeller(object):
         if stream.mode == _HEADER:
             stripped = line[MESSAGE].strip()
             if not stripped:
-                stream.block.append(line)
+                if not self._hold(stream, line):
+                    self._abandon(stream, out)
                 return
             if stripped.startswith("{"):
                 stream.mode = _JSON
@@ -266,31 +297,34 @@ class LogLabeller(object):
                 return
         if ENV_HEADER in message and message.rstrip().endswith(ENV_HEADER):
             stream.mode = _HEADER
-            stream.block = [line]
-            stream.depth = 0
+            stream.block, stream.size, stream.depth = [], 0, 0
+            if not self._hold(stream, line):
+                self._abandon(stream, out)
             return
         self._unknown(stream, line, out)
 
-    def _json_line(self, stream, line, out):
+    def _hold(self, stream, line):
+        """Add ``line`` to the block being read; False once the block is too long to be an environment."""
         stream.block.append(line)
-        stream.depth += _brace_depth(line[MESSAGE])
+        stream.size += len(line[MESSAGE]) + 1
+        return stream.size <= MAX_ENV_CHARS and len(stream.block) <= MAX_ENV_LINES
+
+    def _json_line(self, stream, line, out):
+        if not self._hold(stream, line):
+            self._abandon(stream, out)
+            return
+        stream.depth, deepest = _brace_depth(line[MESSAGE], stream.depth)
+        if deepest > MAX_ENV_DEPTH:
+            self._abandon(stream, out)
+            return
         if stream.depth > 0:
-            if len(stream.block) > MAX_ENV_LINES:
-                self._abandon(stream, out)
             return
-        start = next(i for i, held in enumerate(stream.block) if held[MESSAGE].strip().startswith("{"))
-        try:
-            env = json.loads("\n".join(held[MESSAGE] for held in stream.block[start:]))
-        except ValueError:
+        found = _environment(stream.block)
+        if found is None or not self._acceptable(stream, found[0], found[1]):
             self._abandon(stream, out)
             return
-        host = env.get("current_host") if isinstance(env, dict) else None
-        group = env.get("current_instance_group") if isinstance(env, dict) else None
-        if not self._acceptable(stream, host, group):
-            self._abandon(stream, out)
-            return
-        block, stream.block, stream.mode = stream.block, [], _SCAN
-        self._learn(stream, group, block, out)
+        block, stream.block, stream.size, stream.mode = stream.block, [], 0, _SCAN
+        self._learn(stream, found[1], block, out)
 
     def _acceptable(self, stream, host, group):
         if not isinstance(group, str) or not group or host != stream.host:
@@ -299,13 +333,13 @@ class LogLabeller(object):
 
     def _learn(self, stream, group, lines, out):
         self._set_group(stream, group)
-        held, stream.held = stream.held, collections.deque()
+        held, stream.held, stream.held_size = stream.held, collections.deque(), 0
         if stream.shown:
             out.extend(line[:GROUP] + (group,) for line in held)
             out.extend(line[:GROUP] + (group,) for line in lines)
 
     def _abandon(self, stream, out):
-        block, stream.block, stream.mode = stream.block, [], _SCAN
+        block, stream.block, stream.size, stream.mode = stream.block, [], 0, _SCAN
         for line in block:
             self._unknown(stream, line, out)
 
@@ -314,6 +348,9 @@ class LogLabeller(object):
             out.append(line)
             return
         held = stream.held
-        if len(held) >= MAX_HELD_LINES:
-            out.append(held.popleft())  # the oldest, shown as "?" rather than held without end
         held.append(line)
+        stream.held_size += len(line[MESSAGE])
+        while len(held) > MAX_HELD_LINES or stream.held_size > MAX_HELD_CHARS:
+            oldest = held.popleft()  # shown as "?" rather than held without end
+            stream.held_size -= len(oldest[MESSAGE])
+            out.append(oldest)

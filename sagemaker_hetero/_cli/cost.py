@@ -2,8 +2,9 @@
 ``diff SPEC --against JOB|FILE`` (what differs from a job's request or a saved render; exit 1: a change).
 
 Both render the spec's job as ``render`` does, in a region (prices are per region); ``diff`` renders
-it in the compared job's account (its default bucket, its role ARNs). ``cost --offline`` and
-``diff --against FILE`` import neither boto3 nor botocore.
+it in the compared job's region and account (its default bucket, its role ARNs), or a saved render's,
+and needs no region for a file. ``cost --offline`` and ``diff --against FILE`` import neither boto3 nor
+botocore.
 """
 import json
 import os
@@ -11,6 +12,7 @@ import sys
 
 from sagemaker_hetero._cli import inputs as _input
 from sagemaker_hetero._cli.exits import EXIT_DIFFERENT, EXIT_OK
+from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER
 
 __all__ = ["add_to"]
 
@@ -30,16 +32,17 @@ def add_to(commands, parents):
     p.set_defaults(handler=_diff)
 
 
-def _planned(args, account_id=None):
-    """The plan of the spec's job as ``render`` makes it (the code key from the archive's digest), in the
-    account of ``--account-id``, else ``account_id``; prices are per region, so a region is needed."""
+def _planned(args, account_id=None, region=None):
+    """The plan of the spec's job as ``render`` makes it (the code key from the archive's digest), in
+    ``region`` and ``account_id`` where given (the compared side's: see ``diff.facts_of``), else in the
+    region configured (needed: prices are per region) and the account of ``--account-id``."""
     import attrs
 
     from sagemaker_hetero import _runner
 
-    facts = attrs.evolve(_input.dry_run_facts(args), region=_input.required_region(args))
-    if facts.account_id is None and account_id is not None:
-        facts = attrs.evolve(facts, account_id=account_id)
+    facts = attrs.evolve(_input.dry_run_facts(args), region=region or _input.required_region(args))
+    if account_id is not None:
+        facts = attrs.evolve(facts, account_id=None if account_id == ACCOUNT_PLACEHOLDER else account_id)
     _, job, facts, now = _input.load(args, facts=facts)
     return _runner.plan_for(job, facts, now, None)
 
@@ -56,14 +59,20 @@ def _cost(args):
 
 def _diff(args):
     """``diff``: the spec's request against a job's (described) or a saved render's; exit 1 if they differ.
-    The spec's job is rendered in the job's account (its default bucket, its role ARNs)."""
+    The spec's job is rendered in the job's region and account (its default bucket, its role ARNs), a
+    saved render's as it shows them (placeholders included; where it shows none, the region configured,
+    else the placeholder: a file needs no AWS)."""
     from sagemaker_hetero._checks import text as _spec_text
     from sagemaker_hetero._cost import diff
 
     if os.path.exists(args.against) or args.against.lower().endswith(".json"):
         old, against = _spec_text.read_json_object(args.against, "--against", "request"), "file %s" % args.against
+        fallback = _input.dry_run_facts(args).region
     else:
         old, against = _input.session(args).describe_training_job(args.against), "job %s" % args.against
-    result = diff.diff(old, _planned(args, diff.account_of(old)).request, against)
+        fallback = None
+    region, account_id = diff.facts_of(old)
+    plan = _planned(args, account_id, region or fallback)
+    result = diff.diff(old, plan.request, against, region=plan.region)
     sys.stdout.write((json.dumps(result.to_dict(), default=str) if args.output == "json" else str(result)) + "\n")
     return EXIT_OK if result.equal else EXIT_DIFFERENT

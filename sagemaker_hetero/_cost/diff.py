@@ -13,6 +13,15 @@ adds to a description (status, times, ARN, artifacts, ...) are gone. What is no 
 - against a description: tags (a description holds none) and the metric definitions the new
   request does not name (the service adds its own for some images; moto adds one to every job).
 
+Both sides are rendered with one set of facts: the compared side's. A description's region and
+account are its ARN's; a saved render's (:func:`facts_of`) are the ones it shows (its
+``sagemaker_region``, default bucket, image and role), ``<region>`` and ``<account-id>`` placeholders
+included, so a render made with no region configured diffs as equal to itself.
+
+The other side is read only once its types are the service model's (:func:`type_problems`: each field
+of the CreateTrainingJob request it holds against that field's shape, which a description shares): a
+wrong one is a :class:`ConfigError` naming every field that is wrong, never an unexpected error.
+
 The code archive's key is content-addressed (``code/<sha256>/sourcedir.tar.gz``): it is the same
 for the same code, so it differs exactly when the code does. Channels, instance groups, tags and
 metric definitions are matched by name, so their order is no difference; other lists are compared
@@ -24,11 +33,16 @@ import re
 
 import attrs
 
+from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._checks import service as _service
+from sagemaker_hetero._checks.text import MAX_SPEC_DEPTH
 from sagemaker_hetero._model.arguments import DESCRIBED_ABSENT
 from sagemaker_hetero._request import describe as _describe
 from sagemaker_hetero._request import plan as _plan
+from sagemaker_hetero.exceptions import ConfigError, Problem
 
-__all__ = ["Change", "Diff", "diff", "request_form", "is_description", "account_of", "SERVICE_DEFAULTS", "ABSENT"]
+__all__ = ["Change", "Diff", "diff", "request_form", "is_description", "account_of", "facts_of", "type_problems",
+           "SERVICE_DEFAULTS", "ABSENT"]
 
 
 class _Absent(object):
@@ -57,6 +71,11 @@ _KEYED = {
 _MAPS = (("HyperParameters",), ("Environment",))
 _NAME_MARK = "{job_name}"
 _DESCRIPTION_KEYS = ("TrainingJobArn", "TrainingJobStatus", "CreationTime")
+# A default bucket ``sagemaker-<region>-<account>`` (placeholders included), an image's registry
+# region, a role ARN's account.
+_DEFAULT_BUCKET = re.compile(r"^s3://sagemaker-(?P<region>[a-z0-9-]+|<region>)-(?P<account>\d{12}|<account-id>)(/|$)")
+_IMAGE_REGION = re.compile(r"\.dkr\.ecr\.(?P<region>[a-z0-9-]+|<region>)\.amazonaws\.com")
+_ROLE_ACCOUNT = re.compile(r"^arn:[a-z-]+:iam::(?P<account>\d{12}|<account-id>):")
 
 
 def is_description(data):
@@ -66,8 +85,86 @@ def is_description(data):
 
 def account_of(desc):
     """The account id in a description's job ARN, or None."""
-    parts = (desc.get("TrainingJobArn") or "").split(":")
+    arn = desc.get("TrainingJobArn") if isinstance(desc, dict) else None
+    parts = arn.split(":") if isinstance(arn, str) else ()
     return parts[4] if len(parts) > 5 and parts[4] else None
+
+
+def facts_of(old):
+    """``(region, account id)`` the other side was made in, each None where it does not show it: a
+    description's ARN's; a saved render's from its ``sagemaker_region`` hyperparameter, default
+    bucket or image (the region) and default bucket or role ARN (the account), ``<region>`` and
+    ``<account-id>`` as they are."""
+    if not isinstance(old, dict):
+        return None, None
+    if is_description(old):
+        return _describe.region_of(old), account_of(old)
+    hyperparameters = old.get("HyperParameters") if isinstance(old.get("HyperParameters"), dict) else {}
+    named = _describe.decoded(hyperparameters.get("sagemaker_region"))
+    buckets = [_DEFAULT_BUCKET.match(uri) for uri in (_describe.value_at(old, ("OutputDataConfig", "S3OutputPath")),
+                                                       _describe.decoded(hyperparameters.get("sagemaker_submit_directory")))
+               if isinstance(uri, str)]
+    image = _describe.value_at(old, ("AlgorithmSpecification", "TrainingImage"))
+    found = [m for m in buckets if m] + [_IMAGE_REGION.search(image) if isinstance(image, str) else None]
+    regions = ([named] if isinstance(named, str) and named else []) + [m.group("region") for m in found if m]
+    role = _ROLE_ACCOUNT.match(old["RoleArn"]) if isinstance(old.get("RoleArn"), str) else None
+    accounts = [m.group("account") for m in buckets if m] + ([role.group("account")] if role else [])
+    return (regions[0] if regions else None), (accounts[0] if accounts else None)
+
+
+def type_problems(old):
+    """Problems with the types of ``old`` (a request or a description, read from a file or an answer):
+    each field of the CreateTrainingJob request it holds, against that field's shape in the service
+    model (a description shares them), and a description's job ARN; every one found, each naming its
+    path. Only types: a saved render's placeholders, a field too long or a value not in an enum are
+    differences, not problems."""
+    if not isinstance(old, dict):
+        return [Problem("old", "must be a JSON object (a request or a description)", old)]
+    deep = _too_deep(old, MAX_SPEC_DEPTH)
+    if deep is not None:
+        return [Problem(_path(deep), "nests deeper than %d levels, more than a request may" % MAX_SPEC_DEPTH)]
+    request = _service.input_shape("CreateTrainingJob")
+    members = _service.shape(request)["members"]
+    fields = dict((k, v) for k, v in old.items() if k in members)
+    problems = [Problem(_path(v.path), v.message, v.value) for v in _service.check(fields, request)
+                if v.has_value and _is_type_message(v.message)]
+    if "TrainingJobArn" in old and not isinstance(old["TrainingJobArn"], str):
+        problems.append(Problem("TrainingJobArn", "must be a string", old["TrainingJobArn"]))
+    return problems
+
+
+def _is_type_message(message):
+    """Whether the walker's ``message`` says a value is not of its shape's type (or could not be read)."""
+    return message in _TYPE_MESSAGES or message.startswith("could not be checked")
+
+
+_TYPE_MESSAGES = frozenset(_service._EXPECTED_TYPE.values())
+
+
+def _too_deep(value, limit):
+    """The path (a tuple) of a mapping or list in ``value`` deeper than ``limit`` levels, else None.
+    Iterative: any depth is measured."""
+    stack = [(value, ())]
+    while stack:
+        node, path = stack.pop()
+        if len(path) >= limit:
+            return path
+        if isinstance(node, dict):
+            stack.extend((item, path + (key,)) for key, item in node.items() if isinstance(item, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend((item, path + (i,)) for i, item in enumerate(node) if isinstance(item, (dict, list)))
+    return None
+
+
+def _path(path):
+    """A walker's path as the diff shows one: ``InputDataConfig[0].ChannelName``, ``HyperParameters['lr']``."""
+    shown = ""
+    for i, key in enumerate(path):
+        if isinstance(key, int):
+            shown += "[%d]" % key
+        else:
+            shown += _segment(tuple(path[:i]), key)
+    return shown
 
 
 def request_form(desc, region=None):
@@ -239,7 +336,11 @@ def _walk(old, new, path, shown, out):
 
 def diff(old, new, against, region=None):
     """The :class:`Diff` of the request ``new`` against ``old`` (a request, or a DescribeTrainingJob
-    answer read back into one with :func:`request_form` in ``region``)."""
+    answer read back into one with :func:`request_form` in ``region``). Raises :class:`ConfigError`
+    (with ``against`` as its subject) if ``old``'s types are wrong (:func:`type_problems`)."""
+    problems = type_problems(old)
+    if problems:
+        raise ConfigError(problems, against)
     described = is_description(old)
     notes = ("tags are not compared: a job's description holds none",) if described and new.get("Tags") else ()
     before = _normal(request_form(old, region) if described else old, described)

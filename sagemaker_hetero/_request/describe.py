@@ -21,7 +21,7 @@ from sagemaker_hetero._request.s3_uris import s3_key
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = ["AUTO", "job_from_description", "value_at", "group_names", "image_framework", "image_of", "region_of",
-           "job_status", "status_summary", "iso"]
+           "job_status", "status_summary", "iso", "decoded"]
 
 #: ``framework=AUTO``: tell the framework from the training image.
 AUTO = "auto"
@@ -78,8 +78,18 @@ def image_of(desc):
 
 def region_of(desc):
     """The region in the job's ARN (``arn:aws:sagemaker:REGION:...``), or ``None``."""
-    parts = (desc.get("TrainingJobArn") or "").split(":")
+    arn = desc.get("TrainingJobArn")
+    parts = arn.split(":") if isinstance(arn, str) else ()
     return parts[3] if len(parts) > 4 and parts[3] else None
+
+
+def decoded(value):
+    """A hyperparameter as the SDK encoded it, decoded (``_model.hyperparameters.decode``); one nested
+    too deep for json's decoder, which recurses, is no value the SDK encoded: it is kept as it is."""
+    try:
+        return decode(value)
+    except RecursionError:
+        return value
 
 
 def job_status(desc):
@@ -247,7 +257,7 @@ def _hyperparameters_into(values, desc, job_name):
     raw = dict(desc.get("HyperParameters") or {})
     has_code = "sagemaker_program" in raw
     json_encoded = framework is not None or has_code
-    sdk = dict((k, decode(v)) for k, v in raw.items()) if json_encoded else {}
+    sdk = dict((k, decoded(v)) for k, v in raw.items()) if json_encoded else {}
     code = submit = None
     if has_code:
         submit = sdk.pop("sagemaker_submit_directory", None)

@@ -166,6 +166,62 @@ def test_a_line_is_a_plain_tuple_the_garbage_collector_stops_tracking():
     assert log_labels.render(out) == "".join(line + "\n" for line in expected)
 
 
+def hostile_blocks():
+    """``(name, lines after the "Training Env:" header)``: blocks no labeller may choke on."""
+    deep = '{"current_host": "algo-1", "current_instance_group": "dnn_group", "x": %s}' % ("[" * 50000 + "]" * 50000)
+    env = {"current_host": "algo-1", "current_instance_group": "dnn_group"}
+    return [
+        ("50,000 [ in one object", [deep]),
+        ("50,000 [ left open", ['{"x": ' + "[" * 50000]),
+        ("a 10 MB line", ['{"current_host": "algo-1", "pad": "' + "x" * (10 << 20) + '", "current_instance_group": "dnn_group"}']),
+        ("a list", ["[1, 2]"]),
+        ("an object then more", ['{"current_host": "algo-1"} [1]']),
+        ("closed too often", ["{}}}]]"]),
+        ("a list for the host", [json.dumps(dict(env, current_host=["algo-1"]))]),
+        ("a mapping for the group", [json.dumps(dict(env, current_instance_group={"dnn_group": 1}))]),
+        ("a list for the group", [json.dumps(dict(env, current_instance_group=["dnn_group"]))]),
+        ("a number for the group", [json.dumps(dict(env, current_instance_group=7))]),
+        ("not UTF-16 safe", ['{"current_host": "\\ud800", "current_instance_group": "dnn_group"}']),
+    ]
+
+
+def test_a_hostile_training_env_block_never_raises_and_leaves_its_lines_unlabelled():
+    for name, block in hostile_blocks():
+        labeller = LogLabeller(GROUPS)
+        lines = ["Training Env:"] + block + ["after", format_marker("algo-1", "data_group", "t"), "labelled"]
+        out = labeller.feed("job/algo-1-1", events(lines)) + labeller.finish()
+        assert [line[MESSAGE] for line in out] == lines, name  # every line shown, none lost
+        # unlabelled, and the marker that follows still counts
+        assert [line[GROUP] for line in out] == [None] * (len(block) + 2) + ["data_group"] * 2, name
+
+
+def test_a_deep_but_well_formed_environment_is_not_parsed():
+    env = '{"current_host": "algo-1", "current_instance_group": "dnn_group", "x": %s}' % (
+        "[" * (log_labels.MAX_ENV_DEPTH + 1) + "]" * (log_labels.MAX_ENV_DEPTH + 1))
+    out = LogLabeller(GROUPS).feed("job/algo-1-1", events(["Training Env:", env]))
+    assert [line[GROUP] for line in out] == [None, None]  # told apart before json.loads sees it
+
+
+@pytest.mark.parametrize("filler", ["", '"k": "%s",' % ("v" * 10000)])
+def test_a_block_that_never_ends_is_not_held_beyond_its_limits(filler):
+    # blank lines after the header, or an object left open: either way the labeller lets the block
+    # go once it is longer than a training environment can be, and holds no more of it
+    labeller = LogLabeller(GROUPS)
+    start = ["Training Env:"] + (["{"] if filler else [])
+    count = log_labels.MAX_ENV_LINES + 10 if not filler else 2 * log_labels.MAX_ENV_CHARS // len(filler)
+    out = labeller.feed("job/algo-1-1", events(start + [filler] * count))
+    assert len(out) == len(start) + count  # all shown (unlabelled) as they come
+    assert labeller._streams["job/algo-1-1"].block == [] and labeller.finish() == []
+
+
+def test_a_group_filter_holds_at_most_its_limit_in_characters():
+    labeller = LogLabeller(GROUPS, only=["dnn_group"])
+    big = "x" * (log_labels.MAX_HELD_CHARS // 4)
+    out = labeller.feed("job/algo-1-1", events([big] * 6))
+    assert len(out) == 2  # the oldest, shown as "?" once more than MAX_HELD_CHARS would be held
+    assert len(labeller.finish()) == 4
+
+
 def test_merge_orders_streams_by_time():
     labeller = LogLabeller(["g"])
     a = labeller.feed("job/algo-1-1", [(10, "a1"), (30, "a2")])
@@ -516,3 +572,88 @@ def test_a_stream_sparse_in_time_is_not_read_far_ahead_of_a_dense_one(aws):
     assert hosts.count("algo-1") == hosts.count("algo-2") == 4  # 3 pages, and the token given back
     sparse_third_page = [i for i, host in enumerate(hosts) if host == "algo-2"][2]
     assert sparse_third_page > max(i for i, host in enumerate(hosts) if host == "algo-1")  # it waited
+
+
+def ever_new_token(proxy, operation, body, token_key, events=()):
+    """Every ``operation`` from now on answers ``body`` with a token it never gave before (a rule
+    whose ``match`` gives it the next one): an endpoint whose listing never ends."""
+    rule = proxy.add_fault(operation=operation, kind="status", status=200, body=None, times=None)
+    count = [0]
+
+    def next_page(record):
+        count[0] += 1
+        rule.body = dict(body, **{token_key: "token-%d" % count[0]})
+        return True
+
+    rule.match = next_page
+    return rule
+
+
+def logs_cli(capsys, caplog, *argv):
+    from tests.test_cli import run
+
+    with caplog.at_level("WARNING", logger="sagemaker_hetero"):
+        code, out, err = run(capsys, "logs", *argv)
+    return code, out, [r.getMessage() for r in caplog.records if r.name == "sagemaker_hetero"]
+
+
+def test_logs_of_a_stream_whose_pages_never_end_stop_at_the_cap_and_say_so(fault_proxy, monkeypatch, capsys, caplog):
+    monkeypatch.setattr(log_tail, "MAX_PAGES_TO_END", 7)
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    estimator().fit(wait=False, job_name="logs-job")
+    line = {"timestamp": 1000, "message": "again", "ingestionTime": 1000}
+    ever_new_token(fault_proxy, "GetLogEvents", {"events": [line], "nextBackwardToken": "b"}, "nextForwardToken")
+    code, out, warnings = logs_cli(capsys, caplog, "logs-job")
+    # exit 0: what was read is shown, and the cut is said once (on stderr, outside pytest)
+    assert code == 0 and out == "[?/algo-1] again\n" * 7
+    assert len(warnings) == 1 and warnings[0].startswith(
+        "The logs of logs-job are cut: CloudWatch Logs kept giving a next page (GetLogEvents) after 7 pages (7 "
+        "events) of 'logs-job/algo-1-1700000000'; the lines read are shown, the rest is not")
+    assert len(fault_proxy.calls(operation="GetLogEvents")) == 7  # not read to the end again by the drain
+
+
+def test_empty_pages_without_end_stop_at_their_own_cap(fault_proxy, monkeypatch, capsys, caplog):
+    monkeypatch.setattr(log_tail, "MAX_EMPTY_PAGES", 5)
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    estimator().fit(wait=False, job_name="logs-job")
+    ever_new_token(fault_proxy, "GetLogEvents", {"events": [], "nextBackwardToken": "b"}, "nextForwardToken")
+    code, _, warnings = logs_cli(capsys, caplog, "logs-job")
+    assert code == 0 and len(warnings) == 1 and "after 5 pages (0 events) of 'logs-job/algo-1-1700000000'" in warnings[0]
+    assert len(fault_proxy.calls(operation="GetLogEvents")) == 5
+
+
+def test_a_listing_of_streams_that_never_ends_stops_at_the_cap_and_says_so(fault_proxy, monkeypatch, capsys, caplog):
+    monkeypatch.setattr(log_tail, "MAX_LISTING_PAGES", 4)
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    cw.put("algo-1", [(0, "hello")])
+    estimator().fit(wait=False, job_name="logs-job")
+    stream = {"logStreamName": "logs-job/algo-1-1700000000"}
+    ever_new_token(fault_proxy, "DescribeLogStreams", {"logStreams": [stream]}, "nextToken")
+    code, out, warnings = logs_cli(capsys, caplog, "logs-job")
+    assert code == 0 and out == "[?/algo-1] hello\n"
+    assert warnings == ["The log streams of logs-job are listed in part: CloudWatch Logs kept giving a next page "
+                        "(DescribeLogStreams) after 4 pages (1 streams); the logs of those streams are shown, any "
+                        "streams past them are not."]
+    assert len(fault_proxy.calls(operation="DescribeLogStreams")) == 4
+
+
+def test_a_follow_still_follows_past_the_caps_of_a_read_to_the_end(fault_proxy, monkeypatch):
+    # bounded per poll, not overall: a stream longer than a read to the end may read goes on printing
+    monkeypatch.setattr(log_tail, "MAX_PAGES_TO_END", 2)
+    monkeypatch.setattr(log_tail, "MAX_PAGES_PER_POLL", 1)
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    lines = [format_marker("algo-1", "data_group", "t")] + ["step %d" % i for i in range(1, 25000)]
+    put_many(cw, "algo-1", list(enumerate(lines)))
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    training = describe("InProgress", "Training")
+    script(fault_proxy, training, training, training)
+    out = io.StringIO()
+    est.latest_training_job.wait(poll=FAST, out=out, sleep=lambda seconds: None)
+    logs = [line for line in out.getvalue().splitlines() if "/algo-" in line.split(" ")[0]]
+    assert logs == ["[data_group/algo-1] " + line for line in lines]
+

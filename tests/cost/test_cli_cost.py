@@ -123,6 +123,32 @@ def test_diff_against_a_saved_render_needs_no_aws(capsys, example, tmp_path):
     assert code == 2 and "--against: cannot be read: No such file or directory" in err
 
 
+def test_diff_against_a_file_of_wrong_types_exits_2_naming_every_field(capsys, example, tmp_path):
+    spec = str(example / "spec.yaml")
+    request = json.loads(run(capsys, "render", spec)[1])
+    wrong = dict(request, InputDataConfig="s3://x", ResourceConfig={"InstanceGroups": {"a": 1}},
+                 AlgorithmSpecification=dict(request["AlgorithmSpecification"], TrainingImage=5))
+    described = dict(wrong, TrainingJobArn="arn:aws:sagemaker:us-west-2:123456789012:training-job/j",
+                     TrainingJobStatus="Completed")
+    saved = tmp_path / "old.json"
+    for old in (wrong, described):  # a saved render, a saved description (once exit 4, "unexpected error")
+        saved.write_text(json.dumps(old))
+        code, out, err = run(capsys, "diff", spec, "--against", str(saved))
+        assert (code, out) == (2, "")
+        head, *problems = err.splitlines()
+        assert head.endswith("3 problems with file %s:" % saved)
+        assert sorted(problems) == ["  - AlgorithmSpecification.TrainingImage: must be a string (got 5)",
+                                    "  - InputDataConfig: must be a list (got 's3://x')",
+                                    "  - ResourceConfig.InstanceGroups: must be a list (got {'a': 1})"]
+    # the other hostile files are refused as a spec is: by the reader's limits, exit 2 naming --against
+    for text, said in (("[" * 100000 + "]" * 100000, "--against: nests too deep to read"),
+                       (json.dumps({"TrainingJobName": "x" * (2 << 20)}), "--against: is larger than 1,048,576 bytes"),
+                       ("[1]", "--against: is not a JSON object (a request)")):
+        saved.write_text(text)
+        code, _, err = run(capsys, "diff", spec, "--against", str(saved))
+        assert code == 2 and said in err, err
+
+
 def test_a_dry_run_with_a_price_cache_makes_no_call(tmp_path):
     cache = tmp_path / "cache"
     for itype, usd in (("ml.c5.18xlarge", "3.672"), ("ml.p3dn.24xlarge", "31.212")):

@@ -7,6 +7,7 @@ import pytest
 
 from sagemaker_hetero import Estimator, InstanceGroup, Session
 from sagemaker_hetero._cost import diff as D
+from sagemaker_hetero.exceptions import ConfigError
 from sagemaker_hetero.inputs import TrainingInput
 from tests.cost._jobs import IMAGE, ROLE
 
@@ -120,3 +121,53 @@ def test_what_the_service_adds_and_the_job_name_are_no_difference():
     assert D.diff(old, new, "x").paths == ["HyperParameters['x']"]  # ... and "job-20" is another value
     old["InfraCheckConfig"]["EnableInfraCheck"] = True  # not the default: a difference
     assert D.diff(old, new, "x").paths == ["HyperParameters['x']", "InfraCheckConfig"]
+
+
+def test_a_request_or_description_of_wrong_types_is_a_config_error_naming_every_field():
+    new = {"TrainingJobName": "job-2", "RoleArn": ROLE, "OutputDataConfig": {"S3OutputPath": "s3://b/"}}
+    wrong = {"TrainingJobName": "job-1", "RoleArn": ROLE, "OutputDataConfig": {"S3OutputPath": "s3://b/"},
+             "InputDataConfig": "s3://b/train", "ResourceConfig": {"InstanceGroups": {"cpu": 2}},
+             "AlgorithmSpecification": {"TrainingImage": 7, "MetricDefinitions": [{"Name": "a", "Regex": []}]},
+             "HyperParameters": {"lr": 0.1}, "EnableNetworkIsolation": "yes", "StoppingCondition": []}
+    expected = [("InputDataConfig", "must be a list", "s3://b/train"),
+                ("ResourceConfig.InstanceGroups", "must be a list", {"cpu": 2}),
+                ("AlgorithmSpecification.TrainingImage", "must be a string", 7),
+                ("AlgorithmSpecification.MetricDefinitions[0].Regex", "must be a string", []),
+                ("HyperParameters['lr']", "must be a string", 0.1),
+                ("EnableNetworkIsolation", "must be a boolean", "yes"),
+                ("StoppingCondition", "must be a dict", [])]
+    for old, extra in ((wrong, []), (dict(wrong, TrainingJobArn=12, TrainingJobStatus="Completed"),
+                                     [("TrainingJobArn", "must be a string", 12)])):
+        with pytest.raises(ConfigError) as raised:
+            D.diff(old, new, "file old.json")
+        assert sorted((p.path, p.message, p.value) for p in raised.value.problems) == sorted(expected + extra)
+        assert str(raised.value).startswith("%d problems with file old.json:\n" % len(expected + extra))
+    # what is no type problem stays a difference: a placeholder, a value out of its enum, a field unknown
+    odd = dict(new, RoleArn="arn:aws:iam::<account-id>:role/R", Unknown=1,
+               InputDataConfig=[{"ChannelName": "c", "InputMode": "Sometimes"}])
+    assert sorted(D.diff(odd, new, "x").paths) == ["InputDataConfig", "RoleArn", "Unknown"]
+
+
+def test_a_description_nested_deeper_than_a_request_may_is_a_config_error():
+    deep = value = {}
+    for _ in range(5000):
+        value["x"] = {}
+        value = value["x"]
+    with pytest.raises(ConfigError) as raised:
+        D.diff({"TrainingJobArn": "arn", "Environment": {"A": "b"}, "Other": deep}, {}, "job j")
+    assert [p.message for p in raised.value.problems] == ["nests deeper than 32 levels, more than a request may"]
+    assert raised.value.problems[0].path.startswith("Other.x.x.")
+
+
+def test_the_facts_a_saved_render_was_made_in():
+    request = {"HyperParameters": {"sagemaker_region": '"<region>"'},
+               "OutputDataConfig": {"S3OutputPath": "s3://sagemaker-<region>-<account-id>/"}}
+    assert D.facts_of(request) == ("<region>", "<account-id>")
+    assert D.facts_of({"OutputDataConfig": {"S3OutputPath": "s3://sagemaker-eu-west-1-123456789012/out"}}) == (
+        "eu-west-1", "123456789012")
+    assert D.facts_of({"AlgorithmSpecification": {"TrainingImage": IMAGE}, "RoleArn": ROLE}) == (
+        "us-west-2", "123456789012")
+    assert D.facts_of({"OutputDataConfig": {"S3OutputPath": "s3://mine/"}}) == (None, None)
+    described = {"TrainingJobArn": "arn:aws:sagemaker:ap-south-1:210987654321:training-job/j", "TrainingJobStatus": "x"}
+    assert D.facts_of(described) == ("ap-south-1", "210987654321")
+    assert D.facts_of({"TrainingJobArn": 5, "TrainingJobStatus": "x"}) == (None, None)
