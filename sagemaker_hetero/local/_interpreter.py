@@ -25,9 +25,9 @@ __all__ = ["Modules", "needed", "MISSING", "PROBE", "PROBE_TIMEOUT"]
 PROBE = "import importlib.util,sys; [print(m) for m in sys.argv[1:] if importlib.util.find_spec(m) is None]"
 PROBE_TIMEOUT = 60.0  # seconds; an interpreter that does not answer by then is no answer
 MISSING = (
-    "%s on the distribution's hosts, and their interpreter %s cannot import %r: point "
-    "LocalSession(python=...) at the interpreter of an environment that has it, e.g. "
-    "LocalSession(python='/path/to/venv/bin/python'), or install it there ('%s -m pip install %s')"
+    "%s on the distribution's hosts, and their interpreter %s cannot import %r: point LocalSession(python=...) "
+    "at the interpreter of an environment that has it, "
+    "e.g. LocalSession(python='/path/to/venv/bin/python'), or install it there ('%s -m pip install %s')"
 )
 _WHY = {
     "torch": "torch_distributed runs torchrun (python -m torch.distributed.run)",

@@ -32,6 +32,7 @@ __all__ = ["LocalSession", "DEFAULT_REGION", "LOCAL_ACCOUNT", "DEFAULT_GRACE_PER
 DEFAULT_REGION = "us-west-2"
 LOCAL_ACCOUNT = D.ZERO_ACCOUNT_ID
 DEFAULT_GRACE_PERIOD = 10.0
+LOCAL_SUBJECT = "the local session"  # what LocalSession's own arguments are problems with (no job yet)
 JOB_MARKER = ".sagemaker-hetero-job"
 _CODE_DIR = ".code"  # the code archive, unpacked once per job; each host gets a linked copy
 _DATA_DIR = ".data"
@@ -124,7 +125,7 @@ class LocalSession(object):
         if out is not None and not hasattr(out, "write"):
             problems.append(Problem("out", "must be a writable text stream", out))
         if problems:
-            raise ConfigError(problems)
+            raise ConfigError(problems, LOCAL_SUBJECT)
         self.boto_session = boto_session
         self.boto_region_name = (
             region
