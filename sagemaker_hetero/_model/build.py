@@ -148,7 +148,7 @@ def _group_names(path, refs, heterogeneous, groups, out, empty="must name at lea
     if not heterogeneous:
         out.add(path, "names instance groups, but the estimator has no instance_groups", [group_name(r) for r in refs])
         return None
-    known = dict((g.name, g) for g in groups if g.name is not None and hashable(g.name))  # an unnamed one: said
+    known = dict((g.name, g) for g in groups if g.name is not None and hashable(g.name))  # a missing name is its own problem
     names = []
     for i, ref in enumerate(refs):
         where = "%s[%d]" % (path, i)

@@ -110,3 +110,11 @@ def test_an_interpreter_with_the_module_passes_and_is_asked_once(tmp_path):
     broken.chmod(0o755)
     assert modules.missing(str(broken), ["torch"]) == [] and modules.missing(str(broken), ["torch"]) == []
     assert len(_starts(log)) == 2
+
+
+def test_the_sessions_own_problems_are_the_sessions(tmp_path):
+    from sagemaker_hetero.local import LocalSession
+
+    with pytest.raises(ConfigError) as caught:
+        LocalSession(python=str(tmp_path / "no-python"), root=str(tmp_path / "jobs"))
+    assert str(caught.value).startswith("1 problem with the local session:\n  - python: must be an executable")
