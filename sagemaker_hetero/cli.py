@@ -32,7 +32,6 @@ each module adding its own to the parser: ``submit`` (render, validate, prefligh
 spec file, the region, the AWS session) is ``_cli.inputs``'s, the exit codes ``_cli.exits``'.
 """
 import argparse
-import json
 import os
 import sys
 import traceback
@@ -172,5 +171,5 @@ def _refused(args, exc):
         sys.stderr.write("%s: %s%s\n" % (PROG, "%s: " % what if what else "", exc))
     if getattr(args, "output", None) == "json":
         problems = [{"path": p.path, "message": p.message, "value": p.value} for p in exc.problems]
-        sys.stdout.write(json.dumps({"valid": False, "problems": problems}, default=repr) + "\n")
+        sys.stdout.write(_input.json_text({"valid": False, "problems": problems}) + "\n")
     return EXIT_USAGE

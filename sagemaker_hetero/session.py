@@ -38,6 +38,10 @@ LOGGER = logging.getLogger("sagemaker_hetero")
 
 #: How many default names a submission tries when the name it was given is taken (another process).
 DEFAULT_NAME_ATTEMPTS = 5
+#: What the problems of making a session are problems with (a ConfigError's subject): no training job yet.
+_SESSION_SUBJECT = "the SageMaker session"
+_NO_REGION = ("no AWS region is configured: set AWS_REGION (or AWS_DEFAULT_REGION), a region in your AWS profile, "
+              "or pass boto_session=boto3.Session(region_name=...)")
 
 
 class Session(object):
@@ -99,7 +103,7 @@ class Session(object):
         self.boto_session = boto_session
         self.boto_region_name = boto_session.region_name or names.region_from_environment()
         if self.boto_region_name is None:
-            raise E.ConfigError([E.Problem("sagemaker_session", names.NO_REGION)])
+            raise E.ConfigError([E.Problem("boto_session", _NO_REGION)], _SESSION_SUBJECT)
         self._clients = clients.Clients(boto_session, self.boto_region_name, sagemaker_client)
         # The SDK v2 takes these for endpoints, feature store and metrics; a training job uses none.
         self.sagemaker_runtime_client = sagemaker_runtime_client
@@ -107,8 +111,11 @@ class Session(object):
         self.sagemaker_metrics_client = sagemaker_metrics_client
         self.settings = settings
         #: the SageMaker defaults configuration (docs/migrating.md): given, else read as the SDK v2 reads it
-        self.sagemaker_config = (sdk_config.check(sagemaker_config) if sagemaker_config is not None
-                                 else sdk_config.load())
+        try:
+            self.sagemaker_config = (sdk_config.check(sagemaker_config) if sagemaker_config is not None
+                                     else sdk_config.load())
+        except E.ConfigError as exc:  # the configuration's problems, not a training job's
+            raise E.ConfigError(exc.problems, _SESSION_SUBJECT) from None
         #: the account, default bucket and role look-ups, each made once (the facts a request needs)
         self._account = account.Account(self._clients, self.boto_region_name, default_bucket or sdk_config.value(
             self.sagemaker_config, sdk_config.DEFAULT_BUCKET))

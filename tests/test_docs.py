@@ -162,3 +162,10 @@ def test_marked_shell_blocks_run_as_written(page, fresh, tmp_path):
         jobs = code_found_by_every_job()
         assert all(jobs.values()), jobs
         assert jobs or "create-training-job" not in text
+
+
+def test_the_readmes_first_snippet_says_it_needs_train_py():
+    """It runs where train.py is (this test's blocks run in a folder holding one): it says so."""
+    first = blocks("README.md")[0]
+    assert "entry_point=\"train.py\"" in first
+    assert first.splitlines()[0].startswith("# Run it where train.py is")

@@ -421,11 +421,26 @@ def test_an_explicit_boto_session_region_wins_over_the_environment(aws, monkeypa
     assert Session().boto_region_name == "eu-west-1"  # AWS_REGION alone, which boto3 ignores
 
 
-def test_no_region_anywhere_is_one_clear_problem(aws, monkeypatch):
+def test_no_region_anywhere_is_one_clear_problem(aws, monkeypatch, tmp_path):
+    """A problem of making a session (Session(), get_execution_role()) is said as one: there is no
+    training job yet, and the advice is what Session() takes."""
+    from sagemaker_hetero.session import get_execution_role
+
     monkeypatch.delenv("AWS_DEFAULT_REGION")
     monkeypatch.delenv("AWS_REGION")
-    with pytest.raises(E.ConfigError, match="sagemaker_session: no AWS region is configured"):
+    for make in (Session, get_execution_role):
+        with pytest.raises(E.ConfigError) as caught:
+            make()
+        assert str(caught.value) == (
+            "1 problem with the SageMaker session:\n  - boto_session: no AWS region is configured: set AWS_REGION "
+            "(or AWS_DEFAULT_REGION), a region in your AWS profile, or pass boto_session=boto3.Session(region_name=...)")
+    monkeypatch.setenv("AWS_REGION", "us-west-2")
+    monkeypatch.setenv("SAGEMAKER_USER_CONFIG_OVERRIDE", str(tmp_path / "config.yaml"))
+    (tmp_path / "config.yaml").write_text("SchemaVersion: '9.9'\n")  # a defaults configuration it cannot read
+    with pytest.raises(E.ConfigError) as caught:
         Session()
+    assert str(caught.value).startswith("1 problem with the SageMaker session:")
+    assert "training job" not in str(caught.value)
 
 
 def test_model_data_is_the_latest_jobs_model_artifacts(aws, code, data_bucket):

@@ -9,6 +9,8 @@
 - The command line's words: the Python API's hints said as the options that do the same
   (:data:`CLI_WORDS`, :func:`cli_problem`), so the CLI never tells a user to call ``fit(dry_run=True)``.
 """
+import json
+import math
 import os
 import sys
 import time
@@ -16,7 +18,7 @@ import time
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._defaults import PROJECT
 
-__all__ = ["PROG", "COMMAND_LINE", "CLI_WORDS", "spoken", "cli_problem", "SpecFileError", "read_spec", "load", "region",
+__all__ = ["PROG", "COMMAND_LINE", "CLI_WORDS", "json_text", "spoken", "cli_problem", "renamed", "SpecFileError", "read_spec", "load", "region",
            "dry_run_facts", "required_region", "boto_session", "session"]
 
 PROG = PROJECT
@@ -29,9 +31,40 @@ CLI_WORDS = (
     ("A dry run (fit(dry_run=True)) needs none.", "'%s render' and '%s validate' need none." % (PROG, PROG)),
     ("Pass Session(default_bucket='a-bucket-you-own') or output_path and code_location.",
      "Pass --default-bucket a-bucket-you-own, or give output_path and code_location in the spec."),
+    # LocalSession's root and python (the local command's --root and --python)
+    ("pass root= ", "pass --root "),
+    ("job_name or root", "job_name or --root"),
+    ("e.g. LocalSession(python='/path/to/venv/bin/python')", "e.g. --python /path/to/venv/bin/python"),
+    ("LocalSession(python=...)", "--python"),
+    # a spec's keys are written as YAML, not as Python keywords
+    ("(use_spot_instances=True)", "(use_spot_instances: true)"),
 )
 #: Problem paths of the Python API and the options that set the same thing on the command line.
 _CLI_PATHS = {"sagemaker_session": "--region"}
+
+
+def json_text(value):
+    """``value`` as JSON that any parser reads: a number that is not finite as its text (``"inf"``), any
+    other value JSON has no type for as its ``repr``, a mapping's keys as text."""
+    return json.dumps(_plain(value, 0), allow_nan=False)
+
+
+def _plain(value, depth):
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if depth > 100:  # deeper than a spec's text may nest: said as text
+        return repr(value)
+    if isinstance(value, dict):
+        return dict((k if isinstance(k, str) else _key(k), _plain(v, depth + 1)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, depth + 1) for v in value]
+    return repr(value)
+
+
+def _key(key):
+    return json.dumps(key) if isinstance(key, (bool, int)) or key is None else repr(key)
 
 
 def spoken(text):
@@ -43,7 +76,12 @@ def spoken(text):
 
 def cli_problem(problem):
     """``problem`` with its path and message in the command line's words."""
-    path = _CLI_PATHS.get(problem.path, problem.path)
+    return renamed(problem, _CLI_PATHS)
+
+
+def renamed(problem, paths):
+    """``problem`` with its path as ``paths`` renames it (``{path: option}``), its message :func:`spoken`."""
+    path = paths.get(problem.path, problem.path)
     return E.Problem(path, spoken(problem.message), problem.value) if problem.has_value else E.Problem(
         path, spoken(problem.message))
 

@@ -28,6 +28,7 @@ import attrs
 from sagemaker_hetero._checks import rules
 from sagemaker_hetero import _runner
 from sagemaker_hetero._model import build
+from sagemaker_hetero._model import keywords as _keywords
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.inputs import TrainingInput
 
@@ -41,11 +42,15 @@ FRAMEWORKS = {
 }
 GROUP_KEYS = ("name", "type", "count")
 _GROUP_FIELDS = {"name": "instance_group_name", "type": "instance_type", "count": "instance_count"}
+_SHORT = dict((field, key) for key, field in _GROUP_FIELDS.items())
+#: a group's keys: the spec's short ones, or the SDK v2's InstanceGroup arguments
+_GROUP_SPELLINGS = GROUP_KEYS + tuple(_GROUP_FIELDS[k] for k in GROUP_KEYS)
 INPUT_KEYS = tuple(f.name for f in attrs.fields(TrainingInput))
 _FIT_KEYS = ("inputs", "experiment_config")
 #: The section of a spec holding a tuning job's settings (the ``tune`` commands; ``_cli.tuning_spec``).
 TUNING_KEY = "tuning"
 _STRING_KEYS = ("framework_version", "py_version")
+_SPEC_FRAMEWORKS = "framework: pytorch or tensorflow"  # the framework estimators, as a spec chooses them
 _FILE_SCHEME = "file://"
 
 
@@ -78,6 +83,8 @@ class Spec(object):
     # problems found while parsing; the checks below add the validator's
     problems = attrs.field(default=())
     tuning = attrs.field(default=None)  # the ``tuning:`` section, as written (``_cli.tuning_spec`` reads it)
+    # {validator path: the spec's} of the groups' fields as the spec wrote them (``type``, ``instance_type``, ...)
+    group_paths = attrs.field(default=attrs.Factory(dict))
 
     def settings(self):
         """The :class:`JobSettings` an estimator made of this spec would validate and render."""
@@ -91,7 +98,7 @@ class Spec(object):
         out = list(self.problems)
         reported = set(p.path for p in self.problems)
         for problem in found:
-            path = spec_path(problem.path)
+            path = spec_path(problem.path, self.group_paths)
             if any(path == r or path.startswith(r + ".") or path.startswith(r + "[") for r in reported):
                 continue  # that part of the spec is already reported as malformed
             out.append(Problem(path, problem.message, problem.value) if problem.has_value else Problem(path, problem.message))
@@ -102,8 +109,12 @@ class Spec(object):
         return self.estimator_class(sagemaker_session=sagemaker_session, **self.kwargs)
 
 
-def spec_path(path):
-    """A validator path in the spec's terms: ``instance_groups[0].instance_type`` -> ``...type``."""
+def spec_path(path, group_paths=None):
+    """A validator path in the spec's terms: ``instance_groups[0].instance_type`` -> ``...type``, or as
+    ``group_paths`` (a :class:`Spec`'s) says the spec wrote it (``...instance_type``)."""
+    for field_path, written in (group_paths or {}).items():
+        if path == field_path or path.startswith(field_path + ".") or path.startswith(field_path + "["):
+            return written + path[len(field_path):]
     if path.startswith("instance_groups["):
         for key, field in _GROUP_FIELDS.items():
             if path.endswith("." + field):
@@ -142,26 +153,59 @@ def _resolve_paths(kwargs, base_dir):
         kwargs["output_path"] = _resolve_uri(base_dir, kwargs["output_path"], plain=False)
 
 
+def _group_key(key):
+    """The InstanceGroup field a spec's group key names (``type`` or ``instance_type``: ``instance_type``), or None."""
+    if key in _GROUP_FIELDS:
+        return _GROUP_FIELDS[key]
+    return key if key in _GROUP_FIELDS.values() else None
+
+
+def _group(path, item, out, written):
+    """One group mapping as ``{field: value}``: either spelling of a field (``type`` or the SDK v2's
+    ``instance_type``), not both; a wrong key is one problem naming the closest key, and its value
+    stands for that field when it is missing, so no follow-on problem says the field is ``None``.
+    ``written``: ``{field: the key the spec wrote}``, filled in."""
+    fields, guesses = {}, []
+    for key in item:
+        field = _group_key(key)
+        if field is None:
+            _unknown("%s.%s" % (path, key), key, _GROUP_SPELLINGS, out)
+            close = _keywords.closest(key, _GROUP_SPELLINGS, cutoff=0.5)
+            guesses += [(_group_key(close), key)] if close else []
+        elif field in fields:
+            out.append(Problem("%s.%s" % (path, key), "names the same field as %r (the SDK v2's name and the "
+                               "spec's short one): give one of them" % (written[field],), item[key]))
+        else:
+            fields[field], written[field] = item[key], key
+    for field, key in guesses:
+        if field not in fields:  # reported as the wrong key: its value stands in, its problems are that one
+            fields[field], written[field] = item[key], key
+    for field in _GROUP_FIELDS.values():
+        if field not in fields:
+            out.append(Problem("%s.%s" % (path, _SHORT[field]), "is required (or %s, the SDK v2's name)" % field))
+            written[field] = _SHORT[field]
+    return fields
+
+
 def _groups(value, out):
+    """``(the InstanceGroups of a spec's instance_groups, {validator path: the spec's path})``."""
     from sagemaker_hetero.instance_group import InstanceGroup
 
     if not isinstance(value, list):
         out.append(Problem("instance_groups", "must be a list of {name, type, count}", value))
-        return value
-    groups = []
+        return value, {}
+    groups, paths = [], {}
     for i, item in enumerate(value):
         path = "instance_groups[%d]" % i
         if not isinstance(item, dict):
             out.append(Problem(path, "must be a mapping {name, type, count}", item))
             continue
-        for key in item:
-            if key not in GROUP_KEYS:
-                _unknown("%s.%s" % (path, key), key, GROUP_KEYS, out)
-        for key in GROUP_KEYS:
-            if key not in item:
-                out.append(Problem("%s.%s" % (path, key), "is required"))
-        groups.append(InstanceGroup(item.get("name"), item.get("type"), item.get("count")))
-    return groups
+        written = {}
+        fields = _group(path, item, out, written)
+        for field, key in written.items():
+            paths["%s.%s" % (path, field)] = "%s.%s" % (path, key)
+        groups.append(InstanceGroup(**fields))
+    return groups, paths
 
 
 def _input(path, value, out, base_dir=None):
@@ -213,7 +257,9 @@ def parse(data, base_dir=None):
     valid = _spec_keys(cls)
     kwargs = {}
     for key, value in data.items():
-        if key not in valid:
+        if key not in valid and framework == "generic" and _keywords.instead(key, _SPEC_FRAMEWORKS):
+            out.append(Problem(str(key), _keywords.instead(key, _SPEC_FRAMEWORKS), key))
+        elif key not in valid:
             _unknown(str(key), key, valid, out)
         elif key not in _FIT_KEYS and key not in ("framework", TUNING_KEY):
             kwargs[key] = value
@@ -222,8 +268,9 @@ def parse(data, base_dir=None):
             out.append(
                 Problem(key, "must be a string; quote it (YAML reads 1.10 as the number 1.1)", kwargs[key])
             )
+    group_paths = {}
     if "instance_groups" in kwargs:
-        kwargs["instance_groups"] = _groups(kwargs["instance_groups"], out)
+        kwargs["instance_groups"], group_paths = _groups(kwargs["instance_groups"], out)
     _resolve_paths(kwargs, base_dir)
     inputs = data.get("inputs")
     if isinstance(inputs, str):
@@ -242,4 +289,5 @@ def parse(data, base_dir=None):
         experiment_config=data.get("experiment_config"),
         problems=tuple(out),
         tuning=data.get(TUNING_KEY),
+        group_paths=group_paths,
     )

@@ -19,6 +19,9 @@ from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER, HOMOGENEOUS_GROUP, P
 
 __all__ = ["add_to"]
 
+#: LocalSession's arguments the ``local`` command sets with options (a problem with one names the option).
+_LOCAL_OPTIONS = {"root": "--root", "python": "--python"}
+
 
 def add_to(commands, parents):
     """The ``render``, ``validate``, ``preflight``, ``submit`` and ``local`` commands, with the shared
@@ -48,6 +51,8 @@ def add_to(commands, parents):
     p.set_defaults(handler=_submit)
     p = commands.add_parser("local", parents=[spec, aws], help="run the job on this machine (LocalSession)")
     p.add_argument("--root", metavar="DIR", help="where the job's folders go (default: LocalSession's)")
+    p.add_argument("--python", metavar="PATH", help="the interpreter that runs the entry point on every host "
+                   "(default: the one running %s)" % PROG)
     p.set_defaults(handler=_local)
 
 
@@ -131,7 +136,7 @@ def _validate(args):
         "job_name": job.job_name,
     }
     if args.output == "json":
-        sys.stdout.write(json.dumps(summary) + "\n")
+        sys.stdout.write(_input.json_text(summary) + "\n")
     else:
         sys.stdout.write(
             "%s: valid (%s, %s instance%s%s, %d channel%s)\n"
@@ -205,7 +210,10 @@ def _local(args):
     from sagemaker_hetero.local import LocalSession
 
     boto_session = _input.boto_session(args) if getattr(args, "profile", None) else None  # for s3:// channels
-    session = LocalSession(boto_session, root=args.root, region=getattr(args, "region", None))
+    try:
+        session = LocalSession(boto_session, root=args.root, python=args.python, region=getattr(args, "region", None))
+    except E.ConfigError as exc:
+        raise _local_options(exc, _input.COMMAND_LINE) from None
     spec, _, _, _ = _input.load(args, session)
     estimator = spec.estimator(session)
     try:
@@ -213,4 +221,11 @@ def _local(args):
     except (E.UnexpectedStatusException, E.LocalJobError) as exc:
         sys.stderr.write("%s: %s\n" % (PROG, exc))
         return EXIT_JOB_FAILED
+    except E.ConfigError as exc:  # the job's folder under --root
+        raise _local_options(exc, exc.subject) from None
     return EXIT_OK
+
+
+def _local_options(exc, subject):
+    """LocalSession's problems with its root and python as problems with ``--root`` and ``--python``."""
+    return E.ConfigError([_input.renamed(p, _LOCAL_OPTIONS) for p in exc.problems], subject)

@@ -17,6 +17,7 @@ import attrs
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import hyperparameters, images
+from sagemaker_hetero._model import keywords as _keywords
 from sagemaker_hetero._model.arguments import AS_GIVEN, FALSY_IS_NOT_GIVEN, FLAGS
 from sagemaker_hetero._model.job import CODE, MODEL, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
 from sagemaker_hetero._model.settings import JobSettings
@@ -39,14 +40,14 @@ def settings(framework, arguments, inputs=None, job_name=None, experiment_config
 
 
 def _channels_of(inputs):
-    """``fit(inputs)`` as ``((name, value), ...)`` and a problem text (or None)."""
+    """``fit(inputs)`` as ``((name, value), ...)`` and ``(problem text, the inputs given)`` (or None)."""
     if inputs is None:
         return (), None
     if isinstance(inputs, (str, TrainingInput)):
         return ((D.DEFAULT_CHANNEL, inputs),), None
     if isinstance(inputs, dict):
         return tuple(inputs.items()), None
-    return (), "expected an S3 URI, a TrainingInput or a dict of channel name to either"
+    return (), ("expected an S3 URI, a TrainingInput or a dict of channel name to either", inputs)
 
 
 def _falsy(value):
@@ -147,7 +148,7 @@ def _group_names(path, refs, heterogeneous, groups, out, empty="must name at lea
     if not heterogeneous:
         out.add(path, "names instance groups, but the estimator has no instance_groups", [group_name(r) for r in refs])
         return None
-    known = dict((g.name, g) for g in groups if hashable(g.name))
+    known = dict((g.name, g) for g in groups if g.name is not None and hashable(g.name))  # a missing name is its own problem
     names = []
     for i, ref in enumerate(refs):
         where = "%s[%d]" % (path, i)
@@ -221,7 +222,7 @@ def _code(s, out):
 def _channels(s, heterogeneous, groups, code, out):
     channels = []
     if s.inputs_problem:
-        out.add("inputs", s.inputs_problem, s.channels)
+        out.add("inputs", *s.inputs_problem)
     for name, value in s.channels:
         arg = "inputs[%r]" % (name,)
         if isinstance(value, TrainingInput):
@@ -268,7 +269,7 @@ def _distribution(s, heterogeneous, groups, out):
     if dist is None:
         return None
     if s.framework is None:
-        out.add("distribution", "is for the PyTorch and TensorFlow estimators", dist)
+        out.add("distribution", _keywords.instead("distribution"), dist)
         return None
     if not isinstance(dist, dict):
         out.add("distribution", "must be a dict such as {'mpi': {'enabled': True}}", dist)

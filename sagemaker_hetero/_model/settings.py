@@ -36,7 +36,7 @@ def _fields():
     fields = dict(
         framework=attrs.field(default=None),  # None (generic Estimator), "pytorch" or "tensorflow"
         channels=attrs.field(default=()),  # ((name, str-or-TrainingInput), ...) from fit(inputs)
-        inputs_problem=attrs.field(default=None),  # what is wrong with fit's inputs as a whole
+        inputs_problem=attrs.field(default=None),  # (what is wrong with fit's inputs as a whole, the inputs given)
         config_tags=attrs.field(default=None),  # the defaults configuration's, appended unless given
     )
     for argument in ARGUMENTS:

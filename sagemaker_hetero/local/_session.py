@@ -24,14 +24,15 @@ from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.job import CODE
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
-from sagemaker_hetero.local import (_cluster, _hosts, _isolation, _job, _launchers, _passable, _private, _resolver,
-                                    _storage, _trees, _untar)
+from sagemaker_hetero.local import (_cluster, _hosts, _interpreter, _isolation, _job, _launchers, _passable, _private,
+                                    _resolver, _storage, _trees, _untar)
 
 __all__ = ["LocalSession", "DEFAULT_REGION", "LOCAL_ACCOUNT", "DEFAULT_GRACE_PERIOD", "default_root"]
 
 DEFAULT_REGION = "us-west-2"
 LOCAL_ACCOUNT = D.ZERO_ACCOUNT_ID
 DEFAULT_GRACE_PERIOD = 10.0
+LOCAL_SUBJECT = "the local session"  # what LocalSession's own arguments are problems with (no job yet)
 JOB_MARKER = ".sagemaker-hetero-job"
 _CODE_DIR = ".code"  # the code archive, unpacked once per job; each host gets a linked copy
 _DATA_DIR = ".data"
@@ -124,7 +125,7 @@ class LocalSession(object):
         if out is not None and not hasattr(out, "write"):
             problems.append(Problem("out", "must be a writable text stream", out))
         if problems:
-            raise ConfigError(problems)
+            raise ConfigError(problems, LOCAL_SUBJECT)
         self.boto_session = boto_session
         self.boto_region_name = (
             region
@@ -147,6 +148,7 @@ class LocalSession(object):
         self._jobs = {}
         self._network = None
         self._lock = threading.Lock()
+        self._modules = _interpreter.Modules()  # what the hosts' interpreter imports, asked once per module
 
     def __repr__(self):
         return "LocalSession(root=%r, assignment=%r)" % (self.root, self.assignment)
@@ -212,14 +214,7 @@ class LocalSession(object):
                                     "(LocalSession cannot run a container image's own program)", None))
         if job.input_mode == "Pipe":
             problems.append(Problem("input_mode", _NO_PIPE, "Pipe"))
-        refused = _launchers.refusal(job)
-        if refused is not None:
-            problems.append(Problem(*refused))
-        elif (_launchers.launcher_of(job) or (None,))[0] == _launchers.MPI:
-            mpirun, path = _launchers.mpirun_for(self.python, os.environ)
-            if mpirun is None:
-                problems.append(Problem("distribution.mpi", _launchers.MPI_MISSING % (path, self.python),
-                                        job.distribution.options.get("mpi")))
+        problems.extend(self._launcher_problems(job))
         total = job.host_count
         if total is not None and total > _cluster.MAX_HOSTS:
             where = "instance_groups" if job.heterogeneous else "instance_count"
@@ -246,6 +241,20 @@ class LocalSession(object):
             if local is not None and not os.path.isfile(local):
                 problems.append(Problem("source_dir", "is not a file on this machine (%s)" % local, job.code.source_dir))
         return job, problems + _passable.problems(job, self._storage.local_path, self.root)
+
+    def _launcher_problems(self, job):
+        """What the distribution's launcher cannot do here: refused locally (SMDDP, model parallelism),
+        or the hosts' interpreter lacks what it runs (``mpirun``; ``torch``, ``mpi4py``: asked of the
+        interpreter once per session, before any host starts)."""
+        refused = _launchers.refusal(job)
+        if refused is not None:
+            return [Problem(*refused)]
+        if (_launchers.launcher_of(job) or (None,))[0] == _launchers.MPI:
+            mpirun, path = _launchers.mpirun_for(self.python, os.environ)
+            if mpirun is None:  # its message says to install mpi4py too
+                return [Problem("distribution.mpi", _launchers.MPI_MISSING % (path, self.python),
+                                job.distribution.options.get("mpi"))]
+        return self._modules.problems(job, self.python)
 
     def execute(self, job, now):
         """A checked job -> a started :class:`~sagemaker_hetero.local.LocalJob`. A default name's

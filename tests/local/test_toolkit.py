@@ -135,6 +135,11 @@ def test_our_environment_on_a_simulated_host_reports_what_the_toolkit_recorded(s
     (stand_in / "mpirun").write_text(STAND_IN_MPIRUN)
     (stand_in / "mpirun").chmod(0o755)
     monkeypatch.setenv("PATH", "%s%s%s" % (stand_in, os.pathsep, os.environ.get("PATH", "")))
+    # The stand-in runs no Python, but a local mpi run asks the interpreter for mpi4py first: a stub answers.
+    (tmp_path / "stub-site" / "mpi4py").mkdir(parents=True)
+    (tmp_path / "stub-site" / "mpi4py" / "__init__.py").write_text("")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(tmp_path / "stub-site"),
+                                                                 os.environ.get("PYTHONPATH")) if p))
     with open(os.path.join(ROOT, "tests", "data", "runtime", "hetero_mpi_cpu_host.json")) as handle:
         case = json.load(handle)
     (tmp_path / "training").mkdir()
