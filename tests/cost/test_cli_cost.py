@@ -53,8 +53,8 @@ def test_a_malformed_price_file_exits_2_naming_its_line(capsys, tmp_path):
     bad.write_text("instance_type,usd_per_hour\nml.c5.18xlarge,3.672\nml.p3dn.24xlarge,lots\n")
     code, out, err = run(capsys, "cost", EXAMPLE, "--prices", str(bad), "--offline")
     assert (code, out) == (2, "")
-    assert "--prices: %s line 3: ml.p3dn.24xlarge must be the on-demand USD per hour, a number >= 0 (got 'lots')" % (
-        bad) in err
+    assert "--prices: %s line 3: ml.p3dn.24xlarge must be the on-demand USD per hour, a number from 0.000001 to " \
+        "1,000,000 (got 'lots')" % bad in err
 
 
 def test_cost_reads_the_price_list_and_json_has_the_figures(capsys, price_list):

@@ -7,6 +7,7 @@ from sagemaker_hetero._cost import table as T
 from sagemaker_hetero.exceptions import ConfigError
 
 D = decimal.Decimal
+MUST = "must be the on-demand USD per hour, a number from 0.000001 to 1,000,000"
 
 
 def problems(call, *args, **kwargs):
@@ -44,11 +45,11 @@ def test_every_problem_of_a_json_file_names_its_line(tmp_path):
                     '   "p3": 1},\n "europe": {"ml.m5.xlarge": "x"},\n "ml.g5.2xlarge": {"a": 1}\n}\n')
     assert problems(T.load, str(path)) == [
         "prices: %s line 3: ml.c5.xlarge is priced twice (first line 2)" % path,
-        "prices: %s line 4: ml.p3.2xlarge must be the on-demand USD per hour, a number >= 0 (got -1)" % path,
+        "prices: %s line 4: ml.p3.2xlarge %s (got -1)" % (path, MUST),
         "prices: %s line 5: is not a SageMaker instance type (ml.<family>.<size>) (got 'p3')" % path,
         "prices: %s line 6: is not a region name (such as us-west-2) (got 'europe')" % path,
-        "prices: %s line 6: ml.m5.xlarge must be the on-demand USD per hour, a number >= 0 (got 'x')" % path,
-        "prices: %s line 7: ml.g5.2xlarge must be the on-demand USD per hour, a number >= 0 (got {'a': 1})" % path,
+        "prices: %s line 6: ml.m5.xlarge %s (got 'x')" % (path, MUST),
+        "prices: %s line 7: ml.g5.2xlarge %s (got {'a': 1})" % (path, MUST),
     ]
 
 
@@ -68,7 +69,7 @@ def test_every_problem_of_a_csv_file_names_its_line():
     text = "instance_type,usd_per_hour,region\nml.c5.xlarge,0.2\nml.c5.xlarge,abc,us-west-2\nml.m5.xlarge,1,usa\n"
     assert problems(T.parse, text, "p.csv", "--prices") == [
         "--prices: p.csv line 2: has 2 values for 3 columns (got 'ml.c5.xlarge,0.2')",
-        "--prices: p.csv line 3: ml.c5.xlarge must be the on-demand USD per hour, a number >= 0 (got 'abc')",
+        "--prices: p.csv line 3: ml.c5.xlarge %s (got 'abc')" % MUST,
         "--prices: p.csv line 4: is not a region name (such as us-west-2) (got 'usa')",
     ]
     assert problems(T.parse, "# nothing\n", "p.csv") == [
@@ -84,10 +85,9 @@ def test_a_mapping_names_its_keys():
     assert table.price("us-east-1", "ml.c5.xlarge").usd_per_hour == D("0.19")
     assert table.price("us-east-1", "ml.c5.xlarge").origin() == "the prices given (prices=)"
     assert problems(T.from_mapping, {"ml.c5.xlarge": None, "c5": 1, "us-east-1": {"ml.c5.xlarge": "x"}}) == [
-        "prices: ['ml.c5.xlarge']: ml.c5.xlarge must be the on-demand USD per hour, a number >= 0 (got None)",
+        "prices: ['ml.c5.xlarge']: ml.c5.xlarge %s (got None)" % MUST,
         "prices: ['c5']: is not a SageMaker instance type (ml.<family>.<size>) (got 'c5')",
-        "prices: ['us-east-1']['ml.c5.xlarge']: ml.c5.xlarge must be the on-demand USD per hour, a number >= 0 "
-        "(got 'x')",
+        "prices: ['us-east-1']['ml.c5.xlarge']: ml.c5.xlarge %s (got 'x')" % MUST,
     ]
 
 
