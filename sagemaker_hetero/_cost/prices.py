@@ -6,7 +6,10 @@ for it; :func:`hourly_price` reads the answer's ``PriceList`` items (each a JSON
 string) and keeps only what is the training price of that type: ``terms.OnDemand.*.priceDimensions.*``
 in USD per ``Hrs``, on a product of that region and type whose usage type is ``<PREFIX>-Train:ml.<type>``;
 training-plan fees, $0 rows and Outposts are left out. Anything else, or two different prices left,
-is no price at all (:class:`Unknown`, with the reason): a price is never guessed.
+is no price at all (:class:`Unknown`, with the reason): a price is never guessed. Nor is a price
+outside the sane range (:func:`usd`: from ``_defaults.MIN_USD_PER_HOUR`` to ``MAX_USD_PER_HOUR``, in
+at most ``MAX_PRICE_CHARS`` characters: not ``1e400``, ``NaN``, ``-5`` or 10,000 digits) used, from
+the Price List, the cache or a price file: an answer holding one is unknown, naming it.
 """
 import decimal
 import json
@@ -129,7 +132,7 @@ def _is_training_product(product, region, instance_type):
 
 
 def _is_zero(value):
-    """Whether ``value`` is a $0 row's price (left out: no price, not a wrong one)."""
+    """Whether ``value`` is a $0 row's price (left out where the product has a price, else named)."""
     try:
         return isinstance(value, (str, int, float)) and len(str(value)) <= D.MAX_PRICE_CHARS and \
             decimal.Decimal(str(value).strip()) == 0
@@ -137,9 +140,9 @@ def _is_zero(value):
         return False
 
 
-def _on_demand_rates(item, rejected):
-    """The USD-per-hour rates of one PriceList item's on-demand terms ($0 rows left out); a rate that is
-    no price in the sane range is appended to ``rejected`` as ``(value, why)``."""
+def _on_demand_rates(item, rejected, zeros):
+    """The USD-per-hour rates of one PriceList item's on-demand terms; a $0 row's is appended to
+    ``zeros``, and a rate that is no price in the sane range to ``rejected`` as ``(value, why)``."""
     rates = []
     for term in _dict(_dict(item.get("terms")).get("OnDemand")).values():
         for dimension in map(_dict, _dict(_dict(term).get("priceDimensions")).values()):
@@ -149,7 +152,9 @@ def _on_demand_rates(item, rejected):
             try:
                 rates.append(usd(value))
             except ValueError as exc:
-                if value is not None and not _is_zero(value):
+                if _is_zero(value):
+                    zeros.append(value)
+                elif value is not None:
                     rejected.append((value, str(exc)))
     return rates
 
@@ -158,18 +163,21 @@ def hourly_price(price_list, region, instance_type):
     """``(usd_per_hour, None)`` from a GetProducts answer's ``PriceList`` items (JSON strings, or
     their parsed documents), or ``(None, reason)`` when the items hold no single training price of
     ``instance_type`` in ``region``, or one out of the sane range (:func:`usd`)."""
-    rates, rejected = set(), []
+    rates, rejected, zeros = set(), [], []
     for raw in price_list or ():
         try:
             item = json.loads(raw) if isinstance(raw, str) else raw
         except (ValueError, RecursionError):
             continue
         if isinstance(item, dict) and _is_training_product(item.get("product"), region, instance_type):
-            rates.update(_on_demand_rates(item, rejected))
+            rates.update(_on_demand_rates(item, rejected, zeros))
     if rejected:
         value, why = rejected[0]
         return None, "the AWS Price List's on-demand training price of it in %s is no price (%s): %s" % (
             region, why, shown(value))
+    if not rates and zeros:
+        return None, "the AWS Price List has only a $0 on-demand training price of it in %s: %s" % (
+            region, shown(zeros[0]))
     if not rates:
         return None, "the AWS Price List has no on-demand training price of it in %s" % region
     if len(rates) > 1:

@@ -42,6 +42,10 @@ class PriceTable(object):
                 return Price(instance_type, key[0], self.entries[key], self.source)
         return None
 
+    def regions(self, instance_type):
+        """The regions ``instance_type`` has a price of its own in, sorted."""
+        return sorted(r for r, t in self.entries if t == instance_type and r is not None)
+
     def __len__(self):
         return len(self.entries)
 
@@ -201,7 +205,7 @@ def _parse_json(text, out):
 def _cells(line):
     """The cells of one CSV line, read apart from the others (a stray quote cannot swallow the lines
     after it); raises ``csv.Error``."""
-    return next(csv.reader([line]), [])
+    return next(csv.reader([line], strict=True), [])
 
 
 def _parse_csv(text, out):
