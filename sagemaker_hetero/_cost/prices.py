@@ -99,10 +99,19 @@ def usd(value):
 def shown(value, most=40):
     """``value`` as a problem or reason shows it: its ``repr``, cut to ``most`` characters (``...`` and
     how long it is after), so that a hostile value never floods a message."""
+    if isinstance(value, int) and value.bit_length() > 4 * most:  # repr() refuses an int of over 4,300 digits
+        return "an integer of %s digits" % format(_digits(value), ",")
     text = repr(value)
     if len(text) <= most:
         return text
     return "%s... (%s characters)" % (text[:most], format(len(text), ","))
+
+
+def _digits(value):
+    """How many decimal digits the int ``value`` has, without writing it out."""
+    n = abs(value)
+    guess = max(1, int(n.bit_length() * 0.30102999566398))  # bits x log10(2): the count, or one less
+    return guess + (n >= 10 ** guess)
 
 
 def filters(region, instance_type):

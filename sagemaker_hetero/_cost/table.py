@@ -16,7 +16,7 @@ import re
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._checks import text as _spec_text
-from sagemaker_hetero._cost.prices import RANGE_WORDS, Price, is_instance_type, is_region, usd
+from sagemaker_hetero._cost.prices import RANGE_WORDS, Price, is_instance_type, is_region, shown, usd
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = ["PriceTable", "load", "parse", "from_mapping", "table_of"]
@@ -53,6 +53,11 @@ class PriceTable(object):
         return "PriceTable(%d prices, %s)" % (len(self.entries), self.source)
 
 
+def _value(value):
+    """``value`` as a problem shows it: an int too long to write out as its length."""
+    return _Number(shown(value, 200)) if isinstance(value, int) and value.bit_length() > 800 else value
+
+
 class _Collector(object):
     """The entries and problems of a table being read: at most ``MAX_PRICE_ENTRIES`` entries (one more
     is a :class:`ConfigError` at once), the first ``MAX_PRICE_PROBLEMS`` problems kept, the rest counted."""
@@ -79,15 +84,15 @@ class _Collector(object):
         self.too_many(self.added)
         bad = False
         if region is not None and not is_region(region):
-            self.problem(at, "is not a region name (such as us-west-2)", region)
+            self.problem(at, "is not a region name (such as us-west-2)", _value(region))
             bad = True
         if not is_instance_type(instance_type):
-            self.problem(at, "is not a SageMaker instance type (ml.<family>.<size>)", instance_type)
+            self.problem(at, "is not a SageMaker instance type (ml.<family>.<size>)", _value(instance_type))
             bad = True
         try:
             amount = usd(price)
         except ValueError:
-            self.problem(at, "%s %s" % (instance_type, _PRICE_WORDS), price)
+            self.problem(at, "%s %s" % (instance_type, _PRICE_WORDS), _value(price))
             return
         key = (region, instance_type)
         if not bad and key in self.lines:
@@ -109,11 +114,12 @@ class _Collector(object):
 def from_mapping(mapping, argument="prices"):
     """The :class:`PriceTable` of a Python mapping (``prices={...}``)."""
     out = _Collector(argument, "")
+    out.too_many(len(mapping))
     for key, value in mapping.items():
-        at = "[%r]" % (key,)
+        at = "[%s]" % shown(key, 200)
         if isinstance(value, dict) and isinstance(key, str) and not key.startswith("ml."):
             for itype, price in value.items():
-                out.add("%s[%r]" % (at, itype), key, itype, price)
+                out.add("%s[%s]" % (at, shown(itype, 200)), key, itype, price)
         else:
             out.add(at, None, key, value)
     return out.table("the prices given (prices=)")
