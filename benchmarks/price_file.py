@@ -80,10 +80,10 @@ def cases():
     yield "CSV, 400,000 rows of 'x'", "rows.csv", "instance_type,usd_per_hour\n" + "x\n" * 400000
 
 
-def run(argv, env, timeout):
-    started = time.monotonic()
+def run(argv, env, timeout, folder):
+    started = time.monotonic()  # in a folder of its own: `-c` and `-m` put the working directory first on sys.path
     try:
-        result = subprocess.run(argv, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        result = subprocess.run(argv, env=env, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 timeout=timeout)
     except subprocess.TimeoutExpired:
         return 124, time.monotonic() - started, b"", b""
@@ -105,10 +105,10 @@ def main():
             path = os.path.join(folder, filename)
             with open(path, "w") as f:
                 f.write(text)
-            code, _, out, err = run([sys.executable, "-c", _TIMED, path], env, args.timeout)
+            code, _, out, err = run([sys.executable, "-c", _TIMED, path], env, args.timeout, folder)
             loaded, floor, outcome = out.decode().split(" ", 2) if code == 0 else ("nan", "nan", err.decode()[-30:])
             code, seconds, _, err = run([sys.executable, "-m", "sagemaker_hetero", "cost", SPEC, "--prices", path,
-                                         "--offline"], env, args.timeout)
+                                         "--offline"], env, args.timeout, folder)
             print("%-28s %9d %9.3f %9.3f  %-30s %5d %9.2f %12d" % (
                 name, len(text.encode()), float(loaded), float(floor), outcome.strip()[:30], code, seconds, len(err)))
 
