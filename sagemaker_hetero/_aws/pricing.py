@@ -3,7 +3,10 @@ what the estimators, the dry-run view, ``TrainingJob`` and the CLI ask for).
 
 Where a price comes from, first found first: the user's table (``prices=``, ``--prices FILE``,
 ``SAGEMAKER_HETERO_PRICES``), the on-disk cache (``_cost.cache``), then, only when the caller allows
-a call (``fetch``), the AWS Price List Query API. The edge: the one place that calls it.
+a call (``fetch``), the AWS Price List Query API. The edge: the one place that calls it. With no
+region known (None, or a dry run's placeholder ``<region>``) only the table's prices for every region
+are had: prices differ by region. A price out of the sane range (``_cost.prices.usd``) is never
+used, nor cached.
 
 GetProducts goes to the Price List's endpoint in us-east-1 (eu-central-1, then ap-south-1, when
 that one cannot be reached), each call through the one error translator (``_aws.errors.call``),

@@ -5,8 +5,11 @@ A table gives on-demand USD per hour by instance type, for every region or for o
 CSV file with a header naming the columns ``instance_type``, ``usd_per_hour`` and, optionally,
 ``region`` (empty: every region); blank lines and lines starting with ``#`` are skipped. A region's
 own price wins over an every-region one. Everything wrong is reported at once in one
-:class:`ConfigError`, each problem naming the file's line (or the mapping's key). Parsing is pure;
-:func:`load` reads the file (at most 1 MiB).
+:class:`ConfigError`, each problem naming the file's line (or the mapping's key): the first
+``_defaults.MAX_PRICE_PROBLEMS`` of them, then how many more. A price must be in the sane range
+(``_cost.prices.usd``; JSON numbers are read as written, never as floats), and a table holds at most
+``_defaults.MAX_PRICE_ENTRIES`` prices. Parsing is pure and linear in the text; :func:`load` reads
+the file (at most 1 MiB).
 """
 import bisect
 import csv
@@ -154,9 +157,9 @@ class _Bad(ValueError):
         self.pos, self.expected = pos, expected
 
 
-def _pairs(text, pos, decoder, nested, _line):
+def _pairs(text, pos, decoder, nested, line_of):
     """``([(key, value, line)], end)`` of the JSON object starting at ``text[pos]``; an object value
-    is read as pairs again once (``nested``); ``_line`` numbers the lines (:class:`_Lines`)."""
+    is read as pairs again once (``nested``); ``line_of`` numbers the lines (:class:`_Lines`)."""
     pairs = _Pairs()
     pos = _WS.match(text, pos + 1).end()
     if text.startswith("}", pos):
@@ -169,9 +172,9 @@ def _pairs(text, pos, decoder, nested, _line):
         if not text.startswith(":", pos):
             raise _Bad(pos, "':' after the key")
         pos = _WS.match(text, pos + 1).end()
-        line = _line(pos)
+        line = line_of(pos)
         if nested and text.startswith("{", pos):
-            value, pos = _pairs(text, pos, decoder, False, _line)
+            value, pos = _pairs(text, pos, decoder, False, line_of)
         else:
             value, pos = decoder.raw_decode(text, pos)
         pairs.append((key, value, line))
@@ -185,15 +188,15 @@ def _pairs(text, pos, decoder, nested, _line):
 
 def _parse_json(text, out):
     decoder = json.JSONDecoder(parse_float=_Number, parse_int=_Number, parse_constant=_Number)
-    start, _line = _WS.match(text).end(), _Lines(text)
+    start, line_of = _WS.match(text).end(), _Lines(text)
     try:
         if not text.startswith("{", start):
             raise _Bad(start, "a JSON object: {\"ml.c5.xlarge\": 0.204, ...}")
-        pairs, end = _pairs(text, start, decoder, True, _line)
+        pairs, end = _pairs(text, start, decoder, True, line_of)
         if _WS.match(text, end).end() != len(text):
             raise _Bad(_WS.match(text, end).end(), "nothing after the object")
     except _Bad as exc:
-        return out.problem("line %d" % _line(exc.pos), "is not valid: expected %s" % exc.expected)
+        return out.problem("line %d" % line_of(exc.pos), "is not valid: expected %s" % exc.expected)
     except json.JSONDecodeError as exc:
         return out.problem("line %d" % exc.lineno, "is not valid JSON: %s" % exc.msg)
     except RecursionError:
