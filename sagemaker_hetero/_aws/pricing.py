@@ -118,8 +118,8 @@ class PriceSource(object):
             return found
         regions = self.table.regions(instance_type) if self.table is not None else ()
         if regions:
-            return Unknown(instance_type, "no region is known (set AWS_REGION, or a profile's region), and %s prices it "
-                                          "only in %s" % (self.table.source, ", ".join(regions)))
+            return Unknown(instance_type, "no region is known (set AWS_REGION, or a profile's region), and %s "
+                                          "prices it only in %s" % (self.table.source, ", ".join(regions)))
         return Unknown(instance_type, "no region is known, and prices differ by region")
 
     def _fetch(self, instance_type):

@@ -160,8 +160,8 @@ def test_cost_with_a_price_file_needs_no_region_for_its_prices_of_every_region(c
     code, out, err = run(capsys, "cost", EXAMPLE)
     assert code == 0 and out.startswith("Cost estimate (no region, on-demand USD):\n") and "$925.34" in out, err
     per_region = tmp_path / "per-region.csv"
-    per_region.write_text("instance_type,usd_per_hour,region\nml.c5.18xlarge,3.672,\nml.p3dn.24xlarge,35.894,eu-west-1\n"
-                          "ml.p3dn.24xlarge,31.212,us-east-1\n")
+    per_region.write_text("instance_type,usd_per_hour,region\nml.c5.18xlarge,3.672,\n"
+                          "ml.p3dn.24xlarge,35.894,eu-west-1\nml.p3dn.24xlarge,31.212,us-east-1\n")
     code, out, err = run(capsys, "cost", EXAMPLE, "--prices", str(per_region))
     assert code == 0, err
     assert "  instance_group_2  ml.p3dn.24xlarge  1      unknown   unknown  unknown" in out

@@ -115,8 +115,8 @@ def test_a_file_that_cannot_be_read_or_is_not_text(tmp_path):
 
 def test_a_price_out_of_the_sane_range_is_a_problem_naming_its_line_and_the_value_as_written():
     text = ('{\n "ml.a.b": 1e400,\n "ml.c.d": 0,\n "ml.e.f": 1e-300,\n "ml.g.h": NaN,\n "ml.i.j": Infinity,\n'
-            ' "ml.k.l": %s,\n "ml.m.n": 1000000.5,\n "ml.o.p": 0.0000001,\n "ml.q.r": 1000000,\n "ml.s.t": 0.000001\n}\n'
-            % ("9" * 10000))
+            ' "ml.k.l": %s,\n "ml.m.n": 1000000.5,\n "ml.o.p": 0.0000001,\n "ml.q.r": 1000000,\n'
+            ' "ml.s.t": 0.000001\n}\n' % ("9" * 10000))
     found = problems(T.parse, text, "p.json")
     assert found[:5] == ["prices: p.json line %d: ml.%s %s (got %s)" % (n, t, MUST, v) for n, t, v in (
         (2, "a.b", "1e400"), (3, "c.d", "0"), (4, "e.f", "1e-300"), (5, "g.h", "NaN"), (6, "i.j", "Infinity"))]
