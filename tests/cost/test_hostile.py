@@ -57,9 +57,12 @@ def test_a_price_list_price_out_of_the_sane_range_is_unknown_naming_it_and_never
     hostile, other = estimate["groups"]
     assert hostile["instance_type"] == "ml.c5.18xlarge" and hostile["usd_per_hour"] is None
     shown = repr(usd) if len(usd) <= 40 else repr(usd)[:40] + "... (10,002 characters)"
-    assert hostile["unknown_reason"].startswith("the AWS Price List")
-    assert hostile["unknown_reason"].endswith(" in us-west-2: %s" % shown) or hostile["unknown_reason"].endswith(
-        "): %s" % shown), hostile["unknown_reason"]
+    reason = hostile["unknown_reason"]
+    if usd == "0":
+        assert reason == "the AWS Price List has only a $0 on-demand training price of it in us-west-2: '0'"
+    else:
+        assert reason.startswith("the AWS Price List's on-demand training price of it in us-west-2 is no price (")
+        assert reason.endswith("): %s" % shown), reason
     assert other["usd_per_hour"] == 31.212 and estimate["worst_case_usd"] is None
     assert cached_files() == ["ml.p3dn.24xlarge.json"]  # the sane price only
     code, out, err = run(capsys, "cost", EXAMPLE)  # asked again (not cached), and shown as text
