@@ -63,6 +63,16 @@ QUOTA_CODES_CACHE_SECONDS = 24 * 60 * 60
 CACHE_FOLDER = PROJECT
 #: Set to a price file (JSON or CSV), it is the ``prices=`` of every estimate and bill not given one.
 PRICES_VARIABLE = "SAGEMAKER_HETERO_PRICES"
+#: The sane range of an on-demand price, in USD per hour: a price (from the AWS Price List, the cache
+#: or a price file) below the least or above the most is no price (SageMaker's cheapest training
+#: instance is some $0.05 an hour, its dearest some $100), and so is one written in more characters.
+MIN_USD_PER_HOUR = "0.000001"
+MAX_USD_PER_HOUR = 1000000
+MAX_PRICE_CHARS = 40
+#: The most prices (rows, entries) a price file or ``prices=`` mapping may hold (the types of every
+#: region are some 10,000), and the most of its problems listed (the count says how many more).
+MAX_PRICE_ENTRIES = 100000
+MAX_PRICE_PROBLEMS = 20
 
 # -- documented rules of ours that the service model does not carry --------------------------------
 #: AWS documents 28 days as the longest a training job may run.

@@ -3,7 +3,10 @@ what the estimators, the dry-run view, ``TrainingJob`` and the CLI ask for).
 
 Where a price comes from, first found first: the user's table (``prices=``, ``--prices FILE``,
 ``SAGEMAKER_HETERO_PRICES``), the on-disk cache (``_cost.cache``), then, only when the caller allows
-a call (``fetch``), the AWS Price List Query API. The edge: the one place that calls it.
+a call (``fetch``), the AWS Price List Query API. The edge: the one place that calls it. With no
+region known (None, or a dry run's placeholder ``<region>``) only the table's prices for every region
+are had: prices differ by region. A price out of the sane range (``_cost.prices.usd``) is never
+used, nor cached.
 
 GetProducts goes to the Price List's endpoint in us-east-1 (eu-central-1, then ap-south-1, when
 that one cannot be reached), each call through the one error translator (``_aws.errors.call``),
@@ -18,6 +21,7 @@ import os
 import time
 
 from sagemaker_hetero._cost import billed, estimate
+from sagemaker_hetero._defaults import REGION_PLACEHOLDER
 from sagemaker_hetero._cost import cache as C
 from sagemaker_hetero._cost.prices import (PERMISSION, SERVICE_CODE, Price, Unknown, filters, hourly_price,
                                            is_instance_type, is_region)
@@ -93,8 +97,8 @@ class PriceSource(object):
     def _look_up(self, instance_type):
         if not is_instance_type(instance_type):
             return Unknown(instance_type, "not a SageMaker instance type")
-        if self.region is None:
-            return Unknown(instance_type, "no region is known, and prices differ by region")
+        if self.region in (None, REGION_PLACEHOLDER):
+            return self._without_region(instance_type)
         found = self.table.price(self.region, instance_type) if self.table is not None else None
         found = found or self.cache.get(self.region, instance_type)
         if found is not None:
@@ -106,6 +110,17 @@ class PriceSource(object):
         if self._failure is not None:
             return Unknown(instance_type, self._failure)
         return self._fetch(instance_type)
+
+    def _without_region(self, instance_type):
+        """With no region known: the table's price for every region, else why there is none."""
+        found = self.table.price(None, instance_type) if self.table is not None else None
+        if found is not None:
+            return found
+        regions = self.table.regions(instance_type) if self.table is not None else ()
+        if regions:
+            return Unknown(instance_type, "no region is known (set AWS_REGION, or a profile's region), and %s "
+                                          "prices it only in %s" % (self.table.source, ", ".join(regions)))
+        return Unknown(instance_type, "no region is known, and prices differ by region")
 
     def _fetch(self, instance_type):
         from sagemaker_hetero import exceptions as E

@@ -48,13 +48,30 @@ def _planned(args, account_id=None, region=None):
 
 
 def _cost(args):
+    """``cost``: the estimate in the region configured; with none, a price table's prices for every
+    region still make one (its prices of one region only are unknown, saying a region is needed)."""
     from sagemaker_hetero._aws.pricing import estimate_of
+    from sagemaker_hetero._cost.table import table_of
 
-    plan = _planned(args)
-    boto_session = _input.boto_session(args) if getattr(args, "profile", None) and not args.offline else None
-    estimate = estimate_of(plan.request, plan.region, args.prices, not args.offline, boto_session, "--prices")
-    sys.stdout.write((json.dumps(estimate.to_dict()) if args.output == "json" else estimate.text()) + "\n")
+    table = table_of(args.prices, "--prices")  # --prices FILE, else SAGEMAKER_HETERO_PRICES's, else None
+    region = _input.region(args)
+    plan = _planned(args) if region or table is None else _cost_dry_plan(args)
+    fetch = bool(region) and not args.offline
+    boto_session = _input.boto_session(args) if getattr(args, "profile", None) and fetch else None
+    estimate = estimate_of(plan.request, region or None, table, fetch, boto_session, "--prices")
+    text = json.dumps(estimate.to_dict(), allow_nan=False) if args.output == "json" else estimate.text()
+    sys.stdout.write(text + "\n")
     return EXIT_OK
+
+
+def _cost_dry_plan(args):
+    """The plan of the spec's job rendered as a dry run renders it where no region is configured (the
+    placeholder ``<region>``): for ``cost`` with a price table, which needs no region for its prices
+    of every region."""
+    from sagemaker_hetero import _runner
+
+    _, job, facts, now = _input.load(args, facts=_input.dry_run_facts(args))
+    return _runner.plan_for(job, facts, now, None)
 
 
 def _diff(args):

@@ -13,7 +13,7 @@ import decimal
 
 import attrs
 
-from sagemaker_hetero._cost.estimate import duration, groups_of, price_notes, rate_text, usd_text
+from sagemaker_hetero._cost.estimate import duration, groups_of, price_notes, rate_text, usd_text, whole
 from sagemaker_hetero._cost.prices import Price, Unknown
 
 __all__ = ["GroupBill", "Bill", "bill"]
@@ -34,7 +34,7 @@ class GroupBill(object):
 
     @property
     def known(self):
-        return isinstance(self.price, Price) and isinstance(self.count, int) and self.billable_time is not None
+        return isinstance(self.price, Price) and whole(self.count) is not None and self.billable_time is not None
 
     def _billed(self):
         if not self.known:
@@ -79,7 +79,7 @@ class Bill(object):
     def instance_count(self):
         """The sum of the groups' counts (None if one is not known)."""
         counts = [g.count for g in self.groups]
-        return sum(counts) if counts and all(isinstance(c, int) for c in counts) else None
+        return sum(counts) if counts and all(whole(c) is not None for c in counts) else None
 
     @property
     def training_seconds(self):
@@ -157,11 +157,11 @@ def bill(desc, prices=None, region=None):
     from sagemaker_hetero._request.describe import region_of
 
     prices = prices or {}
-    billable = desc.get("BillableTimeInSeconds")
+    billable = whole(desc.get("BillableTimeInSeconds"))  # a figure no job has is none
     groups = tuple(GroupBill(name, itype, count, prices.get(itype) or Unknown(itype, "its price was not looked up"),
                              billable) for name, itype, count in groups_of(desc))
     return Bill(job_name=desc.get("TrainingJobName"), region=region or region_of(desc), groups=groups,
-                training_time=desc.get("TrainingTimeInSeconds"), billable_time=billable,
+                training_time=whole(desc.get("TrainingTimeInSeconds")), billable_time=billable,
                 spot=bool(desc.get("EnableManagedSpotTraining")),
                 keep_alive=(desc.get("ResourceConfig") or {}).get("KeepAlivePeriodInSeconds") or 0,
                 status=desc.get("TrainingJobStatus"))

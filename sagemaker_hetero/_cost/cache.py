@@ -78,7 +78,7 @@ class Shelf(object):
             return None
         try:
             document = json.loads(self._read(folder, names[-1]).decode("utf-8"))
-        except (OSError, ValueError) as exc:
+        except Exception as exc:  # whatever the file holds (deep nesting: RecursionError), it is only a miss
             LOGGER.debug("The cache file %s cannot be read (%s): made again.", os.path.join(self.root, *names), exc)
             return None
         finally:
@@ -171,8 +171,10 @@ class PriceCache(object):
         found = self._shelf.get((_PRICES, region, instance_type + ".json"), self.clock())
         if found is None or found.get("region") != region or found.get("instance_type") != instance_type:
             return None
+        if not isinstance(found.get("usd_per_hour"), str):  # as put() writes it
+            return None
         try:
-            amount = usd(found.get("usd_per_hour"))
+            amount = usd(found["usd_per_hour"])  # in the sane range, as put() keeps only such prices
         except ValueError:
             return None
         return Price(instance_type, region, amount, CACHED, _date(found["written"]))
@@ -182,7 +184,11 @@ class PriceCache(object):
         region, instance_type = price.region, price.instance_type
         if not (is_region(region) and is_instance_type(instance_type)):
             return False
-        document = {"region": region, "instance_type": instance_type, "usd_per_hour": str(price.usd_per_hour)}
+        try:
+            amount = usd(price.usd_per_hour)  # a price out of the sane range is never kept
+        except ValueError:
+            return False
+        document = {"region": region, "instance_type": instance_type, "usd_per_hour": str(amount)}
         return self._shelf.put((_PRICES, region, instance_type + ".json"), document, self.clock())
 
 

@@ -16,15 +16,22 @@ from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._cost.prices import Price, Unknown
 
 __all__ = ["GroupCost", "Estimate", "estimate", "groups_of", "usd_text", "rate_text", "duration", "instance_types",
-           "price_notes"]
+           "price_notes", "whole"]
 
 _HOUR = decimal.Decimal(3600)
 _UNKNOWN = "unknown"
+_MOST_FIGURE = 10 ** 9  # the largest count or number of seconds priced: more is no real job's
+_MOST_USD = decimal.Decimal(10) ** 15  # the largest sum shown to the cent: more is no real bill
+
+
+def whole(value):
+    """``value`` if it is a count or a number of seconds to price (an int from 0 to 10**9), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MOST_FIGURE else None
 
 
 def usd_text(amount):
-    """``$12.35`` (to the cent; ``<$0.01`` for less), or ``unknown`` for None."""
-    if amount is None:
+    """``$12.35`` (to the cent; ``<$0.01`` for less), or ``unknown`` for None (or no sum a job could cost)."""
+    if amount is None or not amount.is_finite() or abs(amount) >= _MOST_USD:
         return _UNKNOWN
     if 0 < amount < decimal.Decimal("0.01"):
         return "<$0.01"
@@ -32,8 +39,10 @@ def usd_text(amount):
 
 
 def rate_text(amount):
-    """A unit price as given (``$3.825``), or ``unknown``."""
-    return _UNKNOWN if amount is None else "$%s" % _plain(amount)
+    """A unit price as given (``$3.825``), or ``unknown`` (for None, or no price in the sane range)."""
+    if amount is None or not amount.is_finite() or abs(amount) >= _MOST_USD:
+        return _UNKNOWN
+    return "$%s" % _plain(amount)
 
 
 def _plain(amount):
@@ -94,7 +103,7 @@ class GroupCost(object):
 
     @property
     def known(self):
-        return isinstance(self.price, Price) and isinstance(self.count, int)
+        return isinstance(self.price, Price) and whole(self.count) is not None
 
     def _hourly(self):
         return self.price.usd_per_hour * self.count if self.known else None

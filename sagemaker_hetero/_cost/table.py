@@ -5,23 +5,28 @@ A table gives on-demand USD per hour by instance type, for every region or for o
 CSV file with a header naming the columns ``instance_type``, ``usd_per_hour`` and, optionally,
 ``region`` (empty: every region); blank lines and lines starting with ``#`` are skipped. A region's
 own price wins over an every-region one. Everything wrong is reported at once in one
-:class:`ConfigError`, each problem naming the file's line (or the mapping's key). Parsing is pure;
-:func:`load` reads the file (at most 1 MiB).
+:class:`ConfigError`, each problem naming the file's line (or the mapping's key): the first
+``_defaults.MAX_PRICE_PROBLEMS`` of them, then how many more. A price must be in the sane range
+(``_cost.prices.usd``; JSON numbers are read as written, never as floats), and a table holds at most
+``_defaults.MAX_PRICE_ENTRIES`` prices. Parsing is pure and linear in the text; :func:`load` reads
+the file (at most 1 MiB).
 """
+import bisect
 import csv
 import json
 import os
 import re
 
+from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._checks import text as _spec_text
-from sagemaker_hetero._cost.prices import Price, is_instance_type, is_region, usd
+from sagemaker_hetero._cost.prices import RANGE_WORDS, Price, is_instance_type, is_region, shown, usd
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = ["PriceTable", "load", "parse", "from_mapping", "table_of"]
 
 _WS = re.compile(r"[ \t\n\r]*")
 _CSV_COLUMNS = ("instance_type", "usd_per_hour", "region")
-_PRICE_WORDS = "must be the on-demand USD per hour, a number >= 0"
+_PRICE_WORDS = "must be the on-demand USD per hour, %s" % RANGE_WORDS
 #: What a table's problems are problems with.
 SUBJECT = "the price table"
 
@@ -40,6 +45,10 @@ class PriceTable(object):
                 return Price(instance_type, key[0], self.entries[key], self.source)
         return None
 
+    def regions(self, instance_type):
+        """The regions ``instance_type`` has a price of its own in, sorted."""
+        return sorted(r for r, t in self.entries if t == instance_type and r is not None)
+
     def __len__(self):
         return len(self.entries)
 
@@ -47,26 +56,46 @@ class PriceTable(object):
         return "PriceTable(%d prices, %s)" % (len(self.entries), self.source)
 
 
+def _value(value):
+    """``value`` as a problem shows it: an int too long to write out as its length."""
+    return _Number(shown(value, 200)) if isinstance(value, int) and value.bit_length() > 800 else value
+
+
 class _Collector(object):
+    """The entries and problems of a table being read: at most ``MAX_PRICE_ENTRIES`` entries (one more
+    is a :class:`ConfigError` at once), the first ``MAX_PRICE_PROBLEMS`` problems kept, the rest counted."""
+
     def __init__(self, argument, where):
         self.argument, self.where = argument, where
         self.problems, self.entries, self.lines = [], {}, {}
+        self.more = self.added = 0
 
     def problem(self, at, message, *value):
+        if len(self.problems) >= D.MAX_PRICE_PROBLEMS:
+            self.more += 1
+            return
         self.problems.append(Problem(self.argument, "%s%s: %s" % (self.where, at, message), *value))
 
+    def too_many(self, count, noun="prices"):
+        """Refuse a table of ``count`` entries when that is more than ``MAX_PRICE_ENTRIES``."""
+        if count > D.MAX_PRICE_ENTRIES:
+            raise ConfigError([Problem(self.argument, self.where + "holds {:,} {}, more than the {:,} a price table "
+                                       "may hold".format(count, noun, D.MAX_PRICE_ENTRIES))], SUBJECT)
+
     def add(self, at, region, instance_type, price):
+        self.added += 1
+        self.too_many(self.added)
         bad = False
         if region is not None and not is_region(region):
-            self.problem(at, "is not a region name (such as us-west-2)", region)
+            self.problem(at, "is not a region name (such as us-west-2)", _value(region))
             bad = True
         if not is_instance_type(instance_type):
-            self.problem(at, "is not a SageMaker instance type (ml.<family>.<size>)", instance_type)
+            self.problem(at, "is not a SageMaker instance type (ml.<family>.<size>)", _value(instance_type))
             bad = True
         try:
             amount = usd(price)
         except ValueError:
-            self.problem(at, "%s %s" % (instance_type, _PRICE_WORDS), price)
+            self.problem(at, "%s %s" % (instance_type, _PRICE_WORDS), _value(price))
             return
         key = (region, instance_type)
         if not bad and key in self.lines:
@@ -76,6 +105,10 @@ class _Collector(object):
             self.entries[key], self.lines[key] = amount, at
 
     def table(self, source):
+        if self.more:
+            where = self.where.rstrip() + ": " if self.where else ""
+            self.problems.append(Problem(self.argument, where + "... and {:,} more problems ({:,} in all)".format(
+                self.more, self.more + len(self.problems))))
         if self.problems:
             raise ConfigError(self.problems, SUBJECT)
         return PriceTable(self.entries, source)
@@ -84,18 +117,34 @@ class _Collector(object):
 def from_mapping(mapping, argument="prices"):
     """The :class:`PriceTable` of a Python mapping (``prices={...}``)."""
     out = _Collector(argument, "")
+    out.too_many(len(mapping))
     for key, value in mapping.items():
-        at = "[%r]" % (key,)
+        at = "[%s]" % shown(key, 200)
         if isinstance(value, dict) and isinstance(key, str) and not key.startswith("ml."):
             for itype, price in value.items():
-                out.add("%s[%r]" % (at, itype), key, itype, price)
+                out.add("%s[%s]" % (at, shown(itype, 200)), key, itype, price)
         else:
             out.add(at, None, key, value)
     return out.table("the prices given (prices=)")
 
 
-def _line(text, pos):
-    return text.count("\n", 0, pos) + 1
+class _Lines(object):
+    """The line number of a place in ``text``, found in the sorted places of its line ends (counting
+    from the start each time made a long file's reading quadratic)."""
+
+    def __init__(self, text):
+        self.ends = [m.start() for m in re.finditer("\n", text)]
+
+    def __call__(self, pos):
+        return bisect.bisect_left(self.ends, pos) + 1
+
+
+class _Number(str):
+    """A JSON number (or ``NaN``, ``Infinity``) as written: :func:`usd` reads it exactly, and a
+    problem shows it as the file has it (not ``inf`` for ``1e400``); never made into an int or float."""
+
+    def __repr__(self):
+        return str.__str__(self)
 
 
 class _Pairs(list):
@@ -108,9 +157,9 @@ class _Bad(ValueError):
         self.pos, self.expected = pos, expected
 
 
-def _pairs(text, pos, decoder, nested):
+def _pairs(text, pos, decoder, nested, line_of):
     """``([(key, value, line)], end)`` of the JSON object starting at ``text[pos]``; an object value
-    is read as pairs again once (``nested``)."""
+    is read as pairs again once (``nested``); ``line_of`` numbers the lines (:class:`_Lines`)."""
     pairs = _Pairs()
     pos = _WS.match(text, pos + 1).end()
     if text.startswith("}", pos):
@@ -123,9 +172,9 @@ def _pairs(text, pos, decoder, nested):
         if not text.startswith(":", pos):
             raise _Bad(pos, "':' after the key")
         pos = _WS.match(text, pos + 1).end()
-        line = _line(text, pos)
+        line = line_of(pos)
         if nested and text.startswith("{", pos):
-            value, pos = _pairs(text, pos, decoder, False)
+            value, pos = _pairs(text, pos, decoder, False, line_of)
         else:
             value, pos = decoder.raw_decode(text, pos)
         pairs.append((key, value, line))
@@ -138,16 +187,16 @@ def _pairs(text, pos, decoder, nested):
 
 
 def _parse_json(text, out):
-    decoder = json.JSONDecoder()
-    start = _WS.match(text).end()
+    decoder = json.JSONDecoder(parse_float=_Number, parse_int=_Number, parse_constant=_Number)
+    start, line_of = _WS.match(text).end(), _Lines(text)
     try:
         if not text.startswith("{", start):
             raise _Bad(start, "a JSON object: {\"ml.c5.xlarge\": 0.204, ...}")
-        pairs, end = _pairs(text, start, decoder, True)
+        pairs, end = _pairs(text, start, decoder, True, line_of)
         if _WS.match(text, end).end() != len(text):
             raise _Bad(_WS.match(text, end).end(), "nothing after the object")
     except _Bad as exc:
-        return out.problem("line %d" % _line(text, exc.pos), "is not valid: expected %s" % exc.expected)
+        return out.problem("line %d" % line_of(exc.pos), "is not valid: expected %s" % exc.expected)
     except json.JSONDecodeError as exc:
         return out.problem("line %d" % exc.lineno, "is not valid JSON: %s" % exc.msg)
     except RecursionError:
@@ -162,20 +211,34 @@ def _parse_json(text, out):
             out.add("line %d" % line, None, key, value)
 
 
+def _cells(line):
+    """The cells of one CSV line, read apart from the others (a stray quote cannot swallow the lines
+    after it); raises ``csv.Error``."""
+    return next(csv.reader([line], strict=True), [])
+
+
 def _parse_csv(text, out):
     rows = [(n, line) for n, line in enumerate(text.splitlines(), 1)
             if line.strip() and not line.lstrip().startswith("#")]
     if not rows:
         return out.problem("line 1", "holds no header: the first line names the columns instance_type,usd_per_hour"
                                      "[,region]")
-    parsed = list(csv.reader([line for _, line in rows]))
-    header = [cell.strip().lower() for cell in parsed[0]]
+    out.too_many(len(rows) - 1, "rows")
+    try:
+        header = [cell.strip().lower() for cell in _cells(rows[0][1])]
+    except csv.Error:
+        header = []
     missing = [c for c in _CSV_COLUMNS[:2] if c not in header]
     unknown = [c for c in header if c not in _CSV_COLUMNS]
     if missing or unknown or len(set(header)) != len(header):
         return out.problem("line %d" % rows[0][0], "is not the header: it names the columns instance_type,"
                            "usd_per_hour[,region] once each", rows[0][1])
-    for (n, line), cells in zip(rows[1:], parsed[1:]):
+    for n, line in rows[1:]:
+        try:
+            cells = _cells(line)
+        except csv.Error as exc:
+            out.problem("line %d" % n, "is not a CSV row (%s)" % exc, line)
+            continue
         if len(cells) != len(header):
             out.problem("line %d" % n, "has %d values for %d columns" % (len(cells), len(header)), line)
             continue

@@ -53,8 +53,8 @@ def test_a_malformed_price_file_exits_2_naming_its_line(capsys, tmp_path):
     bad.write_text("instance_type,usd_per_hour\nml.c5.18xlarge,3.672\nml.p3dn.24xlarge,lots\n")
     code, out, err = run(capsys, "cost", EXAMPLE, "--prices", str(bad), "--offline")
     assert (code, out) == (2, "")
-    assert "--prices: %s line 3: ml.p3dn.24xlarge must be the on-demand USD per hour, a number >= 0 (got 'lots')" % (
-        bad) in err
+    assert "--prices: %s line 3: ml.p3dn.24xlarge must be the on-demand USD per hour, a number from 0.000001 to " \
+        "1,000,000 (got 'lots')" % bad in err
 
 
 def test_cost_reads_the_price_list_and_json_has_the_figures(capsys, price_list):
@@ -171,3 +171,30 @@ def test_a_dry_run_with_a_price_cache_makes_no_call(tmp_path):
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
     assert result.stdout.splitlines() == ["0 True True True", "[]"], result.stderr
+
+
+def test_cost_with_a_price_file_needs_no_region_for_its_prices_of_every_region(capsys, monkeypatch, tmp_path):
+    for name in list(os.environ):  # no AWS configuration at all (tests/test_no_aws_config.py)
+        if name.startswith("AWS_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    code, out, err = run(capsys, "cost", EXAMPLE, "--prices", PRICES, "--output", "json")
+    assert code == 0, err
+    estimate = json.loads(out)
+    assert (estimate["region"], estimate["worst_case_usd"], estimate["complete"]) == (None, 925.344, True)
+    monkeypatch.setenv("SAGEMAKER_HETERO_PRICES", PRICES)
+    code, out, err = run(capsys, "cost", EXAMPLE)
+    assert code == 0 and out.startswith("Cost estimate (no region, on-demand USD):\n") and "$925.34" in out, err
+    per_region = tmp_path / "per-region.csv"
+    per_region.write_text("instance_type,usd_per_hour,region\nml.c5.18xlarge,3.672,\n"
+                          "ml.p3dn.24xlarge,35.894,eu-west-1\nml.p3dn.24xlarge,31.212,us-east-1\n")
+    code, out, err = run(capsys, "cost", EXAMPLE, "--prices", str(per_region))
+    assert code == 0, err
+    assert "  instance_group_2  ml.p3dn.24xlarge  1      unknown   unknown  unknown" in out
+    assert ("  ml.p3dn.24xlarge: unknown: no region is known (set AWS_REGION, or a profile's region), and prices file "
+            "%s prices it only in eu-west-1, us-east-1" % per_region) in out
+    code, out, err = run(capsys, "--region", "eu-west-1", "cost", EXAMPLE, "--prices", str(per_region), "--offline")
+    assert code == 0 and "$35.894" in out, err
+    monkeypatch.delenv("SAGEMAKER_HETERO_PRICES")
+    code, out, err = run(capsys, "cost", EXAMPLE)  # no price table: the prices are per region
+    assert (code, out) == (2, "") and "--region: no AWS region is configured" in err

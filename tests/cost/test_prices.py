@@ -75,3 +75,31 @@ def test_filters_ask_for_the_training_component_of_the_type_in_the_region():
         {"Type": "TERM_MATCH", "Field": "instanceName", "Value": "ml.c5.xlarge"},
         {"Type": "TERM_MATCH", "Field": "component", "Value": "Training"},
     ]
+
+
+def test_usd_takes_only_a_price_in_the_sane_range_and_says_why_not():
+    assert P.usd("0.000001") == decimal.Decimal("0.000001") and P.usd(1000000) == 1000000
+    assert P.usd(decimal.Decimal("1E+6")) == 1000000 and P.usd(" 3.825 ") == decimal.Decimal("3.825")
+    for bad, why in (("1e400", "out of the sane range"), ("1e999999", "out of the sane range"), (0, "out of the sane"),
+                     ("0", "out of the sane"), ("-5", "out of the sane"), ("1e-300", "out of the sane"),
+                     ("0.0000009", "out of the sane"), (1000000.01, "out of the sane"), (10 ** 5000, "out of the sane"),
+                     ("9" * 10000, "written in 10000 characters"), (decimal.Decimal("1" * 50), "written in 50"),
+                     ("0." + "0" * 50 + "1", "written in 53"), ("Infinity", "not a finite"), ("NaN", "not a finite"),
+                     ("sNaN", "not a finite"), ("0x10", "not a number"), ("", "not a number")):
+        with pytest.raises(ValueError) as info:
+            P.usd(bad)
+        assert str(info.value).startswith(why), (bad, str(info.value))
+    assert P.RANGE_WORDS == "a number from 0.000001 to 1,000,000"
+    assert P.shown("9" * 10000) == repr("9" * 40)[:40] + "... (10,002 characters)" and P.shown("1e400") == "'1e400'"
+    assert P.shown(10 ** 5000) == "an integer of 5,001 digits" and P.shown(-(10 ** 999)) == "an integer of 1,000 digits"
+
+
+def test_figures_no_job_has_format_as_unknown_never_raise():
+    from sagemaker_hetero._cost import estimate as E
+
+    for amount in (decimal.Decimal("1e999999"), decimal.Decimal("Infinity"), decimal.Decimal("NaN"),
+                   decimal.Decimal(10) ** 15):
+        assert E.usd_text(amount) == "unknown" and E.rate_text(amount) == "unknown"
+    assert E.usd_text(decimal.Decimal("12.345")) == "$12.35" and E.rate_text(decimal.Decimal("3.8250")) == "$3.825"
+    assert [E.whole(v) for v in (0, 10 ** 9, 10 ** 9 + 1, -1, True, 1.0, float("inf"), "3")] == [
+        0, 10 ** 9, None, None, None, None, None, None]

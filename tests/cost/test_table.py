@@ -7,6 +7,7 @@ from sagemaker_hetero._cost import table as T
 from sagemaker_hetero.exceptions import ConfigError
 
 D = decimal.Decimal
+MUST = "must be the on-demand USD per hour, a number from 0.000001 to 1,000,000"
 
 
 def problems(call, *args, **kwargs):
@@ -44,11 +45,11 @@ def test_every_problem_of_a_json_file_names_its_line(tmp_path):
                     '   "p3": 1},\n "europe": {"ml.m5.xlarge": "x"},\n "ml.g5.2xlarge": {"a": 1}\n}\n')
     assert problems(T.load, str(path)) == [
         "prices: %s line 3: ml.c5.xlarge is priced twice (first line 2)" % path,
-        "prices: %s line 4: ml.p3.2xlarge must be the on-demand USD per hour, a number >= 0 (got -1)" % path,
+        "prices: %s line 4: ml.p3.2xlarge %s (got -1)" % (path, MUST),
         "prices: %s line 5: is not a SageMaker instance type (ml.<family>.<size>) (got 'p3')" % path,
         "prices: %s line 6: is not a region name (such as us-west-2) (got 'europe')" % path,
-        "prices: %s line 6: ml.m5.xlarge must be the on-demand USD per hour, a number >= 0 (got 'x')" % path,
-        "prices: %s line 7: ml.g5.2xlarge must be the on-demand USD per hour, a number >= 0 (got {'a': 1})" % path,
+        "prices: %s line 6: ml.m5.xlarge %s (got 'x')" % (path, MUST),
+        "prices: %s line 7: ml.g5.2xlarge %s (got {'a': 1})" % (path, MUST),
     ]
 
 
@@ -68,7 +69,7 @@ def test_every_problem_of_a_csv_file_names_its_line():
     text = "instance_type,usd_per_hour,region\nml.c5.xlarge,0.2\nml.c5.xlarge,abc,us-west-2\nml.m5.xlarge,1,usa\n"
     assert problems(T.parse, text, "p.csv", "--prices") == [
         "--prices: p.csv line 2: has 2 values for 3 columns (got 'ml.c5.xlarge,0.2')",
-        "--prices: p.csv line 3: ml.c5.xlarge must be the on-demand USD per hour, a number >= 0 (got 'abc')",
+        "--prices: p.csv line 3: ml.c5.xlarge %s (got 'abc')" % MUST,
         "--prices: p.csv line 4: is not a region name (such as us-west-2) (got 'usa')",
     ]
     assert problems(T.parse, "# nothing\n", "p.csv") == [
@@ -84,10 +85,9 @@ def test_a_mapping_names_its_keys():
     assert table.price("us-east-1", "ml.c5.xlarge").usd_per_hour == D("0.19")
     assert table.price("us-east-1", "ml.c5.xlarge").origin() == "the prices given (prices=)"
     assert problems(T.from_mapping, {"ml.c5.xlarge": None, "c5": 1, "us-east-1": {"ml.c5.xlarge": "x"}}) == [
-        "prices: ['ml.c5.xlarge']: ml.c5.xlarge must be the on-demand USD per hour, a number >= 0 (got None)",
+        "prices: ['ml.c5.xlarge']: ml.c5.xlarge %s (got None)" % MUST,
         "prices: ['c5']: is not a SageMaker instance type (ml.<family>.<size>) (got 'c5')",
-        "prices: ['us-east-1']['ml.c5.xlarge']: ml.c5.xlarge must be the on-demand USD per hour, a number >= 0 "
-        "(got 'x')",
+        "prices: ['us-east-1']['ml.c5.xlarge']: ml.c5.xlarge %s (got 'x')" % MUST,
     ]
 
 
@@ -111,3 +111,55 @@ def test_a_file_that_cannot_be_read_or_is_not_text(tmp_path):
     binary = tmp_path / "p.csv"
     binary.write_bytes(b"\xff\xfe\x00")
     assert problems(T.load, str(binary))[0].startswith("prices: is not UTF-8 text")
+
+
+def test_a_price_out_of_the_sane_range_is_a_problem_naming_its_line_and_the_value_as_written():
+    text = ('{\n "ml.a.b": 1e400,\n "ml.c.d": 0,\n "ml.e.f": 1e-300,\n "ml.g.h": NaN,\n "ml.i.j": Infinity,\n'
+            ' "ml.k.l": %s,\n "ml.m.n": 1000000.5,\n "ml.o.p": 0.0000001,\n "ml.q.r": 1000000,\n'
+            ' "ml.s.t": 0.000001\n}\n' % ("9" * 10000))
+    found = problems(T.parse, text, "p.json")
+    assert found[:5] == ["prices: p.json line %d: ml.%s %s (got %s)" % (n, t, MUST, v) for n, t, v in (
+        (2, "a.b", "1e400"), (3, "c.d", "0"), (4, "e.f", "1e-300"), (5, "g.h", "NaN"), (6, "i.j", "Infinity"))]
+    assert found[5].startswith("prices: p.json line 7: ml.k.l %s (got 9999" % MUST) and len(found[5]) < 400
+    assert found[6:] == ["prices: p.json line 8: ml.m.n %s (got 1000000.5)" % MUST,
+                         "prices: p.json line 9: ml.o.p %s (got 0.0000001)" % MUST]
+    csv_text = "instance_type,usd_per_hour\nml.a.b,1e400\nml.c.d,0\nml.e.f,-5\nml.g.h,inf\nml.i.j,%s\n" % ("1" * 5000)
+    assert [p.split(" (got")[0] for p in problems(T.parse, csv_text, "p.csv")] == [
+        "prices: p.csv line %d: ml.%s %s" % (n, t, MUST) for n, t in (
+            (2, "a.b"), (3, "c.d"), (4, "e.f"), (5, "g.h"), (6, "i.j"))]
+    mapping = {"ml.a.b": float("inf"), "ml.c.d": float("nan"), "ml.e.f": 10 ** 5000, "ml.g.h": D("1e400"), "ml.i.j": 0}
+    found = problems(T.from_mapping, mapping)
+    assert found[2] == "prices: ['ml.e.f']: ml.e.f %s (got an integer of 5,001 digits)" % MUST and len(found) == 5
+    assert problems(T.from_mapping, {10 ** 5000: 1})[0].startswith("prices: [an integer of 5,001 digits]: is not")
+    table = T.parse('{"ml.a.b": 1000000, "ml.c.d": 0.000001, "ml.e.f": 3.8250000000}', "p.json")
+    assert [table.price(None, t).usd_per_hour for t in ("ml.a.b", "ml.c.d", "ml.e.f")] == [
+        D(1000000), D("0.000001"), D("3.825")]
+
+
+def test_a_big_table_holds_at_most_100000_prices_names_its_lines_and_lists_its_first_20_problems():
+    rows = "instance_type,usd_per_hour\n" + "".join("ml.a%d.b,1\n" % n for n in range(100001))
+    assert problems(T.parse, rows, "p.csv") == [
+        "prices: p.csv holds 100,001 rows, more than the 100,000 a price table may hold"]
+    assert problems(T.from_mapping, dict(("ml.a%d.b" % n, 1) for n in range(100001))) == [
+        "prices: holds 100,001 prices, more than the 100,000 a price table may hold"]
+    assert len(T.parse(rows.rsplit("ml.a100000.b", 1)[0], "p.csv")) == 100000  # the most is read
+    text = "{\n%s\n}\n" % ",\n".join('"ml.a%d.b": %s' % (n, '"x"' if n in (7, 59999) else "1") for n in range(60000))
+    assert [p.split(":")[1] for p in problems(T.parse, text, "p.json")] == [" p.json line 9", " p.json line 60001"]
+    bad = "instance_type,usd_per_hour\n" + "ml.c5.xlarge,x\n" * 25
+    found = problems(T.parse, bad, "p.csv")
+    assert found[:20] == ["prices: p.csv line %d: ml.c5.xlarge %s (got 'x')" % (n, MUST) for n in range(2, 22)]
+    assert found[20:] == ["prices: p.csv: ... and 5 more problems (25 in all)"]
+    assert problems(T.from_mapping, dict(("c%d" % n, 1) for n in range(30)))[20:] == [
+        "prices: ... and 10 more problems (30 in all)"]
+
+
+def test_each_csv_line_is_read_apart_and_a_line_that_is_no_csv_row_is_a_problem():
+    text = 'instance_type,usd_per_hour\nml.a.b,"1\nml.c.d,2\nml.e.f,"3"x\nml.g.h,%s\n' % ("1" * 200000)
+    found = problems(T.parse, text, "p.csv")
+    assert [p.split(" (got")[0] for p in found] == [
+        "prices: p.csv line 2: is not a CSV row (unexpected end of data)",
+        "prices: p.csv line 4: is not a CSV row (',' expected after '\"')",
+        "prices: p.csv line 5: is not a CSV row (field larger than field limit (131072))"]
+    table = T.parse('instance_type,usd_per_hour\n"ml.a.b","1.5"\n', "p.csv")
+    assert table.price(None, "ml.a.b").usd_per_hour == D("1.5")
+
