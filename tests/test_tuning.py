@@ -234,7 +234,7 @@ def test_what_the_tuner_does_not_take_is_refused(workdir):
         HyperparameterTuner("not an estimator", "loss", RANGES)
     assert list(problems_of(excinfo)) == ["estimator"]
     with pytest.raises(ConfigError) as excinfo:
-        tuner(pytorch(sagemaker_session=LocalSession(), distribution=None))  # (torchrun would need torch here)
+        tuner(pytorch(sagemaker_session=LocalSession()))
     assert "not tuning jobs" in problems_of(excinfo)["sagemaker_session"].message
 
 

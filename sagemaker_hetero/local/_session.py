@@ -244,8 +244,8 @@ class LocalSession(object):
 
     def _launcher_problems(self, job):
         """What the distribution's launcher cannot do here: refused locally (SMDDP, model parallelism),
-        or the hosts' interpreter lacks what it runs (``mpirun``; ``torch``, ``mpi4py``: asked of the
-        interpreter once per session, before any host starts)."""
+        or the hosts' interpreter lacks ``mpirun`` (``torch`` and ``mpi4py`` are asked of it when the job
+        runs: :meth:`execute`)."""
         refused = _launchers.refusal(job)
         if refused is not None:
             return [Problem(*refused)]
@@ -254,7 +254,7 @@ class LocalSession(object):
             if mpirun is None:  # its message says to install mpi4py too
                 return [Problem("distribution.mpi", _launchers.MPI_MISSING % (path, self.python),
                                 job.distribution.options.get("mpi"))]
-        return self._modules.problems(job, self.python)
+        return []
 
     def execute(self, job, now):
         """A checked job -> a started :class:`~sagemaker_hetero.local.LocalJob`. A default name's
@@ -267,6 +267,9 @@ class LocalSession(object):
         now : float
             The time (seconds since the epoch) a default name is stamped with.
         """
+        missing = self._modules.problems(job, self.python)  # asked once per session, before any host starts
+        if missing:
+            raise ConfigError(missing)
         if job.job_name is None:
             now = utils.claim_time(now)
         plan = _plan.make_plan(job, self.facts(), now)

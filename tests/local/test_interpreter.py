@@ -46,8 +46,11 @@ def test_torchrun_without_torch_is_refused_before_any_host_starts(session_factor
     log = str(tmp_path / "starts.log")
     python = _bare_python(tmp_path / "bare", log)
     session = session_factory(python=python)
+    estimator = _pytorch(session, write_code(SCRIPT), distribution, "no-torch")  # made: the run is what needs torch
+    assert estimator.fit(dry_run=True)["TrainingJobName"] == "no-torch"  # a dry run starts no host
+    assert _starts(log) == []
     with pytest.raises(ConfigError) as caught:
-        _pytorch(session, write_code(SCRIPT), distribution, "no-torch").fit(wait=False)
+        estimator.fit(wait=False)
     text = str(caught.value)
     assert text.startswith("1 problem with the training job:"), text
     assert "distribution.torch_distributed: torch_distributed runs torchrun" in text
@@ -57,7 +60,7 @@ def test_torchrun_without_torch_is_refused_before_any_host_starts(session_factor
     assert not os.path.exists(os.path.join(session.root, "no-torch"))  # no host started, no folder made
     assert len(_starts(log)) == 1  # the probe only
     with pytest.raises(ConfigError):  # asked once per session: the answer is kept
-        _pytorch(session, write_code(SCRIPT), distribution, "no-torch").fit(dry_run=True)
+        _pytorch(session, write_code(SCRIPT), distribution, "no-torch").fit(wait=False)
     assert len(_starts(log)) == 1
 
 
