@@ -140,3 +140,13 @@ def test_an_aws_error_message_is_shown_as_text(capsys, fault_proxy):
     assert code == 3
     assert_text_only(err)
     assert "not allowed: \\x1b]52;c;" in err
+
+
+
+def test_cost_shows_what_the_price_list_said_as_text(capsys, spec_dir, fault_proxy):
+    denied = {"__type": "AccessDeniedException", "message": "denied " + CLIPBOARD}
+    fault_proxy.add_fault(operation="GetProducts", kind="status", status=400, body=denied, times=None)
+    code, out, err = run(capsys, "cost", write_spec(spec_dir, small_spec()))
+    assert code == 0, err
+    assert_text_only(out)
+    assert "denied \\x1b]52;c;ZXZpbCBwYXlsb2Fk\\x07" in out  # the reason a price is unknown

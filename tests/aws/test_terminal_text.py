@@ -2,7 +2,7 @@
 (issue 28): every C0 control character but tab and newline, DEL and every C1 control character is
 written as ``\\xNN`` (``exceptions.shown``), on every path that echoes it: ``fit(logs=True)`` and the
 end of its wait, ``TrainingJob.logs``, a tuning job's wait, the errors' messages, the preflight
-report's and an attached estimator's text. What was stored stays exact (descriptions, attributes).
+report's, a job's bill's and an attached estimator's text. What was stored stays exact (descriptions, attributes).
 
 Log events are put in CloudWatch Logs on the moto server; DescribeTrainingJob answers with hostile
 text come from tests._aws.FaultProxy (moto's jobs are Completed at once, and say nothing hostile).
@@ -216,3 +216,11 @@ def test_an_attached_estimator_shows_the_groups_aws_names_as_text(fault_proxy):
     assert est.instance_groups[0].instance_group_name == HOSTILE_GROUP  # kept as described
     assert_text_only(str(est))
     assert "cpu\\x1b[2J" in str(est)
+
+
+def test_a_jobs_bill_shows_its_groups_as_text(fault_proxy, job):
+    scripted(fault_proxy, COMPLETED)
+    bill = job.latest_training_job.cost(prices={"ml.m5.2xlarge": 0.46, "ml.p3.2xlarge": 3.825}, fetch=False)
+    assert_text_only(str(bill))
+    assert "cpu\\x1b[2J" in str(bill)
+    assert [group["name"] for group in bill.to_dict()["groups"]] == [HOSTILE_GROUP, "gpu"]  # the data: exact
