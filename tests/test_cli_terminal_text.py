@@ -42,10 +42,10 @@ def describe_as(fault_proxy, description):
 
 def test_logs_shows_log_lines_and_host_names_as_text(capsys, fault_proxy):
     put_logs(JOB)
+    groups = [{"InstanceGroupName": name, "InstanceType": "ml.c5.xlarge", "InstanceCount": 1}
+              for name in (HOSTILE_GROUP, "gpu")]
     describe_as(fault_proxy, {"TrainingJobName": JOB, "TrainingJobStatus": "Completed", "SecondaryStatus": "Completed",
-                              "ResourceConfig": {"InstanceGroups": [
-                                  {"InstanceGroupName": HOSTILE_GROUP, "InstanceType": "ml.c5.xlarge", "InstanceCount": 1},
-                                  {"InstanceGroupName": "gpu", "InstanceType": "ml.c5.xlarge", "InstanceCount": 1}]}})
+                              "ResourceConfig": {"InstanceGroups": groups}})
     code, out, err = run(capsys, "logs", JOB)
     assert code == 0, err
     assert_shown(out)
