@@ -156,7 +156,7 @@ def _main(argv):
             traceback.print_exc()
         text = ("%s" % exc).strip().splitlines()
         sys.stderr.write("%s: unexpected error: %s%s (%s)\n" % (
-            PROG, type(exc).__name__, ": " + text[0][:300] if text else "",
+            PROG, type(exc).__name__, ": " + E.shown(text[0][:300]) if text else "",
             "the traceback is above" if debug else "run again with --debug to see the traceback"))
         return EXIT_UNEXPECTED
 

@@ -26,7 +26,14 @@ Errors coming from botocore are translated into these types in exactly one place
 ``sagemaker_hetero._aws.errors``; they keep the AWS error code in ``.code``. An AWS error about a
 training job that exists or may exist (a conflict, a lost answer, waiting that failed) names it in
 ``.job_name`` and says how to reach it again.
+
+What a service, a training job or a local host says reaches people as text, never as terminal
+control: :func:`shown` makes every control character but tab and newline visible (``\\x1b``). It is
+applied where such text is written (log lines, status lines, a failure reason, a local host's
+output) and to every message of these errors (``str(error)``: a traceback, the CLI), while their
+attributes (``failure_reason``, ``aws_message``, ``args``) keep the text exactly as it came.
 """
+import re
 
 __all__ = [
     "SageMakerHeteroError",
@@ -48,8 +55,45 @@ __all__ = [
 ]
 
 
+#: The characters a terminal obeys rather than shows: C0 (but tab and newline), DEL and C1.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: The same but for the carriage return (the local relay's end of a progress bar's update).
+_CONTROL_BUT_CR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_VISIBLE = dict((chr(c), "\\x%02x" % c) for c in list(range(0x20)) + list(range(0x7F, 0xA0)))
+
+
+def _visible(match):
+    return _VISIBLE[match.group()]
+
+
+def shown(text, updates=False):
+    """``text`` as a terminal shows it without obeying it: each C0 control character but tab and newline,
+    DEL (0x7f) and each C1 control character (U+0080-U+009F) written as the four characters ``\\xNN``
+    (ESC as ``\\x1b``, CSI as ``\\x9b``, a carriage return as ``\\x0d``), so an escape sequence in what a
+    service or a job says (a clipboard write, a link, cursor movement, clearing the screen) does nothing.
+    Text without one is returned as it is (the common case, one scan).
+
+    Parameters
+    ----------
+    text : str
+        What is about to be written for people.
+    updates : bool, default False
+        Keep carriage returns: the local relay's own ends of a progress bar's updates (each record
+        starts with its host's label; docs/local.md). Everything else is made visible still.
+    """
+    pattern = _CONTROL_BUT_CR if updates else _CONTROL
+    if pattern.search(text) is None:
+        return text
+    return pattern.sub(_visible, text)
+
+
 class SageMakerHeteroError(Exception):
-    """Base class of every error raised by sagemaker-hetero."""
+    """Base class of every error raised by sagemaker-hetero. Its message (``str``) is :func:`shown`: a
+    failure reason, an AWS message or a host's last lines in it cannot act on a terminal; ``args``
+    and the attributes keep the text as it came."""
+
+    def __str__(self):
+        return shown(super(SageMakerHeteroError, self).__str__())
 
 
 class Problem(object):

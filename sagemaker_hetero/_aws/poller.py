@@ -15,11 +15,12 @@ thing waited for has ended, and owns what every wait shares:
 
 :meth:`Poller.follow` is the whole wait of a tuning job or a pipeline execution: a line each time
 their state changes. The poller makes no AWS call of its own, and reads the time only through the
-``clock`` and ``sleep`` it is given (tests move a fake clock on).
+``clock`` and ``sleep`` it is given (tests move a fake clock on). A line is written
+:func:`~sagemaker_hetero.exceptions.shown` (a status message is text, never terminal control).
 """
 import time
 
-from sagemaker_hetero.exceptions import ThrottlingError
+from sagemaker_hetero.exceptions import ThrottlingError, shown
 
 __all__ = ["Poller", "bounds", "format_elapsed", "POLL_MIN_SECONDS", "POLL_MAX_SECONDS", "HEARTBEAT_SECONDS",
            "WAIT_THROTTLED_POLLS"]
@@ -93,7 +94,7 @@ class Poller(object):
         def seen(answer, now):
             line = line_of(answer)
             if not last or line != last[-1]:
-                out.write("[%s] %s\n" % (self.elapsed(now), line))
+                out.write(shown("[%s] %s\n" % (self.elapsed(now), line)))
                 out.flush()
                 last.append(line)
                 self.changed(now)

@@ -2,7 +2,9 @@
 
 The waiting is a client of the one poller (``_aws.poller``): each poll, a status line when the
 status changes, the new log lines (``_aws.log_tail``), a ``still <status>`` line after a quiet
-heartbeat; when the job has ended, its last log lines and :func:`end_of_job_lines`.
+heartbeat; when the job has ended, its last log lines and :func:`end_of_job_lines`. What it prints
+of the job's (log lines, status messages, names) is :func:`~sagemaker_hetero.exceptions.shown`: text,
+never terminal control.
 """
 import sys
 import time
@@ -12,7 +14,7 @@ from sagemaker_hetero._request import describe
 from sagemaker_hetero._defaults import FRAMEWORK_LABELS, TERMINAL_STATUSES
 from sagemaker_hetero._model.job import group_name
 from sagemaker_hetero.exceptions import (AccessDeniedError, AWSError, ConfigError, ThrottlingError,
-                                         UnexpectedStatusException)
+                                         UnexpectedStatusException, shown)
 
 __all__ = ["TrainingJob", "end_of_job_lines", "reattach_hint", "STREAM_LOGS", "NO_LOGS"]
 
@@ -92,10 +94,10 @@ class TrainingJob(object):
         except AWSError as exc:
             raise exc.hinted(_join(exc.hint, reattach_hint(self.name, self.framework)), job_name=self.name) from exc
         except KeyboardInterrupt:
-            out.write(
+            out.write(shown(
                 "\nStopped waiting for %s; the job keeps running. Stop it with: aws sagemaker "
                 "stop-training-job --training-job-name %s\n" % (self.name, self.name)
-            )
+            ))
             out.flush()
             raise
         _write(out, end_of_job_lines(desc, _known_prices(desc)))
@@ -197,7 +199,7 @@ def _status_text(status, secondary, message):
 def _write(out, lines):
     if not lines:
         return
-    out.write("".join(line + "\n" for line in lines))
+    out.write(shown("".join(line + "\n" for line in lines)))
     out.flush()
 
 
@@ -244,7 +246,7 @@ class _Reader(object):
 
     def _print(self, lines):
         if lines:
-            self.out.write(log_labels.render(lines))
+            self.out.write(shown(log_labels.render(lines)))
             self.out.flush()
 
     def drain(self, sleep, first, reads=2):

@@ -69,7 +69,7 @@ def _tune_report(args, desc):
         line = describe.status_line(desc)
         if summary["failure_reason"]:
             line += "\nFailure reason: %s" % summary["failure_reason"]
-        sys.stdout.write(line + "\n")
+        sys.stdout.write(E.shown(line + "\n"))
     return EXIT_JOB_FAILED if summary["status"] in ("Failed", "Stopped") else EXIT_OK
 
 

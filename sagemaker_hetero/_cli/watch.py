@@ -3,7 +3,9 @@
 says it too).
 
 A job that ended Failed or Stopped exits 1; ``--group`` filters the log lines by instance group, its
-problems named as that option (:func:`with_group_option`).
+problems named as that option (:func:`with_group_option`). What a job says (its status message,
+failure reason, group names) is written :func:`~sagemaker_hetero.exceptions.shown`, never as
+terminal control; ``--output json`` is JSON (``json.dumps`` escapes every control character).
 """
 import json
 import sys
@@ -59,7 +61,7 @@ def report(args, desc, bill=None):
         sys.stdout.write(json.dumps(summary) + "\n")
     else:
         lines = [_status_text(desc)] + (bill.seconds_lines() + bill.cost_lines() if bill is not None else [])
-        sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.write(E.shown("\n".join(lines) + "\n"))
     return EXIT_JOB_FAILED if summary["status"] in ("Failed", "Stopped") else EXIT_OK
 
 
@@ -71,7 +73,7 @@ def ended(args, job, exc):
     except E.AWSError:  # the job's end is known; what it said is not worth another exit code
         desc = {"TrainingJobName": exc.job_name, "TrainingJobStatus": exc.status,
                 "FailureReason": exc.failure_reason}
-    sys.stderr.write("%s: %s\n" % (PROG, _status_text(desc)))
+    sys.stderr.write(E.shown("%s: %s\n" % (PROG, _status_text(desc))))
     sys.stderr.flush()
     if getattr(args, "output", None) == "json":
         report(args, desc)
@@ -133,8 +135,8 @@ def _logs(args):
         if args.group:
             whose = "instance group%s %s of %s" % ("s" if len(args.group) > 1 else "", ", ".join(args.group), whose)
         finished = desc.get("TrainingJobStatus") in TERMINAL_STATUSES
-        sys.stderr.write("%s: %s has no log lines%s (%s)%s\n" % (
-            PROG, whose, "" if finished else " yet", status_words(desc), _failure_line(desc)))
+        sys.stderr.write(E.shown("%s: %s has no log lines%s (%s)%s\n" % (
+            PROG, whose, "" if finished else " yet", status_words(desc), _failure_line(desc))))
     return EXIT_OK
 
 

@@ -15,6 +15,7 @@ import attrs
 
 from sagemaker_hetero._cost.estimate import duration, groups_of, price_notes, rate_text, usd_text, whole
 from sagemaker_hetero._cost.prices import Price, Unknown
+from sagemaker_hetero.exceptions import shown
 
 __all__ = ["GroupBill", "Bill", "bill"]
 
@@ -136,8 +137,8 @@ class Bill(object):
     def text(self):
         """The SDK v2's lines, then the billed cost (or that the job has no billable seconds yet)."""
         lines = self.seconds_lines() + self.cost_lines()
-        return "\n".join(lines) if self.billable_time is not None else (
-            "%s: no billable seconds yet (%s)" % (self.job_name, self.status or "status unknown"))
+        return shown("\n".join(lines) if self.billable_time is not None else (
+            "%s: no billable seconds yet (%s)" % (self.job_name, self.status or "status unknown")))
 
     def __str__(self):
         return self.text()

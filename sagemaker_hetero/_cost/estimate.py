@@ -14,6 +14,7 @@ import attrs
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._cost.prices import Price, Unknown
+from sagemaker_hetero.exceptions import shown
 
 __all__ = ["GroupCost", "Estimate", "estimate", "groups_of", "usd_text", "rate_text", "duration", "instance_types",
            "price_notes", "whole"]
@@ -219,7 +220,7 @@ class Estimate(object):
 
     def text(self):
         """The estimate as text lines: a table per group and total, then :meth:`notes`."""
-        return "\n".join(_table(self.title(), self.rows(), self.notes()))
+        return shown("\n".join(_table(self.title(), self.rows(), self.notes())))
 
     def __str__(self):
         return self.text()

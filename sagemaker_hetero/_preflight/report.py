@@ -8,7 +8,7 @@ import json
 
 import attrs
 
-from sagemaker_hetero.exceptions import PreflightError, Problem
+from sagemaker_hetero.exceptions import PreflightError, Problem, shown
 
 __all__ = ["OK", "PROBLEM", "UNKNOWN", "QUOTAS", "ROLE", "IMAGE", "KMS", "S3", "VPC", "CHECKS", "DEFAULT_CHECKS",
            "PERMISSIONS", "ACTIONS", "Finding", "PreflightReport", "iam_policy", "unknown"]
@@ -156,7 +156,8 @@ class PreflightReport(object):
         return not self.problems
 
     def text(self):
-        """One row per finding under a header, columns aligned (the detail column is not cut)."""
+        """One row per finding under a header, columns aligned (the detail column is not cut); what AWS said
+        in a row is shown, never terminal control."""
         rows = [_HEADERS] + [(f.check, f.subject, f.result, f.text) for f in self.findings]
         widths = [max(len(str(row[i])) for row in rows) for i in range(3)]
         lines = ["  ".join(str(cell).ljust(w) for cell, w in zip(row[:3], widths)) + "  " + str(row[3])
@@ -164,7 +165,7 @@ class PreflightReport(object):
         counts = (len(self.findings) - len(self.problems) - len(self.unknowns), len(self.problems), len(self.unknowns))
         lines.append("%d ok, %d problem%s, %d unknown (account %s, %s)" % (
             counts[0], counts[1], "" if counts[1] == 1 else "s", counts[2], self.account or "?", self.region or "?"))
-        return "\n".join(lines)
+        return shown("\n".join(lines))
 
     def as_dict(self):
         """The report as a JSON-ready dict: the counts and every finding."""

@@ -15,6 +15,7 @@ from sagemaker_hetero._model import images
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.job import CODE, MODEL
+from sagemaker_hetero.exceptions import shown
 
 __all__ = ["GroupRow", "ClusterView", "view_of", "view_of_job", "view_of_plan"]
 
@@ -58,6 +59,7 @@ class ClusterView(object):
         return lines + ([("code", self.code)] if self.code is not None else [])
 
     def text(self):
+        """The view as text; names read back from a described job (attach) are shown, never terminal control."""
         table = [_COLUMNS] + [row.cells() for row in self.rows]
         widths = [max(len(r[i]) for r in table) for i in range(len(_COLUMNS))]
         lines = [self.title]
@@ -68,7 +70,7 @@ class ClusterView(object):
         if self.cost is not None:  # a table, or one line when no price is known
             brief = self.cost.brief()
             lines.append("  cost:   %s" % brief if brief else self.cost.text())
-        return "\n".join(lines)
+        return shown("\n".join(lines))
 
     def html(self, details=None):
         """An HTML fragment; every user string is escaped. ``details``: text shown folded below."""

@@ -2,7 +2,8 @@
 
 Threads, all daemons: one pumps every host's output (stdout and stderr, one pipe per host) to the
 session's stream, each line and progress-bar update prefixed ``[<group>/<host>] `` (``_output``:
-linear, what is held of an unended line bounded); one per host waits for its process; one
+linear, what is held of an unended line bounded), control characters shown (``exceptions.shown``;
+the ``\\r`` ending an update kept); one per host waits for its process; one
 supervises: on the first failing host, on ``max_run`` or on :meth:`LocalJob.stop` it terminates
 every host (SIGTERM to each process group, SIGKILL after the grace period), then packs the
 artifacts and sets the final status. :meth:`LocalJob.wait` joins it; a ``KeyboardInterrupt`` there
@@ -27,7 +28,7 @@ import threading
 import time
 import weakref
 
-from sagemaker_hetero.exceptions import LocalJobError
+from sagemaker_hetero.exceptions import LocalJobError, shown
 from sagemaker_hetero.local import _artifacts, _hostfiles, _lifeline, _output, _private, _signals
 
 __all__ = ["LocalJob", "utc_now"]
@@ -228,7 +229,7 @@ class LocalJob(object):
         text : str
             What the driver says.
         """
-        self._write("[local] %s: %s\n" % (self.name, text), flush=True)
+        self._write(shown("[local] %s: %s\n" % (self.name, text)), flush=True)
 
     def ended(self):
         """Whether the job has ended (its hosts are gone)."""
@@ -238,7 +239,7 @@ class LocalJob(object):
         """Show what ``chunk`` completes of ``run``'s lines and updates (``b""``: its output ended)."""
         text = run.output.feed(chunk) if chunk else run.output.end()
         if text and (self._shown is None or run.host.group in self._shown):
-            self._write(text, source=run)
+            self._write(shown(text, updates=True), source=run)
 
     def _pump(self):
         selector = selectors.DefaultSelector()
