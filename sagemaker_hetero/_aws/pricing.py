@@ -137,12 +137,18 @@ class PriceSource(object):
                 token = answer.get("NextToken")
                 if not token:
                     break
+            else:  # a price from part of the answer could be the wrong one: none, and said why
+                return Unknown(instance_type, "the AWS Price List was still paging after %d pages; not read further"
+                               % _MAX_PAGES)
+            amount, reason = hourly_price(items, self.region, instance_type)
         except E.AWSError as exc:
             reason = _failure_words(exc)
             if isinstance(exc, (E.AccessDeniedError, E.NoCredentialsError)) or exc.code == "ConnectionError":
                 self._failure = reason
             return Unknown(instance_type, reason)
-        amount, reason = hourly_price(items, self.region, instance_type)
+        except Exception as exc:  # a stub, a test double or an odd answer: unknown, never a failed estimate
+            self._failure = "the AWS Price List could not be asked (%s)" % type(exc).__name__
+            return Unknown(instance_type, self._failure)
         if amount is None:
             return Unknown(instance_type, reason)
         today = time.strftime("%Y-%m-%d", time.gmtime(self.clock()))

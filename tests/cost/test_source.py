@@ -96,3 +96,35 @@ def test_lookup_reads_the_price_file_variable(price_list, fault_proxy, tmp_path,
     with pytest.raises(Exception) as info:
         S.lookup(["ml.c5.xlarge"], "us-west-2")
     assert "SAGEMAKER_HETERO_PRICES: %s line 1: ml.c5.xlarge must be" % path in str(info.value)
+
+
+def test_a_price_list_that_keeps_paging_is_unknown_saying_so_and_not_cached(aws):
+    from tests._answers import json_answer
+
+    asked = []
+
+    def endless(record):  # every page a new token, and the price among the rows
+        asked.append(record.json)
+        items = [i for i in _price_list.recorded()["PriceList"] if '"ml.m5.large"' in i]
+        return json_answer({"FormatVersion": "aws_v1", "PriceList": items, "NextToken": "t%d" % len(asked)})
+
+    aws.answers.add("pricing", "GetProducts", endless)
+    found = S.PriceSource("us-west-2", fetch=True).price("ml.m5.large")
+    assert isinstance(found, Unknown) and found.reason == (
+        "the AWS Price List was still paging after %d pages; not read further" % S._MAX_PAGES)
+    assert len(asked) == S._MAX_PAGES
+    assert S.PriceSource("us-west-2", fetch=False).price("ml.m5.large").reason.startswith("no price")
+
+
+def test_under_mock_aws_which_lacks_the_price_list_a_price_is_unknown(monkeypatch):
+    from moto import mock_aws
+
+    for name in ("AWS_ENDPOINT_URL", "AWS_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    with mock_aws():
+        source = S.PriceSource("us-west-2", fetch=True)
+        found = source.prices(["ml.m5.large", "ml.c5.xlarge"])
+    assert all(isinstance(p, Unknown) for p in found.values()), found
+    assert "Price List" in found["ml.m5.large"].reason  # moto in-process answers 404 "Not yet implemented"
