@@ -7,6 +7,7 @@ healthy account, run on a two-group and a five-group job: ``fit(preflight=True)`
 exactly that problem (its check, subject and argument) before any upload, bucket or job is created.
 """
 import json
+import os
 
 import attrs
 import boto3
@@ -369,3 +370,26 @@ def test_preflight_arguments_that_cannot_apply_are_problems(account):
     with pytest.raises(E.ConfigError) as info:
         framework_job(TWO).preflight(inputs(TWO), checks=["quota"])
     assert [p.path for p in info.value.problems] == ["checks"]
+
+
+# -- the command line without credentials -------------------------------------------------------
+
+
+def test_the_cli_preflight_without_credentials_exits_3_with_the_hint_submit_gives(tmp_path, monkeypatch, capsys):
+    from sagemaker_hetero.cli import main
+    from tests.test_cli import EXAMPLE
+
+    for name in [n for n in os.environ if n.startswith("AWS_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path))  # no ~/.aws
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")  # nor an instance's role
+    (tmp_path / "train.py").write_text("print('train')\n")
+    monkeypatch.chdir(tmp_path)
+    said = {}
+    for command in ("preflight", "submit"):
+        code = main(["--region", "us-west-2", command, EXAMPLE])
+        out, err = capsys.readouterr()
+        said[command] = (code, out, err)
+    assert said["preflight"] == said["submit"]  # exit 3, nothing on stdout, the same words
+    code, out, err = said["preflight"]
+    assert (code, out) == (3, "") and "Configure AWS credentials: run 'aws configure'" in err
