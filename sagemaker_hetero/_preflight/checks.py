@@ -20,6 +20,7 @@ __all__ = ["Context", "CHECKERS", "quota_codes", "MAX_PAGES"]
 
 #: At most this many pages of a listing are read (ListServiceQuotas, ListTrainingJobs).
 MAX_PAGES = 100
+_DECISIONS = ("allowed", "explicitDeny", "implicitDeny")
 _PASSED = [{"ContextKeyName": "iam:PassedToService", "ContextKeyValues": [judge.SAGEMAKER], "ContextKeyType": "string"}]
 
 
@@ -79,7 +80,8 @@ def quota_codes(ctx):
                 if value is not None:
                     state.values[code] = value
                     ctx.fresh.add(code)
-            cache.write(ctx.region, codes, ctx.now)
+            if codes:  # an empty listing (an emulator's) is not kept for a day
+                cache.write(ctx.region, codes, ctx.now)
         state.codes = codes
     return state.codes
 
@@ -183,8 +185,12 @@ def _pass_role(ctx, identity, role_arn):
 
 
 def _decision(answer):
-    """SimulatePrincipalPolicy's decision on the one action and resource asked (None: it gave none)."""
-    return ((answer.get("EvaluationResults") or [{}])[0] or {}).get("EvalDecision")
+    """SimulatePrincipalPolicy's decision on the one action and resource asked; an answer without one
+    raises (the call is unanswered: never a problem made from nothing)."""
+    decision = answer["EvaluationResults"][0]["EvalDecision"]
+    if decision not in _DECISIONS:
+        raise ValueError("EvalDecision %r is none of %s" % (decision, ", ".join(_DECISIONS)))
+    return decision
 
 
 def _role(ctx, given, name, account):
@@ -196,7 +202,7 @@ def _role(ctx, given, name, account):
     answer = None
     for fresh in (False, True):  # a problem is told from a fresh answer
         try:
-            answer = ctx.asker.through("iam:GetRole", lambda: ctx.session.iam_role(name, fresh=fresh),
+            answer = ctx.asker.through("iam:GetRole", lambda: _described(ctx.session.iam_role(name, fresh=fresh)),
                                        missing=("NoSuchEntity",))
         except Unanswered as exc:
             return unknown(ROLE, subject, exc.permission, exc.why), None
@@ -204,6 +210,14 @@ def _role(ctx, given, name, account):
         if finding.result != PROBLEM or isinstance(answer, judge.Missing):
             break
     return finding, (answer if not isinstance(answer, judge.Missing) else None)
+
+
+def _described(role):
+    """GetRole's description of a role, which must hold what the role check judges (else it raises)."""
+    for field in ("Arn", "AssumeRolePolicyDocument"):
+        if not role.get(field):
+            raise KeyError("GetRole's answer holds no %s" % field)
+    return role
 
 
 def check_role(ctx):
