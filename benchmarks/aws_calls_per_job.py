@@ -103,14 +103,37 @@ def _assumed_role_environment():
 def _jobs_from_a_new_process(work, flag, jobs=5):
     """The operations of each of ``jobs`` fits of one session in a new process (its own quota-name file:
     none yet), the caller an assumed role."""
-    env = dict(_assumed_role_environment(), XDG_CACHE_HOME=tempfile.mkdtemp())
-    child = subprocess.run([sys.executable, os.path.abspath(__file__), flag, work, str(jobs)],
+    return _in_a_new_process(flag, work, dict(_assumed_role_environment(), XDG_CACHE_HOME=tempfile.mkdtemp()),
+                             str(jobs))
+
+
+def _seed_preflight_from_a_new_process(work):
+    """The operations of a full preflight of the seed job in a new process (the quota-name map is on disk
+    since the first job above), then of a later job of its session: ``(first, later)``. The caller is a
+    developer's assumed role, not the job's: the most a role check asks (both roles looked up, PassRole
+    simulated)."""
+    return _in_a_new_process("--seed-preflight", work, _assumed_role_environment())
+
+
+def _in_a_new_process(flag, work, env, *more):
+    """What this script prints last (JSON) when run with ``flag work *more`` in ``env``."""
+    child = subprocess.run([sys.executable, os.path.abspath(__file__), flag, work] + list(more),
                            stdout=subprocess.PIPE, check=True, env=env)
     return json.loads(child.stdout.decode().splitlines()[-1])
 
 
-def _jobs(work, jobs):
-    """In the new process: ``jobs`` fits of one estimator and session; prints each one's operations."""
+def _each(calls, times, make):
+    """The operations of each of ``times`` calls of ``make()``, ``calls`` counting them."""
+    out = []
+    for _ in range(times):
+        before = len(calls)
+        make()
+        out.append([c.rsplit(".", 1)[-1] for c in calls[before:]])
+    return out
+
+
+def _seed_estimator(work):
+    """In the new process: ``(the seed job's estimator, the calls its session makes)``."""
     from sagemaker_hetero import InstanceGroup, PyTorch, Session
 
     boto_session, calls = _moto.counting_session()
@@ -119,44 +142,28 @@ def _jobs(work, jobs):
                   sagemaker_session=Session(boto_session=boto_session),
                   instance_groups=[InstanceGroup("cpu", "ml.c5.18xlarge", 2),
                                    InstanceGroup("gpu", "ml.p3dn.24xlarge", 1)])
-    out = []
-    for _ in range(jobs):
-        before = len(calls)
-        est.fit(wait=False)
-        out.append([c.rsplit(".", 1)[-1] for c in calls[before:]])
-    print(json.dumps(out))
+    return est, calls
 
 
-def _seed_preflight_from_a_new_process(work):
-    """The operations of a full preflight of the seed job in a new process (the quota-name map is on disk
-    since the first job above), then of a later job of its session: ``(first, later)``. The caller is a
-    developer's assumed role, not the job's: the most a role check asks (both roles looked up, PassRole
-    simulated)."""
-    env = _assumed_role_environment()
-    child = subprocess.run([sys.executable, os.path.abspath(__file__), "--seed-preflight", work],
-                           stdout=subprocess.PIPE, check=True, env=env)
-    return json.loads(child.stdout.decode().splitlines()[-1])
+def _jobs(work, jobs):
+    """In the new process: ``jobs`` fits of one estimator and session; prints each one's operations."""
+    est, calls = _seed_estimator(work)
+    print(json.dumps(_each(calls, jobs, lambda: est.fit(wait=False))))
 
 
 def _seed_preflight(work):
     """In the new process: two full preflights of the seed job with one session; prints their operations."""
-    from sagemaker_hetero import InstanceGroup, PyTorch, Session, TrainingInput
+    from sagemaker_hetero import TrainingInput
 
-    boto_session, calls = _moto.counting_session()
-    est = PyTorch(entry_point=os.path.join(work, "train.py"), framework_version="1.10.0", py_version="py38",
-                  role="arn:aws:iam::123456789012:role/SageMakerRole",
-                  sagemaker_session=Session(boto_session=boto_session),
-                  instance_groups=[InstanceGroup("cpu", "ml.c5.18xlarge", 2),
-                                   InstanceGroup("gpu", "ml.p3dn.24xlarge", 1)])
+    est, calls = _seed_estimator(work)
     inputs = {"train": TrainingInput("s3://bucket/train", instance_groups=["cpu"]),
               "dummy": TrainingInput("s3://bucket/dummy", instance_groups=["gpu"])}
-    out = []
-    for _ in range(2):
-        before = len(calls)
+
+    def preflight():
         report = est.preflight(inputs)
         assert report.ok, report.text()
-        out.append([c.rsplit(".", 1)[-1] for c in calls[before:]])
-    print(json.dumps(out))
+
+    print(json.dumps(_each(calls, 2, preflight)))
 
 
 def _sixty_from_six_threads(PyTorch, InstanceGroup, Session, inputs, work):

@@ -19,7 +19,7 @@ from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._preflight.judge import Missing
 from sagemaker_hetero._preflight.report import ACTIONS
 
-__all__ = ["Asker", "Unanswered", "THROTTLE_DELAYS", "why"]
+__all__ = ["Asker", "Unanswered", "THROTTLE_DELAYS", "why", "named"]
 
 #: Seconds waited before each new attempt of a throttled call (so at most 4 attempts).
 THROTTLE_DELAYS = (0.5, 1.0, 2.0)
@@ -35,11 +35,16 @@ class Unanswered(Exception):
         self.why = why
 
 
+def named(exc, limit=160):
+    """``exc`` in one line: its class and the start of its message (``KeyError: 'Quota'``)."""
+    text = " ".join(str(exc).split())
+    return "%s: %s" % (type(exc).__name__, text[:limit]) if text else type(exc).__name__
+
+
 def why(exc, permission):
     """Why an exception (an AWS error, or any other) left a check unanswered, in a few words."""
     if not isinstance(exc, E.AWSError):
-        text = " ".join(str(exc).split())
-        return "%s got no usable answer: %s%s" % (permission, type(exc).__name__, ": " + text[:160] if text else "")
+        return "%s got no usable answer: %s" % (permission, named(exc))
     if isinstance(exc, E.AccessDeniedError):
         return "access denied: the caller needs %s" % permission
     if isinstance(exc, E.NoCredentialsError):

@@ -17,6 +17,7 @@ import time
 
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._preflight import cache, modes, quotas
+from sagemaker_hetero._preflight.ask import named
 from sagemaker_hetero._preflight.report import PreflightReport, unknown
 from sagemaker_hetero._preflight.run import run
 from sagemaker_hetero._preflight.state import state_of
@@ -61,8 +62,7 @@ def _preflight(session, job, now, checks):
     try:
         report = run(session, job, now, checks)
     except Exception as exc:  # noqa: BLE001 - only a problem found stops a job, never a preflight that failed
-        failed = unknown(", ".join(checks), "the preflight", None, "could not be made (%s: %s)"
-                         % (type(exc).__name__, " ".join(str(exc).split())[:200]))
+        failed = unknown(", ".join(checks), "the preflight", None, "could not be made (%s)" % named(exc, 200))
         for finding in state.untold([failed]):
             LOGGER.info("Preflight: %s %s; the job goes on", finding.subject, finding.detail)
         return None

@@ -8,7 +8,7 @@ and the other checks are made all the same.
 """
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._preflight import checks as C
-from sagemaker_hetero._preflight.ask import Asker, Unanswered
+from sagemaker_hetero._preflight.ask import Asker, Unanswered, named
 from sagemaker_hetero._preflight.report import CHECKS, PreflightReport, unknown
 from sagemaker_hetero._preflight.state import state_of
 from sagemaker_hetero._preflight.subjects import subjects_of
@@ -46,7 +46,5 @@ def made(check, ctx):
     except Unanswered as exc:
         return [unknown(check, "the %s check" % check, exc.permission, exc.why)]
     except Exception as exc:  # noqa: BLE001 - one check's failure is that check's unknown, never a crashed fit
-        text = " ".join(str(exc).split())
-        why = "could not be made: an answer it could not judge (%s%s)" % (type(exc).__name__,
-                                                                         ": " + text[:160] if text else "")
-        return [unknown(check, "the %s check" % check, None, why)]
+        return [unknown(check, "the %s check" % check, None, "could not be made: an answer it could not judge (%s)"
+                        % named(exc))]
