@@ -16,6 +16,8 @@ table answers, from a small account state each test may change (``aws.answers.qu
 * on request (:meth:`Answers.jobs_in_progress`), SageMaker training jobs in progress, which moto
   never has (its jobs are Completed at once): ListTrainingJobs and DescribeTrainingJob.
 
+:meth:`Answers.plain` takes the canned answers away (the fixture ``plain_moto``): moto alone.
+
 This is the tests' one table of canned answers: a :class:`tests._aws.FaultProxy` in front of the
 server forwards what no fault takes, so its faults come first. The Price List's ``GetProducts`` is
 answered on request (``tests/cost/_price_list.py`` adds it with :meth:`Answers.add`).
@@ -112,6 +114,15 @@ class Answers(object):
             ("servicequotas", "GetServiceQuota"): self._get_service_quota,
             ("iam", "SimulatePrincipalPolicy"): self._simulate_principal_policy,
         }  # type: Dict[Tuple[str, str], Handler]
+
+    def plain(self):
+        # type: () -> None
+        """Moto alone, as a team testing its training code runs it: no answer for what moto lacks
+        (Service Quotas, SimulatePrincipalPolicy: moto answers them with an HTML page), until
+        :meth:`reset`; what was added with :meth:`add` stays."""
+        for key in (("servicequotas", "ListServiceQuotas"), ("servicequotas", "GetServiceQuota"),
+                    ("iam", "SimulatePrincipalPolicy")):
+            self.table.pop(key, None)
 
     def add(self, service, operation, handler):
         # type: (str, str, Handler) -> None

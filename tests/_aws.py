@@ -160,6 +160,7 @@ __all__ = [
     "REGION",
     "FaultProxy",
     "FaultRule",
+    "InProcessMoto",
     "MotoServer",
     "NetworkAccessBlocked",
     "NetworkGuard",
@@ -670,6 +671,81 @@ class MotoServer(_RequestLog):
 
     def __repr__(self):
         return "<MotoServer %s>" % self.url
+
+
+class InProcessMoto(_RequestLog):
+    """moto's in-process mock (``mock_aws``: no server, no socket, nothing leaves the process), with
+    the :class:`MotoServer`'s interface for what the code sent (``requests``, ``calls``,
+    ``operations``, ``last_json``, ``clear_requests``), read from moto's request recorder (which
+    writes to ``path``). ``InProcessMoto(path).start()`` ... ``stop()``, or ``with``; clients made
+    meanwhile must have no endpoint URL (``AWS_ENDPOINT_URL`` unset)."""
+
+    def __init__(self, path):
+        # type: (str) -> None
+        super(InProcessMoto, self).__init__()
+        self.path = path
+        self._mock = None  # type: Any
+        self._location = None  # type: Optional[str]
+
+    def start(self):
+        # type: () -> InProcessMoto
+        from moto import mock_aws
+        from moto.moto_api import recorder
+
+        self._mock = mock_aws()
+        self._mock.start()
+        self._location = recorder._location  # read from MOTO_RECORDER_FILEPATH when moto is imported
+        recorder._location = self.path
+        recorder.reset_recording()
+        recorder.start_recording()
+        return self
+
+    def stop(self):
+        # type: () -> None
+        from moto.moto_api import recorder
+
+        if self._mock is None:
+            return
+        recorder.stop_recording()
+        recorder._location = self._location
+        self._mock.stop()
+        self._mock = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc_info):
+        self.stop()
+
+    @property
+    def requests(self):
+        # type: () -> List[RecordedRequest]
+        """Every request the mock received since the start (or :meth:`clear_requests`), oldest first."""
+        import base64
+
+        out = []
+        with open(self.path) as handle:
+            for line in handle:
+                entry = json.loads(line)
+                body = entry.get("body") or ""
+                body = base64.b64decode(body) if entry.get("body_encoded") else body.encode("utf-8")
+                headers = dict((k.lower(), v) for k, v in entry["headers"].items())
+                url = urlsplit(entry["url"])
+                path = url.path or "/"
+                host = url.hostname or ""
+                if ".s3." in host and not host.startswith("s3."):  # virtual-hosted style: the bucket in the host
+                    path = "/" + host.split(".s3.", 1)[0] + path
+                out.append(RecordedRequest(entry["method"], path, url.query, headers, body))
+        return out
+
+    def clear_requests(self):
+        # type: () -> None
+        from moto.moto_api import recorder
+
+        recorder.reset_recording()
+
+    def __repr__(self):
+        return "<InProcessMoto %s>" % self.path
 
 
 # --------------------------------------------------------------------------

@@ -14,6 +14,9 @@ for the whole session in pytest_configure).
   ``AWS_REGION`` set (what a dry run needs); modules use it with ``pytest.mark.usefixtures``.
 * ``fault_proxy`` (function): a :class:`tests._aws.FaultProxy` in front of
   the moto server, with ``AWS_ENDPOINT_URL`` pointing at the proxy.
+* ``plain_moto`` (function): the ``aws`` server without its answers for what moto
+  lacks (Service Quotas, SimulatePrincipalPolicy: ``Answers.plain``), as a team
+  testing its code against moto has it.
 """
 
 import os
@@ -121,6 +124,12 @@ def fault_proxy(aws, monkeypatch):
         yield proxy
     finally:
         proxy.stop()
+
+
+@pytest.fixture
+def plain_moto(aws):
+    aws.answers.plain()
+    return aws
 
 
 @pytest.fixture

@@ -4,7 +4,11 @@ scenario, its source and what its setup provides): the hello-world, PyTorch gRPC
 tf.data.service notebooks and start scripts of aws/amazon-sagemaker-examples, and heterogeneous-cluster
 integration tests of aws/deep-learning-containers.
 
-Each sends the SDK v2's recorded CreateTrainingJob request. Where the SDK v2 refuses the code as
+Each sends the SDK v2's recorded CreateTrainingJob request, with the default preflight on, run three ways
+(:data:`MOTOS`): against the moto server with its answers for what moto lacks, against moto alone (an
+HTML page for Service Quotas and SimulatePrincipalPolicy) and under moto's in-process ``mock_aws``
+(``NotImplementedError`` for them), the caller an assumed role as in a notebook: a check that cannot be
+made never stops the job, as many teams test their training code so. Where the SDK v2 refuses the code as
 published (TensorFlow 2.9.1 is no longer in its image table), we refuse it too, before anything is
 uploaded, with a hint; the literal replacement the hint names makes both accept it. Where the code as
 published depends on something we refuse on purpose (a misspelt keyword argument, max_wait without
@@ -19,6 +23,7 @@ import pytest
 
 from sagemaker_hetero._aws import apps
 from sagemaker_hetero.exceptions import ConfigError
+from tests._aws import InProcessMoto
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NOTEBOOKS = os.path.join(HERE, "conformance", "notebooks")
@@ -73,10 +78,20 @@ def nothing_uploaded_or_created(server):
     return not {"PutObject", "CreateMultipartUpload", "CreateBucket", "CreateTrainingJob"} & set(server.operations())
 
 
+#: Where the published code runs: the moto server with the answers of tests/_answers.py, moto alone
+#: (``plain moto``: no answer for Service Quotas and SimulatePrincipalPolicy), moto's in-process mock.
+MOTOS = ("answers", "plain moto", "mock_aws")
+#: A test of code that reaches fit's preflight runs with each (the notebook fixture's parameter).
+every_moto = pytest.mark.parametrize("notebook", MOTOS, indirect=True)
+
+
 @pytest.fixture
-def notebook(aws, tmp_path, monkeypatch):
+def notebook(request, aws, tmp_path, monkeypatch):
     """A working folder, no notebook metadata (the role comes from STS), no role yet (the setups create
-    the one they name), credentials restored after."""
+    the one they name), credentials restored after; the moto server with its answers, or (the fixture's
+    parameter, :data:`MOTOS`) moto alone or moto's in-process mock with an assumed role as the caller.
+    Yields what records the requests sent (the MotoServer, or an :class:`tests._aws.InProcessMoto`)."""
+    kind = getattr(request, "param", "answers")
     work = tmp_path / "notebook"
     work.mkdir()
     monkeypatch.chdir(work)
@@ -88,10 +103,38 @@ def notebook(aws, tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "path", list(sys.path))  # a notebook's setup: its folder, as Jupyter has it
     import boto3
 
-    boto3.client("iam").delete_role(RoleName="SageMakerRole")  # the account as the setups find it: they make it
-    monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
-    yield aws
-    sys.modules.pop("start_job_utils", None)  # the notebook folder's module, imported by the cells
+    server = aws
+    if kind == "mock_aws":
+        monkeypatch.delenv("AWS_ENDPOINT_URL")
+        monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
+        server = InProcessMoto(str(tmp_path / "requests.jsonl")).start()
+    else:
+        boto3.client("iam").delete_role(RoleName="SageMakerRole")  # the account as the setups find it: they make it
+    if kind == "plain moto":
+        aws.answers.plain()
+    try:
+        if kind != "answers":
+            _an_assumed_role_is_the_caller(monkeypatch)
+        monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
+        yield server
+    finally:
+        if server is not aws:
+            server.stop()
+        sys.modules.pop("start_job_utils", None)  # the notebook folder's module, imported by the cells
+
+
+def _an_assumed_role_is_the_caller(monkeypatch):
+    """The credentials of an assumed role in the environment, as a notebook or a CI job has (the setups
+    that assume a role of their own replace them)."""
+    import boto3
+
+    trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"AWS": "*"},
+                                                     "Action": "sts:AssumeRole"}]}
+    arn = boto3.client("iam").create_role(RoleName="Developer", AssumeRolePolicyDocument=json.dumps(trust))["Role"]["Arn"]
+    credentials = boto3.client("sts").assume_role(RoleArn=arn, RoleSessionName="developer")["Credentials"]
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", credentials["AccessKeyId"])
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", credentials["SecretAccessKey"])
+    monkeypatch.setenv("AWS_SESSION_TOKEN", credentials["SessionToken"])
 
 
 def test_hello_world_as_published_is_refused_before_anything_is_uploaded(notebook):
@@ -106,6 +149,7 @@ def test_hello_world_as_published_is_refused_before_anything_is_uploaded(noteboo
     assert not {"PutObject", "CreateBucket", "CreateTrainingJob"} & set(notebook.operations())
 
 
+@every_moto
 def test_hello_world_runs_to_the_end_and_sends_the_sdk_v2_request(notebook, capsys):
     namespace = run("hello_world", cells("hello_world", **{"'2.9.1'": "'2.9.2'"}))
     received = notebook.last_json("CreateTrainingJob")
@@ -156,6 +200,7 @@ def test_hello_world_start_job_max_wait_without_spot_is_refused_where_the_sdk_v2
     assert nothing_uploaded_or_created(notebook)
 
 
+@every_moto
 def test_hello_world_start_job_sends_the_sdk_v2_request_in_the_region_it_sets(notebook):
     run("hello_world_start_job", cells("hello_world_start_job", **HELLO_START_ACCEPTED))
     assert sent(notebook) == [recorded("hello_world_start_job")]
@@ -174,6 +219,7 @@ def test_hello_world_start_job_region_when_aws_region_is_also_set(notebook):
 # -- pt.grpc.sagemaker --------------------------------------------------------------------------------------
 
 
+@every_moto
 def test_pytorch_grpc_notebook_runs_to_the_end_and_sends_the_sdk_v2_request(notebook, capsys):
     namespace = run("pt_grpc_notebook", cells("pt_grpc_notebook"))
     assert sent(notebook) == [recorded("pt_grpc_notebook")]
@@ -184,6 +230,7 @@ def test_pytorch_grpc_notebook_runs_to_the_end_and_sends_the_sdk_v2_request(note
     assert namespace["estimator"].latest_training_job.describe()["TrainingJobStatus"] == "Completed"
 
 
+@every_moto
 def test_pytorch_grpc_start_job_sends_the_sdk_v2_request(notebook):
     run("pt_grpc_start_job", cells("pt_grpc_start_job"))
     assert sent(notebook) == [recorded("pt_grpc_start_job")]
@@ -202,6 +249,7 @@ def test_tf_data_service_notebook_as_published_is_refused_before_anything_is_upl
     assert nothing_uploaded_or_created(notebook)
 
 
+@every_moto
 def test_tf_data_service_notebook_sends_the_sdk_v2_requests_of_both_jobs(notebook):
     namespace = run("tf_data_service_notebook", cells("tf_data_service_notebook", **{'"2.9.1"': '"2.9.2"'}))
     assert sent(notebook) == recorded("tf_data_service_notebook")  # homogeneous, then heterogeneous
@@ -218,6 +266,7 @@ def test_tf_data_service_start_job_as_published_is_refused_before_anything_is_up
     assert nothing_uploaded_or_created(notebook)
 
 
+@every_moto
 @pytest.mark.skipif(sys.version_info < (3, 9), reason="the script uses argparse.BooleanOptionalAction (Python 3.9)")
 def test_tf_data_service_start_job_sends_the_sdk_v2_request(notebook):
     run("tf_data_service_start_job", cells("tf_data_service_start_job", **{"'2.9.1'": "'2.9.2'"}))
@@ -240,6 +289,7 @@ def test_dlc_hc_mnist_misspelt_hyperparameters_are_refused_where_the_sdk_v2_drop
     assert nothing_uploaded_or_created(notebook)
 
 
+@every_moto
 @dlc
 def test_dlc_hc_mnist_torch_distributed_on_one_group_sends_the_sdk_v2_request(notebook):
     run("dlc_pt_hc_mnist", cells("dlc_pt_hc_mnist", **{'"hyperparamters"': '"hyperparameters"'}))
@@ -250,6 +300,7 @@ def test_dlc_hc_mnist_torch_distributed_on_one_group_sends_the_sdk_v2_request(no
     assert got == recorded("dlc_pt_hc_mnist")
 
 
+@every_moto
 @dlc
 def test_dlc_hc_smdataparallel_sends_the_sdk_v2_request(notebook):
     run("dlc_pt_hc_smdataparallel", cells("dlc_pt_hc_smdataparallel"))
@@ -259,6 +310,7 @@ def test_dlc_hc_smdataparallel_sends_the_sdk_v2_request(notebook):
     assert hps["sagemaker_instance_type"] == '"ml.p3.16xlarge"'
 
 
+@every_moto
 @dlc
 def test_dlc_hc_smdebug_sends_the_sdk_v2_request(notebook):
     run("dlc_pt_hc_smdebug", cells("dlc_pt_hc_smdebug"))

@@ -7,6 +7,7 @@ healthy account, run on a two-group and a five-group job: ``fit(preflight=True)`
 exactly that problem (its check, subject and argument) before any upload, bucket or job is created.
 """
 import json
+import os
 
 import attrs
 import boto3
@@ -16,7 +17,7 @@ from sagemaker_hetero import Estimator, InstanceGroup, Session, TrainingInput
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._preflight import quotas
 from sagemaker_hetero._preflight.report import ACTIONS, CHECKS
-from tests._answers import create_role, json_answer
+from tests._answers import SAGEMAKER_TRUST, create_role, json_answer
 
 ACCOUNT = "123456789012"
 ROLE = "arn:aws:iam::%s:role/SageMakerRole" % ACCOUNT
@@ -369,3 +370,171 @@ def test_preflight_arguments_that_cannot_apply_are_problems(account):
     with pytest.raises(E.ConfigError) as info:
         framework_job(TWO).preflight(inputs(TWO), checks=["quota"])
     assert [p.path for p in info.value.problems] == ["checks"]
+
+
+# -- the command line without credentials -------------------------------------------------------
+
+
+def test_the_cli_preflight_without_credentials_exits_3_with_the_hint_submit_gives(tmp_path, monkeypatch, capsys):
+    from sagemaker_hetero.cli import main
+    from tests.test_cli import EXAMPLE
+
+    for name in [n for n in os.environ if n.startswith("AWS_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path))  # no ~/.aws
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")  # nor an instance's role
+    (tmp_path / "train.py").write_text("print('train')\n")
+    monkeypatch.chdir(tmp_path)
+    said = {}
+    for command in ("preflight", "submit"):
+        code = main(["--region", "us-west-2", command, EXAMPLE])
+        out, err = capsys.readouterr()
+        said[command] = (code, out, err)
+    assert said["preflight"] == said["submit"]  # exit 3, nothing on stdout, the same words
+    code, out, err = said["preflight"]
+    assert (code, out) == (3, "") and "Configure AWS credentials: run 'aws configure'" in err
+
+
+# -- what cannot be asked: never a crash, remembered and told once per session ------------------
+
+
+@pytest.fixture
+def developer(account, monkeypatch):
+    """The account with an assumed role as the caller, as in a notebook: PassRole is simulated."""
+    create_role(account.url, "Developer", trust={"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Principal": {"AWS": "*"}, "Action": "sts:AssumeRole"}]})
+    credentials = boto3.client("sts").assume_role(RoleArn="arn:aws:iam::%s:role/Developer" % ACCOUNT,
+                                                  RoleSessionName="dev")["Credentials"]
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", credentials["AccessKeyId"])
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", credentials["SecretAccessKey"])
+    monkeypatch.setenv("AWS_SESSION_TOKEN", credentials["SessionToken"])
+    account.clear_requests()
+    return account
+
+
+def _xml(body):
+    return lambda record: (200, [("Content-Type", "text/xml")], body)
+
+
+def _json(payload):
+    return lambda record: json_answer(payload)
+
+
+TWO_QUOTAS = [quotas.ON_DEMAND % "ml.c5.18xlarge", quotas.ON_DEMAND % "ml.p3dn.24xlarge", quotas.ALL_INSTANCES,
+              quotas.PER_JOB]
+# name -> {(signing service, operation): handler}: answers no check can use (moto alone answers an HTML page)
+ODD_ANSWERS = {
+    "moto alone (HTML pages)": {},
+    "empty answers": {("iam", "SimulatePrincipalPolicy"): _xml(b""),
+                      ("servicequotas", "ListServiceQuotas"): lambda record: (200, [], b"")},
+    "answers without the fields read": {
+        ("iam", "SimulatePrincipalPolicy"): _xml(b"<SimulatePrincipalPolicyResponse><SimulatePrincipalPolicyResult>"
+                                                 b"<EvaluationResults></EvaluationResults>"
+                                                 b"</SimulatePrincipalPolicyResult></SimulatePrincipalPolicyResponse>"),
+        ("servicequotas", "ListServiceQuotas"): _json({"Quotas": [{"QuotaName": "ml.c5.18xlarge for training job "
+                                                                                "usage"}]})},
+    "a value that is no number": {
+        ("servicequotas", "ListServiceQuotas"): _json({"Quotas": [{"QuotaName": n, "QuotaCode": "L-%d" % i}
+                                                                  for i, n in enumerate(TWO_QUOTAS)]}),
+        ("servicequotas", "GetServiceQuota"): _json({"Quota": {"Value": "lots"}})},
+}
+
+
+@pytest.mark.parametrize("odd", sorted(ODD_ANSWERS))
+def test_an_answer_no_check_can_use_is_unknown_naming_the_call_and_the_job_goes_on(plain_moto, developer, odd,
+                                                                                   caplog):
+    for (service, operation), handler in ODD_ANSWERS[odd].items():
+        developer.answers.add(service, operation, handler)
+    report = framework_job(TWO).preflight(inputs(TWO), checks=["quotas", "role"])
+    assert report.problems == [] and report.unknowns, report.text()
+    assert {f.permission for f in report.unknowns} & {"servicequotas:ListServiceQuotas", "servicequotas:GetServiceQuota",
+                                                     "iam:SimulatePrincipalPolicy"}, report.text()
+    assert "<" not in report.text()  # no page in the report
+    session = Session()
+    with caplog.at_level("INFO", logger="sagemaker_hetero"):
+        framework_job(TWO, session).fit(inputs(TWO), wait=False)  # the default preflight: quotas and role
+        told = [r.getMessage() for r in caplog.records if "could not be made" in r.getMessage()]
+        developer.clear_requests()
+        framework_job(TWO, session).fit(inputs(TWO), wait=False)
+    assert developer.operations() == ["CreateTrainingJob"]  # what could not be asked is not asked again
+    assert len(told) == 1 and [r.getMessage() for r in caplog.records if "could not be made" in r.getMessage()] == told
+
+
+def test_under_moto_mock_aws_the_default_preflight_never_stops_a_fit_and_a_later_job_costs_one_call(
+        aws, workdir, monkeypatch, tmp_path):
+    from tests._aws import InProcessMoto
+
+    monkeypatch.delenv("AWS_ENDPOINT_URL")  # nothing leaves the process: no server, no socket
+    with InProcessMoto(str(tmp_path / "requests.jsonl")) as mock:
+        boto3.Session().client("iam").create_role(RoleName="SageMakerRole",
+                                                  AssumeRolePolicyDocument=json.dumps(SAGEMAKER_TRUST))
+        boto3.Session().client("s3").create_bucket(Bucket="data-bucket", CreateBucketConfiguration={
+            "LocationConstraint": "us-west-2"})
+        session = Session(boto_session=boto3.Session())
+        report = framework_job(TWO, session).preflight(checks=["quotas"])
+        assert {(f.result, f.permission) for f in report.findings} == {("unknown", "servicequotas:ListServiceQuotas")}
+        assert "NotImplementedError" in report.findings[0].detail
+        framework_job(TWO, session).fit(wait=False)
+        mock.clear_requests()
+        framework_job(TWO, session).fit(wait=False)
+        assert mock.operations() == ["CreateTrainingJob"]
+
+
+def test_whatever_a_call_raises_is_unanswered_naming_the_permission_but_an_interrupt_is_not():
+    import socket
+
+    from sagemaker_hetero._preflight.ask import Asker, Unanswered
+
+    asker = Asker(attrs.make_class("S", {"boto_region_name": attrs.field(default="us-west-2")})())
+
+    def raising(exc):
+        def ask():
+            raise exc
+        return ask
+
+    for exc in (NotImplementedError("The list_service_quotas action has not been implemented"),
+                socket.timeout("timed out"), KeyError("Quota"), TypeError("'NoneType' object is not subscriptable")):
+        with pytest.raises(Unanswered) as info:
+            asker.through("servicequotas:GetServiceQuota", raising(exc))
+        assert info.value.permission == "servicequotas:GetServiceQuota"
+        assert info.value.why.startswith("servicequotas:GetServiceQuota got no usable answer: %s" % type(exc).__name__)
+    with pytest.raises(KeyboardInterrupt):
+        asker.through("servicequotas:GetServiceQuota", raising(KeyboardInterrupt()))
+
+
+def test_a_check_that_fails_is_its_own_unknown_and_a_preflight_that_fails_never_stops_the_job(account, monkeypatch,
+                                                                                                 caplog):
+    from sagemaker_hetero._preflight import checks, gate
+
+    def broken(ctx):
+        raise TypeError("'NoneType' object is not subscriptable")
+
+    monkeypatch.setitem(checks.CHECKERS, "role", broken)
+    report = framework_job(TWO).preflight(inputs(TWO), checks=["quotas", "role"])
+    assert [(f.check, f.result) for f in report.findings] == [("quotas", "ok")] * 4 + [("role", "unknown")]
+    assert "TypeError: 'NoneType' object is not subscriptable" in report.unknowns[0].detail
+
+    def failed(*args, **kwargs):
+        raise RuntimeError("a bug in the preflight")
+
+    monkeypatch.setattr(gate, "run", failed)
+    with caplog.at_level("INFO", logger="sagemaker_hetero"):
+        framework_job(TWO).fit(inputs(TWO), wait=False)
+    assert account.operations()[-1] == "CreateTrainingJob"
+    assert "RuntimeError: a bug in the preflight" in caplog.text
+
+
+def test_what_creating_the_job_raises_is_raised_as_it_is(account, fault_proxy, monkeypatch):
+    from sagemaker_hetero._preflight import gate
+
+    monkeypatch.setattr(gate, "explained", lambda *args: 1 / 0)  # the quota's explanation fails: SageMaker's error
+    fault_proxy.add_fault("CreateTrainingJob", kind="status", status=400, code="ResourceLimitExceeded",
+                          message="The account-level service limit 'x' is 1 Instances")
+    with pytest.raises(E.AWSError) as info:
+        framework_job(TWO).fit(inputs(TWO), wait=False)
+    assert info.value.code == "ResourceLimitExceeded"
+    fault_proxy.add_fault("CreateTrainingJob", kind="status", status=400, code="ValidationException",
+                          message="bad request")
+    with pytest.raises(E.AWSError) as info:
+        framework_job(TWO).fit(inputs(TWO), wait=False)
+    assert info.value.code == "ValidationException"

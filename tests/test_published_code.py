@@ -8,7 +8,9 @@ Each sends the SDK v2's recorded CreateTrainingJob requests, the deliberate diff
 aside (D1: a job name given to the constructor names the job; D4: torch_distributed names its group). Where
 the code as published is refused, it is refused by both SDKs, or by us on purpose before anything is
 uploaded (a misspelt keyword the SDK v2 silently drops), and the literal replacement the recording names
-makes both send the same request.
+makes both send the same request. The code that sends a request runs three ways, as the first set does
+(``tests.test_notebooks.MOTOS``: with the moto server's answers for what moto lacks, moto alone and moto's
+in-process ``mock_aws``, the caller an assumed role), with the default preflight on.
 """
 import json
 import os
@@ -19,7 +21,8 @@ import pytest
 
 from sagemaker_hetero.exceptions import ConfigError
 from tests._answers import SAGEMAKER_TRUST
-from tests.test_notebooks import cells, normalize, notebook, nothing_uploaded_or_created, recorded, run  # noqa: F401
+from tests.test_notebooks import (cells, every_moto, normalize, notebook, nothing_uploaded_or_created,  # noqa: F401
+                                  recorded, run)
 
 PUBLISHED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "conformance", "published")
 MISSPELT = {"hyperparamters=": "hyperparameters="}
@@ -75,6 +78,7 @@ def _as_sdk_v2_names(got, expected):
     return json.loads(text)
 
 
+@every_moto
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnknownMarkWarning")
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_published_code_sends_the_sdk_v2_requests(published, name):
@@ -95,6 +99,7 @@ def test_published_code_sends_the_sdk_v2_requests(published, name):
     assert _as_sdk_v2_names(got, expected) == expected
 
 
+@every_moto
 def test_the_notebook_in_homogeneous_mode_sends_the_sdk_v2_request(published):
     run("sm_hc_pytorch_notebook", cells("sm_hc_pytorch_notebook", folder=PUBLISHED,
                                         **{"IS_HETERO = True": "IS_HETERO = False"}), folder=PUBLISHED)

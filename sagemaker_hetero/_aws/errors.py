@@ -3,7 +3,9 @@
 Every AWS call of the SDK goes through :func:`call`, so a caller only ever sees our exception
 types; each keeps the AWS error code (``.code``) and says what to do. An answer that is no AWS
 error at all (an HTML page, a bare HTTP status) or says the endpoint lacks the operation becomes
-one line: the operation, the HTTP status and what it means, never the page itself.
+one line: the operation, the HTTP status and what it means, never the page itself; so does an answer
+botocore cannot parse at all (``ResponseParserError``: an HTML page where XML was expected, an empty
+body).
 """
 import re
 
@@ -130,9 +132,36 @@ def translate(exc, operation, hint=None, endpoint=None):
             operation=operation,
             hint=hint or "Could not reach AWS after retries; check the network, proxy or AWS_ENDPOINT_URL.",
         )
+    if _is_parse_error(exc):
+        return _unreadable(exc, operation, endpoint, hint)
     if not isinstance(exc, B.ClientError):
         return E.AWSError(str(exc), code=type(exc).__name__, operation=operation, hint=hint)
     return _client_error(exc, operation, hint, endpoint)
+
+
+def _parse_errors():
+    """botocore's exception classes for an answer it could not read (``ResponseParserError`` is a plain
+    Exception, not a ``BotoCoreError``)."""
+    from botocore import parsers
+
+    return tuple(c for c in (getattr(parsers, "ResponseParserError", None),) if c is not None)
+
+
+def _is_parse_error(exc):
+    return isinstance(exc, _parse_errors())
+
+
+def _unreadable(exc, operation, endpoint, hint):
+    """One line for an answer botocore could not parse (an HTML page, an empty or cut body): what came
+    back and what it means, never the body itself."""
+    body = str(exc).partition("\n")[2]
+    what = "an HTML page (%r)" % _page_title(body) if _is_page(body) else (
+        "an empty answer" if not body.strip(" b'\"") else "an answer that is not AWS's")
+    message = ("botocore could not read the answer, %s: %s did not answer as AWS does (an emulator such as moto "
+               "answers so for an operation it lacks, or a proxy answered)" % (what, _where(endpoint)))
+    return E.AWSError(message, code="ResponseParserError", operation=operation,
+                      hint=hint or "Try again later; if AWS_ENDPOINT_URL (or endpoint_url) is set, check what it "
+                                   "points at.")
 
 
 def _client_error(exc, operation, hint, endpoint):
@@ -189,7 +218,7 @@ def call(client, operation, hint=None, **params):
     method = getattr(client, _snake(operation))
     try:
         return method(**params)
-    except (B.BotoCoreError, B.ClientError) as exc:
+    except (B.BotoCoreError, B.ClientError) + _parse_errors() as exc:
         endpoint = getattr(getattr(client, "meta", None), "endpoint_url", None)
         raise translate(exc, operation, hint, endpoint=endpoint) from exc
 

@@ -199,9 +199,17 @@ def _check_groups(only, groups, whose):
 
 def _preflight(args):
     """Every check of the spec's job against the account: a row per check, or JSON; exit 0 (all ok),
-    2 (a problem) or 5 (no problem, but a check could not be made)."""
+    2 (a problem) or 5 (no problem, but a check could not be made); without usable credentials, exit 3
+    with what to configure, as ``submit`` does."""
     spec, _, _, _ = _input.load(args, facts=_input.dry_run_facts(args))
-    report = spec.estimator(_input.session(args)).preflight(spec.inputs, experiment_config=spec.experiment_config)
+    session = _input.session(args)
+    try:
+        session.caller_identity()  # asked once per session: the preflight uses this answer
+    except E.NoCredentialsError:
+        raise
+    except Exception:  # noqa: BLE001 - any other failure to ask is the report's unknown rows
+        pass
+    report = spec.estimator(session).preflight(spec.inputs, experiment_config=spec.experiment_config)
     sys.stdout.write((report.to_json() if args.output == "json" else report.text()) + "\n")
     return EXIT_USAGE if report.problems else EXIT_UNKNOWN if report.unknowns else EXIT_OK
 

@@ -3,7 +3,9 @@
 :meth:`Asker.call` returns the answer, or a :class:`judge.Missing` when AWS says the thing asked
 about does not exist (the error codes the caller expects); anything else that keeps the call from
 being answered — access denied, a missing permission, no credentials, an unreachable or emulated
-endpoint without the operation, throttling that outlasts :data:`THROTTLE_DELAYS` — raises
+endpoint without the operation, an answer botocore cannot read, throttling that outlasts
+:data:`THROTTLE_DELAYS`, any other exception of a stub, a proxy or an in-process emulator (moto's
+``mock_aws`` raises ``NotImplementedError``), an answer without what the check reads from it — raises
 :class:`Unanswered`, which the checks report as "unknown" naming the IAM action the call needs. The
 clients are made from the session's boto3 session, without botocore's own retries (this module
 retries throttling, and nothing else: a preflight does not wait on an endpoint that is down), and
@@ -17,7 +19,7 @@ from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._preflight.judge import Missing
 from sagemaker_hetero._preflight.report import ACTIONS
 
-__all__ = ["Asker", "Unanswered", "THROTTLE_DELAYS", "why"]
+__all__ = ["Asker", "Unanswered", "THROTTLE_DELAYS", "why", "named"]
 
 #: Seconds waited before each new attempt of a throttled call (so at most 4 attempts).
 THROTTLE_DELAYS = (0.5, 1.0, 2.0)
@@ -33,8 +35,16 @@ class Unanswered(Exception):
         self.why = why
 
 
+def named(exc, limit=160):
+    """``exc`` in one line: its class and the start of its message (``KeyError: 'Quota'``)."""
+    text = " ".join(str(exc).split())
+    return "%s: %s" % (type(exc).__name__, text[:limit]) if text else type(exc).__name__
+
+
 def why(exc, permission):
-    """Why an AWS error left a check unanswered, in a few words."""
+    """Why an exception (an AWS error, or any other) left a check unanswered, in a few words."""
+    if not isinstance(exc, E.AWSError):
+        return "%s got no usable answer: %s" % (permission, named(exc))
     if isinstance(exc, E.AccessDeniedError):
         return "access denied: the caller needs %s" % permission
     if isinstance(exc, E.NoCredentialsError):
@@ -62,14 +72,19 @@ class Asker(object):
             return self.session.sagemaker_client
         return clients.single_attempt_client(self.session.boto_session, service, self.region, "preflight")
 
-    def call(self, service, operation, missing=(), **params):
-        """``operation``'s answer (:class:`Missing` for an error code in ``missing``), else :class:`Unanswered`."""
-        return self.through(ACTIONS[(service, operation)],
-                            lambda: errors.call(self.client(service), operation, **params), missing)
+    def call(self, service, operation, missing=(), read=None, **params):
+        """``operation``'s answer, or ``read(answer)`` (what a check takes from it: an answer without it is
+        unanswered too); :class:`Missing` for an error code in ``missing``; else :class:`Unanswered`."""
+        def ask():
+            answer = errors.call(self.client(service), operation, **params)
+            return answer if read is None else read(answer)
+
+        return self.through(ACTIONS[(service, operation)], ask, missing)
 
     def through(self, permission, ask, missing=()):
         """``ask()`` (one AWS call through the translator, needing ``permission``), retried while
-        throttled; an error code in ``missing`` is a :class:`Missing` answer."""
+        throttled; an error code in ``missing`` is a :class:`Missing` answer; any other exception
+        (not only an AWS error: whatever a stub, a proxy or an emulator raises) is :class:`Unanswered`."""
         for delay in self.delays + (None,):
             try:
                 return ask()
@@ -80,5 +95,9 @@ class Asker(object):
             except E.AWSError as exc:
                 if exc.code in missing:
                     return Missing(exc.code, exc.aws_message)
+                raise Unanswered(permission, why(exc, permission))
+            except Unanswered:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a check never crashes a fit: what it could not ask is unknown
                 raise Unanswered(permission, why(exc, permission))
         raise AssertionError("unreachable")  # pragma: no cover

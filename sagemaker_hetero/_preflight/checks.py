@@ -1,10 +1,11 @@
 """The six checks of a preflight, each asking AWS what its subjects need and judging the answers.
 
 Each check takes a :class:`Context` and returns findings; every call goes through the context's
-:class:`ask.Asker` (or a session method, through :meth:`ask.Asker.through`), and an unanswered call
+:class:`ask.Asker` (or a session method, through :meth:`ask.Asker.through`), what a check reads from
+an answer is read inside the call (an answer without it is unanswered too), and an unanswered call
 becomes an "unknown" finding naming the permission. The session's :class:`state.State` keeps
-what a later job can use (see its docstring); the quota-name map comes from the session, the
-file (``cache``), or ListServiceQuotas, in that order.
+what a later job can use (see its docstring), the calls that could not be answered too; the
+quota-name map comes from the session, the file (``cache``), or ListServiceQuotas, in that order.
 """
 import attrs
 
@@ -19,6 +20,7 @@ __all__ = ["Context", "CHECKERS", "quota_codes", "MAX_PAGES"]
 
 #: At most this many pages of a listing are read (ListServiceQuotas, ListTrainingJobs).
 MAX_PAGES = 100
+_DECISIONS = ("allowed", "explicitDeny", "implicitDeny")
 _PASSED = [{"ContextKeyName": "iam:PassedToService", "ContextKeyValues": [judge.SAGEMAKER], "ContextKeyType": "string"}]
 
 
@@ -41,17 +43,26 @@ class Context(object):
         return self.subjects.region
 
 
-def _pages(ask, key, token_name="NextToken"):
-    """Every item under ``key`` of a listing, ``ask(token)`` answering one page."""
+def _pages(ask):
+    """Every item of a listing, ``ask(token)`` answering one page as ``(items, next token)``."""
     items, token = [], None
     for _ in range(MAX_PAGES):
-        page = ask(token)
-        items.extend(page.get(key) or ())
-        following = page.get(token_name)
+        page, following = ask(token)
+        items.extend(page)
         if not following or following == token:
             break
         token = following
     return items
+
+
+def _page(key, read):
+    """What a listing's page answers: ``([read(item) for each item under key], NextToken)``."""
+    return lambda answer: ([read(item) for item in answer.get(key) or ()], answer.get("NextToken"))
+
+
+def _quota(item):
+    value = item.get("Value")
+    return item["QuotaName"], item["QuotaCode"], None if value is None else float(value)
 
 
 def quota_codes(ctx):
@@ -61,15 +72,16 @@ def quota_codes(ctx):
     if state.codes is None:
         codes = cache.read(ctx.region, ctx.now)
         if codes is None:
-            listed = _pages(lambda token: ctx.asker.call("service-quotas", "ListServiceQuotas",
-                                                         MaxResults=100, **quotas.SERVICE,
-                                                         **({"NextToken": token} if token else {})), "Quotas")
-            codes = dict((q["QuotaName"], q["QuotaCode"]) for q in listed)
-            for q in listed:
-                if q.get("Value") is not None:
-                    state.values[q["QuotaCode"]] = q["Value"]
-                    ctx.fresh.add(q["QuotaCode"])
-            cache.write(ctx.region, codes, ctx.now)
+            listed = state.asked(("ListServiceQuotas",), lambda: _pages(lambda token: ctx.asker.call(
+                "service-quotas", "ListServiceQuotas", read=_page("Quotas", _quota), MaxResults=100,
+                **dict(quotas.SERVICE, **({"NextToken": token} if token else {})))))
+            codes = dict((name, code) for name, code, _ in listed)
+            for _, code, value in listed:
+                if value is not None:
+                    state.values[code] = value
+                    ctx.fresh.add(code)
+            if codes:  # an empty listing (an emulator's) is not kept for a day
+                cache.write(ctx.region, codes, ctx.now)
         state.codes = codes
     return state.codes
 
@@ -77,18 +89,17 @@ def quota_codes(ctx):
 def _use(ctx):
     """``{quota name: instances}`` of the account's training jobs in progress (each described once per
     session while in progress)."""
-    names = [s["TrainingJobName"] for s in _pages(
-        lambda token: ctx.asker.call("sagemaker", "ListTrainingJobs", StatusEquals="InProgress", MaxResults=100,
-                                     **({"NextToken": token} if token else {})), "TrainingJobSummaries")]
+    names = ctx.state.asked(("ListTrainingJobs",), lambda: _pages(lambda token: ctx.asker.call(
+        "sagemaker", "ListTrainingJobs", read=_page("TrainingJobSummaries", lambda s: s["TrainingJobName"]),
+        StatusEquals="InProgress", MaxResults=100, **({"NextToken": token} if token else {}))))
     described, use = {}, {}
     for name in names:
         counts = ctx.state.described.get(name)
         if counts is None:
-            desc = ctx.asker.call("sagemaker", "DescribeTrainingJob", missing=(E.ResourceNotFoundError,),
-                                  TrainingJobName=name)
-            if isinstance(desc, judge.Missing):
+            counts = ctx.asker.call("sagemaker", "DescribeTrainingJob", missing=(E.ResourceNotFoundError,),
+                                    read=lambda desc: quotas.in_use([desc]), TrainingJobName=name)
+            if isinstance(counts, judge.Missing):
                 continue  # ended and gone since it was listed
-            counts = quotas.in_use([desc])
         described[name] = counts
         for quota, count in counts.items():
             use[quota] = use.get(quota, 0) + count
@@ -115,12 +126,13 @@ def _judged(ctx, needs, codes, again):
             continue
         if code not in ctx.fresh and (again or code not in ctx.state.values):
             try:
-                answer = ctx.asker.call("service-quotas", "GetServiceQuota", **quotas.SERVICE,
-                                        QuotaCode=code)
+                value = ctx.state.asked(("GetServiceQuota", code), lambda: ctx.asker.call(
+                    "service-quotas", "GetServiceQuota", read=lambda answer: float(answer["Quota"]["Value"]),
+                    QuotaCode=code, **quotas.SERVICE))
             except Unanswered as exc:
                 out.append(unknown(QUOTAS, need.name, exc.permission, exc.why))
                 continue
-            ctx.state.values[code] = answer["Quota"]["Value"]
+            ctx.state.values[code] = value
             ctx.fresh.add(code)
         out.append(quotas.judge(need, code, ctx.state.values[code], use, ctx.region, gap))
     return out
@@ -143,7 +155,10 @@ def check_quotas(ctx):
 def _principal(ctx, identity, subject):
     """``(ARN to simulate, None)`` for the caller, or ``(None, finding)`` when no simulation is needed
     or possible: an assumed role's ARN is its role's, with the role's path (from IAM)."""
-    arn = identity["Arn"]
+    arn = identity.get("Arn")
+    if not isinstance(arn, str):
+        return None, unknown(ROLE, subject, "sts:GetCallerIdentity", "GetCallerIdentity named no caller ARN (%r)"
+                             % (arn,))
     parts = arn.split(":", 5)
     resource = parts[5] if len(parts) == 6 else ""
     if resource == "root":
@@ -152,8 +167,7 @@ def _principal(ctx, identity, subject):
         return arn, None
     if parts[2:3] == ["sts"] and resource.startswith("assumed-role/"):
         name = resource.split("/")[1]
-        role = ctx.asker.through("iam:GetRole", lambda: ctx.session.iam_role(name))
-        return role["Arn"], None
+        return ctx.asker.through("iam:GetRole", lambda: ctx.session.iam_role(name)["Arn"]), None
     return None, unknown(ROLE, subject, None, "%s is neither a user nor a role: its policies cannot be simulated"
                          % arn)
 
@@ -163,12 +177,20 @@ def _pass_role(ctx, identity, role_arn):
         principal, finding = _principal(ctx, identity, "iam:PassRole of %s" % role_arn)
         if finding is not None:
             return finding
-        answer = ctx.asker.call("iam", "SimulatePrincipalPolicy", PolicySourceArn=principal,
-                                ActionNames=["iam:PassRole"], ResourceArns=[role_arn], ContextEntries=_PASSED)
+        decision = ctx.asker.call("iam", "SimulatePrincipalPolicy", read=_decision, PolicySourceArn=principal,
+                                  ActionNames=["iam:PassRole"], ResourceArns=[role_arn], ContextEntries=_PASSED)
     except Unanswered as exc:
         return unknown(ROLE, "iam:PassRole of %s" % role_arn, exc.permission, exc.why)
-    results = answer.get("EvaluationResults") or [{}]
-    return judge.pass_role(principal, role_arn, results[0].get("EvalDecision"))
+    return judge.pass_role(principal, role_arn, decision)
+
+
+def _decision(answer):
+    """SimulatePrincipalPolicy's decision on the one action and resource asked; an answer without one
+    raises (the call is unanswered: never a problem made from nothing)."""
+    decision = answer["EvaluationResults"][0]["EvalDecision"]
+    if decision not in _DECISIONS:
+        raise ValueError("EvalDecision %r is none of %s" % (decision, ", ".join(_DECISIONS)))
+    return decision
 
 
 def _role(ctx, given, name, account):
@@ -180,7 +202,7 @@ def _role(ctx, given, name, account):
     answer = None
     for fresh in (False, True):  # a problem is told from a fresh answer
         try:
-            answer = ctx.asker.through("iam:GetRole", lambda: ctx.session.iam_role(name, fresh=fresh),
+            answer = ctx.asker.through("iam:GetRole", lambda: _described(ctx.session.iam_role(name, fresh=fresh)),
                                        missing=("NoSuchEntity",))
         except Unanswered as exc:
             return unknown(ROLE, subject, exc.permission, exc.why), None
@@ -188,6 +210,14 @@ def _role(ctx, given, name, account):
         if finding.result != PROBLEM or isinstance(answer, judge.Missing):
             break
     return finding, (answer if not isinstance(answer, judge.Missing) else None)
+
+
+def _described(role):
+    """GetRole's description of a role, which must hold what the role check judges (else it raises)."""
+    for field in ("Arn", "AssumeRolePolicyDocument"):
+        if not role.get(field):
+            raise KeyError("GetRole's answer holds no %s" % field)
+    return role
 
 
 def check_role(ctx):

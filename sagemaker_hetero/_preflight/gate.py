@@ -5,6 +5,11 @@ CreateTrainingJob while it finds a problem), then ``session.execute``. A ``Resou
 answer to CreateTrainingJob (a quota the preflight could not see, or the account's use changed) is
 told as the preflight tells a quota: the same row and what to do. Sessions other than an AWS
 ``Session`` (a local run) are not checked.
+
+Only a problem found stops a job: a check that could not be made is "unknown", logged once per
+session (``sagemaker_hetero`` logger, INFO), and the job goes on; a preflight that fails in any
+other way (whatever it raises) is logged so too and never stops the job. What ``session.execute``
+raises is raised as it is.
 """
 import logging
 import sys
@@ -12,7 +17,8 @@ import time
 
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._preflight import cache, modes, quotas
-from sagemaker_hetero._preflight.report import PreflightReport
+from sagemaker_hetero._preflight.ask import named
+from sagemaker_hetero._preflight.report import PreflightReport, unknown
 from sagemaker_hetero._preflight.run import run
 from sagemaker_hetero._preflight.state import state_of
 
@@ -32,25 +38,48 @@ def submit(session, job, now, preflight=None, out=None):
     default stderr, and the job goes on)."""
     aws = is_aws(session)
     checks = modes.checks_of(preflight) if aws else ()
-    if checks:
-        report = run(session, job, now, checks)
-        if report.problems and preflight == modes.WARN:
-            (out or sys.stderr).write("Preflight: %d problem%s; going on (preflight='warn'):\n%s\n" % (
-                len(report.problems), "" if len(report.problems) == 1 else "s", report.text()))
-        elif report.problems:
+    report = _preflight(session, job, now, checks) if checks else None
+    if report is not None and report.problems:
+        if preflight != modes.WARN:
             raise report.error()
-        if report.unknowns:
-            LOGGER.info("Preflight: %d check%s could not be made:\n%s", len(report.unknowns),
-                        "" if len(report.unknowns) == 1 else "s", report.text())
+        (out or sys.stderr).write("Preflight: %d problem%s; going on (preflight='warn'):\n%s\n" % (
+            len(report.problems), "" if len(report.problems) == 1 else "s", report.text()))
     try:
         started = session.execute(job, now)
     except E.AWSError as exc:
         if aws and exc.code == "ResourceLimitExceeded":
-            raise explained(session, job, exc) from exc
+            raise _explained_or_as_is(session, job, exc) from exc
         raise
     if aws:
         state_of(session).started(quotas.requested(job))
     return started
+
+
+def _preflight(session, job, now, checks):
+    """The report of ``checks`` of ``job``, its unknowns not told yet in this session logged; None when
+    the preflight itself failed (logged once per session too: the job goes on)."""
+    state = state_of(session)
+    try:
+        report = run(session, job, now, checks)
+    except Exception as exc:  # noqa: BLE001 - only a problem found stops a job, never a preflight that failed
+        failed = unknown(", ".join(checks), "the preflight", None, "could not be made (%s)" % named(exc, 200))
+        for finding in state.untold([failed]):
+            LOGGER.info("Preflight: %s %s; the job goes on", finding.subject, finding.detail)
+        return None
+    untold = state.untold(report.unknowns)
+    if untold:
+        LOGGER.info("Preflight: %d check%s could not be made (told once per session; the job goes on):\n%s",
+                    len(untold), "" if len(untold) == 1 else "s",
+                    "\n".join(PreflightReport(untold).text().splitlines()[:-1]))  # the rows, not the counts
+    return report
+
+
+def _explained_or_as_is(session, job, exc):
+    """:func:`explained`, or ``exc`` as it is when explaining it fails."""
+    try:
+        return explained(session, job, exc)
+    except Exception:  # noqa: BLE001 - SageMaker's own error is never hidden by the explanation of it
+        return exc
 
 
 def explained(session, job, exc):

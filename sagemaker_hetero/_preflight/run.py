@@ -2,12 +2,14 @@
 
 The plan is made as the session would make it (``_plan.make_plan`` with the session's facts, the
 account looked up first), without the code archive's digest: a preflight looks at the code's
-bucket, never its key, so no archive is built for it.
+bucket, never its key, so no archive is built for it. Each check is made apart: whatever one raises
+(a bug, an answer of a shape no check foresaw) is an "unknown" finding of that check, never a crash,
+and the other checks are made all the same.
 """
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._preflight import checks as C
-from sagemaker_hetero._preflight.ask import Asker, Unanswered
-from sagemaker_hetero._preflight.report import CHECKS, PreflightReport
+from sagemaker_hetero._preflight.ask import Asker, Unanswered, named
+from sagemaker_hetero._preflight.report import CHECKS, PreflightReport, unknown
 from sagemaker_hetero._preflight.state import state_of
 from sagemaker_hetero._preflight.subjects import subjects_of
 
@@ -22,7 +24,8 @@ def run(session, job, now, checks=CHECKS):
         if state.asker is None:
             state.asker = Asker(session)
         try:
-            identity = state.asker.through("sts:GetCallerIdentity", session.caller_identity)
+            identity = state.asked(("GetCallerIdentity",), lambda: state.asker.through(
+                "sts:GetCallerIdentity", session.caller_identity))
         except Unanswered as exc:
             identity = exc
         plan = _plan.make_plan(job, session.facts(), now)
@@ -31,6 +34,17 @@ def run(session, job, now, checks=CHECKS):
         findings = []
         for check in CHECKS:
             if check in checks:
-                findings.extend(C.CHECKERS[check](ctx))
+                findings.extend(made(check, ctx))
     account = identity.get("Account") if isinstance(identity, dict) else None
     return PreflightReport(findings, region=plan.region, account=account, job_name=plan.job_name)
+
+
+def made(check, ctx):
+    """The findings of ``check``; one "unknown" finding of it when it raises (whatever it raises)."""
+    try:
+        return list(C.CHECKERS[check](ctx))
+    except Unanswered as exc:
+        return [unknown(check, "the %s check" % check, exc.permission, exc.why)]
+    except Exception as exc:  # noqa: BLE001 - one check's failure is that check's unknown, never a crashed fit
+        return [unknown(check, "the %s check" % check, None, "could not be made: an answer it could not judge (%s)"
+                        % named(exc))]

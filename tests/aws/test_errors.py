@@ -74,3 +74,34 @@ def test_a_head_requests_bare_status_keeps_its_meaning(code, cls):
 def test_an_aws_json_500_stays_as_aws_said():
     error = translate(client_error("InternalFailure", "We encountered an internal error.", 500), "CreateTrainingJob")
     assert str(error) == "CreateTrainingJob failed with InternalFailure: We encountered an internal error."
+
+
+def _unparseable(body):
+    """What botocore raises for an answer it cannot parse (a plain Exception, not a BotoCoreError)."""
+    from botocore.parsers import ResponseParserError
+
+    return ResponseParserError("Unable to parse response (syntax error: line 1, column 0), invalid XML received. "
+                               "Further retries may succeed:\n%r" % body)
+
+
+@pytest.mark.parametrize("body, says", [
+    (MOTO_PAGE.encode(), "an HTML page ('500 Internal Server Error')"),
+    (b"", "an empty answer"),
+    (b"{not xml", "an answer that is not AWS's"),
+])
+def test_an_answer_botocore_cannot_parse_is_an_aws_error_in_one_line(body, says):
+    error = translate(_unparseable(body), "SimulatePrincipalPolicy", endpoint="http://127.0.0.1:5000")
+    assert type(error) is E.AWSError and error.code == "ResponseParserError"
+    assert says in str(error) and "http://127.0.0.1:5000" in str(error) and "<p>" not in str(error)
+
+
+def test_call_translates_an_answer_botocore_cannot_parse():
+    from sagemaker_hetero._aws.errors import call
+
+    class Client(object):  # what a botocore client raises for such an answer
+        def simulate_principal_policy(self, **params):
+            raise _unparseable(MOTO_PAGE.encode())
+
+    with pytest.raises(E.AWSError) as info:
+        call(Client(), "SimulatePrincipalPolicy", PolicySourceArn="arn")
+    assert info.value.operation == "SimulatePrincipalPolicy" and info.value.code == "ResponseParserError"
