@@ -16,6 +16,7 @@ import pytest
 from sagemaker_hetero import Estimator, InstanceGroup, Session, TrainingInput
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._preflight import quotas
+from sagemaker_hetero._preflight.checks import MAX_PAGES
 from sagemaker_hetero._preflight.report import ACTIONS, CHECKS
 from tests._answers import SAGEMAKER_TRUST, create_role, json_answer
 
@@ -437,6 +438,10 @@ ODD_ANSWERS = {
         ("servicequotas", "ListServiceQuotas"): _json({"Quotas": [{"QuotaName": n, "QuotaCode": "L-%d" % i}
                                                                   for i, n in enumerate(TWO_QUOTAS)]}),
         ("servicequotas", "GetServiceQuota"): _json({"Quota": {"Value": "lots"}})},
+    "a listing that never ends": {  # a new token every page: a part of a listing is never judged as the whole
+        ("servicequotas", "ListServiceQuotas"): lambda record: json_answer(
+            {"Quotas": [{"QuotaName": TWO_QUOTAS[0], "QuotaCode": "L-1", "Value": 20.0}],
+             "NextToken": "t%s" % ((record.json or {}).get("NextToken") or "") + "x"})},
 }
 
 
@@ -538,3 +543,13 @@ def test_what_creating_the_job_raises_is_raised_as_it_is(account, fault_proxy, m
     with pytest.raises(E.AWSError) as info:
         framework_job(TWO).fit(inputs(TWO), wait=False)
     assert info.value.code == "ValidationException"
+
+
+def test_a_quota_listing_that_never_ends_is_unknown_saying_it_stopped(plain_moto, developer):
+    developer.answers.add("servicequotas", "ListServiceQuotas", ODD_ANSWERS["a listing that never ends"][
+        ("servicequotas", "ListServiceQuotas")])
+    report = framework_job(TWO).preflight(inputs(TWO), checks=["quotas"])
+    assert report.problems == [] and report.unknowns, report.text()
+    assert {(f.permission, f.detail) for f in report.unknowns} == {(
+        "servicequotas:ListServiceQuotas", "still paging after %d pages of %d items; not read further"
+        % (MAX_PAGES, MAX_PAGES))}, report.text()

@@ -12,7 +12,7 @@ import attrs
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._preflight import cache, judge, quotas
 from sagemaker_hetero._preflight.ask import Unanswered
-from sagemaker_hetero._preflight.report import (IMAGE, KMS, OK, PROBLEM, QUOTAS, ROLE, S3, VPC, Finding,
+from sagemaker_hetero._preflight.report import (ACTIONS, IMAGE, KMS, OK, PROBLEM, QUOTAS, ROLE, S3, VPC, Finding,
                                                 unknown)
 from sagemaker_hetero._preflight.subjects import ecr_image, key_region, role_name
 
@@ -43,16 +43,18 @@ class Context(object):
         return self.subjects.region
 
 
-def _pages(ask):
-    """Every item of a listing, ``ask(token)`` answering one page as ``(items, next token)``."""
+def _pages(ask, permission):
+    """Every item of a listing, ``ask(token)`` answering one page as ``(items, next token)``; a listing
+    still paging after :data:`MAX_PAGES` pages is :class:`Unanswered` (``permission``'s call): a part of
+    it would be judged as the whole."""
     items, token = [], None
     for _ in range(MAX_PAGES):
         page, following = ask(token)
         items.extend(page)
         if not following or following == token:
-            break
+            return items
         token = following
-    return items
+    raise Unanswered(permission, "still paging after %d pages of %d items; not read further" % (MAX_PAGES, len(items)))
 
 
 def _page(key, read):
@@ -74,7 +76,8 @@ def quota_codes(ctx):
         if codes is None:
             listed = state.asked(("ListServiceQuotas",), lambda: _pages(lambda token: ctx.asker.call(
                 "service-quotas", "ListServiceQuotas", read=_page("Quotas", _quota), MaxResults=100,
-                **dict(quotas.SERVICE, **({"NextToken": token} if token else {})))))
+                **dict(quotas.SERVICE, **({"NextToken": token} if token else {}))),
+                ACTIONS[("service-quotas", "ListServiceQuotas")]))
             codes = dict((name, code) for name, code, _ in listed)
             for _, code, value in listed:
                 if value is not None:
@@ -91,7 +94,8 @@ def _use(ctx):
     session while in progress)."""
     names = ctx.state.asked(("ListTrainingJobs",), lambda: _pages(lambda token: ctx.asker.call(
         "sagemaker", "ListTrainingJobs", read=_page("TrainingJobSummaries", lambda s: s["TrainingJobName"]),
-        StatusEquals="InProgress", MaxResults=100, **({"NextToken": token} if token else {}))))
+        StatusEquals="InProgress", MaxResults=100, **({"NextToken": token} if token else {})),
+        ACTIONS[("sagemaker", "ListTrainingJobs")]))
     described, use = {}, {}
     for name in names:
         counts = ctx.state.described.get(name)
