@@ -46,10 +46,11 @@ SMDDP_MIN_P_GENERATION = 5
 #: unless torch_distributed launches it.
 SMDISTRIBUTED_EXCLUDED_TYPE = "p5.48xlarge"
 
-_TYPE = re.compile(r"^ml\.(?P<stem>[a-z0-9-]+)\.(?P<size>[a-z0-9-]+)$")
-_STEM = re.compile(r"^(?P<family>[a-z]+)(?P<generation>\d+)(?P<capabilities>[a-z0-9-]*)$")
-_SERIES = re.compile(r"^ml\.([a-z]+\d+)")
-_P_GENERATION = re.compile(r"ml\.p(\d+)")
+# compiled when first used (re's cache), so importing the module costs no regex compile
+_TYPE = r"^ml\.(?P<stem>[a-z0-9-]+)\.(?P<size>[a-z0-9-]+)$"
+_STEM = r"^(?P<family>[a-z]+)(?P<generation>\d+)(?P<capabilities>[a-z0-9-]*)$"
+_SERIES = r"^ml\.([a-z]+\d+)"
+_P_GENERATION = r"ml\.p(\d+)"
 
 
 class InstanceType(collections.namedtuple("InstanceType", "name stem family generation capabilities size")):
@@ -93,10 +94,10 @@ class InstanceType(collections.namedtuple("InstanceType", "name stem family gene
 def parse(value):
     """The :class:`InstanceType` of ``value`` (``ml.<stem>.<size>``, lower-case letters, digits and
     ``-``), or None when it is not one (:func:`is_instance_type`)."""
-    match = _TYPE.match(value) if isinstance(value, str) else None
+    match = re.match(_TYPE, value) if isinstance(value, str) else None
     if match is None:
         return None
-    parts = _STEM.match(match.group("stem"))
+    parts = re.match(_STEM, match.group("stem"))
     if parts is None:
         return InstanceType(value, match.group("stem"), None, None, "", match.group("size"))
     return InstanceType(value, match.group("stem"), parts.group("family"), int(parts.group("generation")),
@@ -122,7 +123,7 @@ def family(value):
 def series(value):
     """Family and generation of an instance type: ``ml.p4de.24xlarge`` -> ``p4``, ``ml.c5n.xlarge`` ->
     ``c5``; None when ``value`` does not start so."""
-    match = _SERIES.match(value) if isinstance(value, str) else None
+    match = re.match(_SERIES, value) if isinstance(value, str) else None
     return match.group(1) if match else None
 
 
@@ -176,7 +177,7 @@ def smddp(value):
         return False
     if value in SMDDP_INSTANCE_TYPES:
         return True
-    match = _P_GENERATION.match(value)
+    match = re.match(_P_GENERATION, value)
     return bool(match) and int(match.group(1)) >= SMDDP_MIN_P_GENERATION
 
 
