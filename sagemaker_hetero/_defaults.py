@@ -81,12 +81,6 @@ MAX_RUN_LIMIT_SECONDS = 28 * 24 * 60 * 60
 METRICS_MIN_VERSION = {"pytorch": (1, 3), "tensorflow": (1, 15)}
 #: Heterogeneous clusters need these framework versions (AWS developer guide).
 HETERO_MIN_VERSION = {"pytorch": (1, 10), "tensorflow": (2, 6)}
-#: Instance families that take no EBS volume (the SDK v2's ``volume_size_supported``: these, and any
-#: family with a ``d``): the defaults configuration's volume KMS key is not applied to them.
-NO_VOLUME_FAMILIES = ("g5", "g6", "p5", "trn1")
-#: Types documented for the SageMaker distributed data parallel library; newer p-family types
-#: (p5 and later) are accepted too.
-SMDDP_INSTANCE_TYPES = ("ml.p3.16xlarge", "ml.p3dn.24xlarge", "ml.p4d.24xlarge", "ml.p4de.24xlarge")
 
 # -- tuning jobs: the SageMaker Python SDK v2's HyperparameterTuner defaults ----------------------
 TUNING_STRATEGY = "Bayesian"

@@ -23,8 +23,8 @@ import time
 from sagemaker_hetero._cost import billed, estimate
 from sagemaker_hetero._defaults import REGION_PLACEHOLDER
 from sagemaker_hetero._cost import cache as C
-from sagemaker_hetero._cost.prices import (PERMISSION, SERVICE_CODE, Price, Unknown, filters, hourly_price,
-                                           is_instance_type, is_region)
+from sagemaker_hetero._cost.prices import PERMISSION, SERVICE_CODE, Price, Unknown, filters, hourly_price, is_region
+from sagemaker_hetero._model.instance_types import is_instance_type
 
 __all__ = ["PriceSource", "lookup", "estimate_of", "bill_of", "ENDPOINT_REGIONS", "PRICE_LIST"]
 

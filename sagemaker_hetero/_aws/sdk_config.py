@@ -15,6 +15,7 @@ import sys
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._checks.text import MAX_SPEC_BYTES, SPEC, loads, read_bounded, text_of
+from sagemaker_hetero._model import instance_types
 from sagemaker_hetero._model.arguments import CONFIGURED, NONE_MEANS
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
@@ -269,9 +270,7 @@ def _volume_kms_allowed(arguments):
     types = [arguments.get("instance_type")] + [getattr(g, "instance_type", None)
                                                  for g in arguments.get("instance_groups") or () if g is not None]
     for itype in types:
-        parts = itype.split(".") if isinstance(itype, str) else []
-        family = parts[1] if len(parts) == 3 and parts[0] == "ml" else None
-        if family and "d" not in family and not family.startswith(D.NO_VOLUME_FAMILIES):
+        if instance_types.takes_volume(itype):
             return True
     return False
 

@@ -9,12 +9,11 @@ few documented rules of ours that are stricter than the model (docs/validation.m
 ``problems(job)`` returns every :class:`Problem`, each under the user's argument name.
 """
 import numbers
-import re
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import hyperparameters as H
 from sagemaker_hetero._request import s3_uris
-from sagemaker_hetero._model import images
+from sagemaker_hetero._model import images, instance_types
 from sagemaker_hetero._model.archive import archive_name
 from sagemaker_hetero._model.job import CODE, INPUT, MODEL, STRATEGIES
 from sagemaker_hetero._model.keywords import did_you_mean
@@ -285,7 +284,7 @@ def _check_p5(job, dist, out):
     torch_distributed launches it; any group of the job on that type counts."""
     if "smdistributed" not in dist.options or dist.enabled("torch_distributed"):
         return
-    p5 = [t for t in job.instance_types if isinstance(t, str) and "p5.48xlarge" in t]
+    p5 = [t for t in job.instance_types if instance_types.smdistributed_refused(t)]
     if p5:
         out.add("distribution.smdistributed", "SMDataParallel and SMModelParallel do not support %s instances "
                 "unless torch_distributed is enabled too" % p5[0], dist.options["smdistributed"])
@@ -295,18 +294,11 @@ def _check_smddp_type(job, group, where, dist, out):
     if not dist.smddp or group is None or not isinstance(group.instance_type, str):
         return
     itype = group.instance_type
-    if not images.GPU_FAMILY.match(itype):
+    if not instance_types.gpu(itype):
         out.add(where, "smdistributed dataparallel needs GPU instances; %s has none" % itype, itype)
-    elif not _smddp_type(itype):
-        out.add(where, "smdistributed dataparallel supports %s and p5 or newer p types" % ", ".join(D.SMDDP_INSTANCE_TYPES),
-                itype)
-
-
-def _smddp_type(itype):
-    if itype in D.SMDDP_INSTANCE_TYPES:
-        return True
-    m = re.match(r"ml\.p(\d+)", itype)
-    return bool(m) and int(m.group(1)) >= 5
+    elif not instance_types.smddp(itype):
+        out.add(where, "smdistributed dataparallel supports %s and p%d or newer p types" % (
+            ", ".join(instance_types.SMDDP_INSTANCE_TYPES), instance_types.SMDDP_MIN_P_GENERATION), itype)
 
 
 # -- job settings ------------------------------------------------------------------------------

@@ -21,7 +21,8 @@ import stat
 import time
 
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._cost.prices import Price, is_instance_type, is_region, usd
+from sagemaker_hetero._cost.prices import Price, is_region, usd
+from sagemaker_hetero._model.instance_types import is_instance_type
 
 __all__ = ["Shelf", "PriceCache", "cache_root", "CACHED"]
 

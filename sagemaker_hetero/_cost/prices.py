@@ -20,7 +20,7 @@ import attrs
 from sagemaker_hetero import _defaults as D
 
 __all__ = ["Price", "Unknown", "SERVICE_CODE", "TRAINING_FILTER", "PERMISSION", "filters", "hourly_price", "usd",
-           "shown", "is_instance_type", "is_region", "RANGE_WORDS"]
+           "shown", "is_region", "RANGE_WORDS"]
 
 #: The Price List's service code of SageMaker, and the filter keeping the products of its training instances.
 SERVICE_CODE = "AmazonSageMaker"
@@ -28,17 +28,11 @@ TRAINING_FILTER = {"Type": "TERM_MATCH", "Field": "component", "Value": "Trainin
 #: The IAM action reading the Price List takes.
 PERMISSION = "pricing:GetProducts"
 _UNIT = "Hrs"
-_INSTANCE_TYPE = re.compile(r"^ml\.[a-z0-9-]+\.[a-z0-9-]+$")
 _REGION = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
 _LEAST = decimal.Decimal(D.MIN_USD_PER_HOUR)
 _MOST = decimal.Decimal(D.MAX_USD_PER_HOUR)
 #: What a price must be, in words.
 RANGE_WORDS = "a number from %s to %s" % (D.MIN_USD_PER_HOUR, format(D.MAX_USD_PER_HOUR, ","))
-
-
-def is_instance_type(value):
-    """Whether ``value`` reads as a SageMaker instance type (``ml.<family>.<size>``)."""
-    return isinstance(value, str) and bool(_INSTANCE_TYPE.match(value))
 
 
 def is_region(value):

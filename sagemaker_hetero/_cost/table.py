@@ -19,7 +19,8 @@ import re
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._checks import text as _spec_text
-from sagemaker_hetero._cost.prices import RANGE_WORDS, Price, is_instance_type, is_region, shown, usd
+from sagemaker_hetero._cost.prices import RANGE_WORDS, Price, is_region, shown, usd
+from sagemaker_hetero._model.instance_types import is_instance_type, named_as_type
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = ["PriceTable", "load", "parse", "from_mapping", "table_of"]
@@ -120,7 +121,7 @@ def from_mapping(mapping, argument="prices"):
     out.too_many(len(mapping))
     for key, value in mapping.items():
         at = "[%s]" % shown(key, 200)
-        if isinstance(value, dict) and isinstance(key, str) and not key.startswith("ml."):
+        if isinstance(value, dict) and isinstance(key, str) and not named_as_type(key):
             for itype, price in value.items():
                 out.add("%s[%s]" % (at, shown(itype, 200)), key, itype, price)
         else:
@@ -202,7 +203,7 @@ def _parse_json(text, out):
     except RecursionError:
         return out.problem("line 1", "nests too deep")
     for key, value, line in pairs:
-        if isinstance(value, _Pairs) and not key.startswith("ml."):  # a region's prices
+        if isinstance(value, _Pairs) and not named_as_type(key):  # a region's prices
             for itype, price, at in value:
                 out.add("line %d" % at, key, itype, price)
         elif isinstance(value, _Pairs):

@@ -8,13 +8,12 @@ import os
 import re
 
 from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._model.instance_types import processor_for
 
 __all__ = ["image_facts", "resolve_version", "image_uri", "processor_for", "training_image", "ImageLookupError"]
 
 _DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "dlc_training_images.json")
 _cache = {}
-
-GPU_FAMILY = re.compile(r"^ml\.[gp]")
 
 
 class ImageLookupError(LookupError):
@@ -26,11 +25,6 @@ def image_facts():
         with open(_DATA) as f:
             _cache["facts"] = json.load(f)
     return _cache["facts"]
-
-
-def processor_for(instance_types):
-    """``gpu`` if any instance type is of a GPU family (``ml.g*``, ``ml.p*``), else ``cpu``."""
-    return "gpu" if any(isinstance(t, str) and GPU_FAMILY.match(t) for t in instance_types) else "cpu"
 
 
 def version_tuple(version):

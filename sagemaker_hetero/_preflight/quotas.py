@@ -12,6 +12,7 @@ import re
 
 import attrs
 
+from sagemaker_hetero._model import instance_types
 from sagemaker_hetero._request import describe
 from sagemaker_hetero._preflight.report import OK, PROBLEM, QUOTAS, UNKNOWN, Finding
 
@@ -34,7 +35,6 @@ RUN_TIME_FLOOR = 432000
 # utilization of 0 Instances and a request delta of 1 Instances. ..."
 _LIMIT = re.compile(r"limit '(?P<name>[^']+)' is (?P<quota>[\d.]+) \w+, with current utilization of "
                     r"(?P<used>[\d.]+) \w+ and a request delta of (?P<asked>[\d.]+)")
-_FAMILY = re.compile(r"^ml\.([a-z]+\d+)")
 
 
 @attrs.frozen
@@ -178,9 +178,9 @@ def limit_finding(message, job, codes, region):
 
 
 def family(instance_type):
-    """The family of an instance type: ``ml.p4de.24xlarge`` -> ``p4``, ``ml.c5n.xlarge`` -> ``c5``."""
-    match = _FAMILY.match(instance_type or "")
-    return match.group(1) if match else None
+    """The family of an instance type, as its quotas' types are offered instead: ``ml.p4de.24xlarge`` ->
+    ``p4``, ``ml.c5n.xlarge`` -> ``c5`` (``instance_types.series``)."""
+    return instance_types.series(instance_type)
 
 
 def siblings(instance_type, names, spot=False):
@@ -190,7 +190,7 @@ def siblings(instance_type, names, spot=False):
     kin = family(instance_type)
     out = []
     for name in sorted(names):
-        if name.endswith(suffix) and name.startswith("ml."):
+        if name.endswith(suffix) and instance_types.named_as_type(name):
             other = name[: -len(suffix)]
             if other != instance_type and kin is not None and family(other) == kin and other not in out:
                 out.append(other)

@@ -8,22 +8,13 @@ does.
 import os
 import re
 
+from .._model import instance_types
+
 __all__ = ["cpu_count", "gpu_count", "neuron_core_count", "on_path", "SHELL_DEFAULT_PATH"]
 
 _NVIDIA_DEVICE = re.compile(r"^nvidia[0-9]+$")
 _NEURON_DEVICE = re.compile(r"^neuron([0-9]+)$")
 NEURON_SYSFS_DIR = "/sys/devices/virtual/neuron_device"
-
-# Neuron cores per Neuron device, by instance family, when sysfs does not say.
-_CORES_PER_NEURON_DEVICE = (
-    ("ml.inf1.", 4),
-    ("ml.inf2.", 2),
-    ("ml.trn1n.", 2),
-    ("ml.trn1.", 2),
-    ("ml.trn2", 4),
-)
-# The toolkit reports this figure for trn2.48xlarge without asking the driver.
-_FIXED_NEURON_CORES = (("trn2.48xlarge", 64),)
 
 
 def cpu_count():
@@ -49,9 +40,9 @@ def neuron_core_count(instance_type, dev_dir="/dev", sysfs_dir=NEURON_SYSFS_DIR)
     Each ``/dev/neuron<N>`` counts for the ``core_count`` its driver reports in sysfs, or, if that
     is unreadable, for the usual number of cores per device of the instance family.
     """
-    for marker, cores in _FIXED_NEURON_CORES:
-        if marker in (instance_type or ""):
-            return cores
+    fixed = instance_types.neuron_cores_fixed(instance_type)
+    if fixed is not None:
+        return fixed
     total = 0
     for name in _list_dir(dev_dir):
         match = _NEURON_DEVICE.match(name)
@@ -66,10 +57,7 @@ def _cores_of_device(device, instance_type, sysfs_dir):
             return int(handle.read().strip())
     except (OSError, ValueError):
         pass
-    for prefix, cores in _CORES_PER_NEURON_DEVICE:
-        if (instance_type or "").startswith(prefix):
-            return cores
-    return 1
+    return instance_types.neuron_cores_per_device(instance_type) or 1
 
 
 # The search path /bin/sh (dash, as in the Ubuntu-based framework images) uses when PATH is unset;

@@ -82,15 +82,16 @@ def test_the_smallest_copy_the_runtime_doc_names_imports_with_the_standard_libra
     section = " ".join(_section().split())
     smallest = re.search(r"The smallest copy that works is (.*?), in a `sagemaker_hetero/` folder", section).group(1)
     names = re.findall(r"`([^`]+)`", smallest)
-    assert names == ["sagemaker_hetero/__init__.py", "exceptions.py", "_defaults.py", "training/"]
+    assert names == ["sagemaker_hetero/__init__.py", "exceptions.py", "_defaults.py", "_model/__init__.py",
+                     "_model/instance_types.py", "training/"]
     alone = tmp_path / "alone" / "sagemaker_hetero"  # training/ alone is not enough, as the doc says
     alone.mkdir(parents=True)
     (alone / "__init__.py").write_text("")
     _copy_training(alone)
     assert _imports_alone(alone.parent).returncode != 0
-    package = tmp_path / "smallest" / "sagemaker_hetero"  # with the three files it is
-    package.mkdir(parents=True)
-    for name in ["__init__.py"] + names[1:3]:
+    package = tmp_path / "smallest" / "sagemaker_hetero"  # with the five files it is
+    (package / "_model").mkdir(parents=True)
+    for name in ["__init__.py"] + names[1:-1]:
         shutil.copy(os.path.join(ROOT, "sagemaker_hetero", name), str(package / name))
     _copy_training(package)
     result = _imports_alone(package.parent)
