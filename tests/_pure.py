@@ -1,7 +1,7 @@
 """Helpers of the table-driven unit tests of the pure stages (tests/model, request, checks, tuning, cli,
 workflow): settings and jobs made directly, with no estimator, no boto3 client and no network.
 
-``settings(framework, inputs=None, job_name=None, **arguments)`` is ``_model.build.settings``;
+``settings(framework, inputs=None, fit_job_name=None, **arguments)`` is ``_model.build.settings``;
 ``job(...)`` builds it and requires no build problem; ``problems(...)`` is every problem of round one's
 own rules (the builder's, then ``_checks.rules``'), as ``(path, message)`` pairs. :data:`FACTS` are
 what a session with a known account knows (the conformance scenarios' account and region).
@@ -37,22 +37,22 @@ from normalize import code_key_as_sdk_v2, normalize  # noqa: E402,F401
 sys.path.pop(0)
 
 
-def settings(framework="pytorch", inputs=None, job_name=None, **arguments):
+def settings(framework="pytorch", inputs=None, fit_job_name=None, **arguments):
     """``_model.build.settings`` of the arguments (``experiment_config`` is ``fit``'s, as there)."""
     experiment_config = arguments.pop("experiment_config", None)
-    return build.settings(framework, arguments, inputs, job_name, experiment_config)
+    return build.settings(framework, arguments, inputs, fit_job_name, experiment_config)
 
 
-def job(framework="pytorch", inputs=None, job_name=None, **arguments):
+def job(framework="pytorch", inputs=None, fit_job_name=None, **arguments):
     """The job of the arguments; the builder must find no problem."""
-    built, found = build.build(settings(framework, inputs, job_name, **arguments))
+    built, found = build.build(settings(framework, inputs, fit_job_name, **arguments))
     assert found == [], found
     return built
 
 
-def problems(framework="pytorch", inputs=None, job_name=None, region=None, path_exists=None, **arguments):
+def problems(framework="pytorch", inputs=None, fit_job_name=None, region=None, path_exists=None, **arguments):
     """``[(path, message)]``: the builder's problems, then our rules' (``_checks.rules``)."""
-    built, found = build.build(settings(framework, inputs, job_name, **arguments))
+    built, found = build.build(settings(framework, inputs, fit_job_name, **arguments))
     found = found + rules.problems(built, region=region, path_exists=path_exists)
     return [(p.path, p.message) for p in found]
 
