@@ -61,7 +61,3 @@ def expectation(folder, name):
     with open(os.path.join(CONFORMANCE, folder, name + ".json")) as f:
         return json.load(f)
 
-
-def one(found, path, fragment):
-    """Whether exactly one of ``found`` (``(path, message)`` pairs) is at ``path``, saying ``fragment``."""
-    return [m for p, m in found if p == path and fragment in m] != [] and len([p for p, _ in found if p == path]) == 1
