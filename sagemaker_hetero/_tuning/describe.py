@@ -29,6 +29,7 @@ def definition_as_training_request(desc):
     (what ``_request.describe.job_from_description`` reads): :func:`moves` backwards, the static hyperparameters
     without the tuner's own keys as ``HyperParameters``."""
     definition = dict(desc.get(DEFINITION) or {})
+    original = dict(definition)  # what the moves read: the tuning resources included
     request = {"TrainingJobName": desc.get("HyperParameterTuningJobName")}
     resources = definition.pop(TUNING_RESOURCES, None)
     if resources:
@@ -42,7 +43,7 @@ def definition_as_training_request(desc):
         node = request
         for key in source[:-1]:
             node = node.setdefault(key, {})
-        node[source[-1]] = copied(value_at(definition, target))
+        node[source[-1]] = copied(value_at(original, target))
     return request
 
 

@@ -8,14 +8,7 @@ from tests.tuning.test_render import HETERO, SCENARIOS, tuning_request
 CASES = dict(SCENARIOS, pytorch_hetero=HETERO)
 
 
-# A found bug, left for its owner (issue 29's tests only build the tests): for a cluster without instance groups,
-# definition_as_training_request pops HyperParameterTuningResourceConfig before it reads the moved members from
-# it, so InstanceType, InstanceCount and VolumeSizeInGB read back as None (HyperparameterTuner.attach of a
-# homogeneous tuning job). Strict: the mark must go when it is fixed.
-_HOMOGENEOUS_READ_BACK = pytest.mark.xfail(strict=True, reason="the tuning resource config is popped before it is read")
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_HOMOGENEOUS_READ_BACK) if n.endswith("homog") else n for n in sorted(CASES)])
+@pytest.mark.parametrize("name", sorted(CASES))  # homogeneous ones too: HyperParameterTuningResourceConfig read back
 def test_the_definition_reads_back_as_the_training_request(name):
     rendered, training = tuning_request(*CASES[name])
     back = describe.definition_as_training_request(rendered.request)
