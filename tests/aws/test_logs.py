@@ -714,3 +714,18 @@ def test_an_answer_of_another_shape_is_an_aws_error_not_an_unexpected_one(fault_
     assert code == 3 and "unexpected" not in err
     assert "GetLogEvents failed with ResponseParserError: botocore could not read the answer, one not of " \
            "GetLogEvents's shape (AttributeError)" in err
+
+
+def test_log_answers_that_cannot_be_read_print_a_note_and_the_waiting_goes_on(fault_proxy):
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    fault_proxy.add_fault(operation="GetLogEvents", kind="status", status=200, body={"events": ["a string"]})
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    script(fault_proxy, describe("InProgress", "Training"))
+    out = io.StringIO()
+    assert est.latest_training_job.wait(poll=FAST, out=out, sleep=lambda s: None)["TrainingJobStatus"] == "Completed"
+    lines = out.getvalue().splitlines()
+    assert lines[1].startswith("[logs not shown: botocore could not read the answer, one not of GetLogEvents's shape")
+    assert "logs-job: Completed" in lines[2]
+    assert fault_proxy.operations().count("GetLogEvents") == 1  # not asked again
