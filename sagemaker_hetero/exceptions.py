@@ -164,7 +164,10 @@ class Problems(object):
 
 
 def _show(value):
-    text = repr(value)
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):  # nested too deep, or an int too long to write: never a failed message
+        text = "a value (%s) too deep or too large to show" % type(value).__name__
     if len(text) > 200:
         text = text[:197] + "..."
     return text

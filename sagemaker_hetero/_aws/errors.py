@@ -221,6 +221,32 @@ def call(client, operation, hint=None, **params):
     except (B.BotoCoreError, B.ClientError) + _parse_errors() as exc:
         endpoint = getattr(getattr(client, "meta", None), "endpoint_url", None)
         raise translate(exc, operation, hint, endpoint=endpoint) from exc
+    except (AttributeError, TypeError, ValueError, KeyError, IndexError, RecursionError) as exc:
+        if not _in_parser(exc):
+            raise
+        endpoint = getattr(getattr(client, "meta", None), "endpoint_url", None)
+        raise _misshapen(exc, operation, endpoint, hint) from exc
+
+
+def _in_parser(exc):
+    """Whether ``exc`` was raised while botocore's parser read an answer (an answer of another shape than
+    the operation's: a string where a structure is, makes it raise a plain ``AttributeError``)."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if str(tb.tb_frame.f_globals.get("__name__", "")).startswith("botocore.parsers"):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _misshapen(exc, operation, endpoint, hint):
+    """One line for an answer botocore's parser could not read for its shape (never the answer itself)."""
+    message = ("botocore could not read the answer, one not of %s's shape (%s): %s did not answer as AWS does "
+               "(an emulator, a proxy or a wrong endpoint URL answered)" % (operation, type(exc).__name__,
+                                                                         _where(endpoint)))
+    return E.AWSError(message, code="ResponseParserError", operation=operation,
+                      hint=hint or "Try again later; if AWS_ENDPOINT_URL (or endpoint_url) is set, check what it "
+                                   "points at.")
 
 
 def _snake(name):

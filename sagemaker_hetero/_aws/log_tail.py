@@ -15,7 +15,8 @@ a :class:`~sagemaker_hetero._aws.log_labels.LogLabeller`. Two ways to read:
 
 Every paging loop ends, whatever the service answers: a listing of the streams reads at most
 ``MAX_LISTING_PAGES`` pages, and a read to the end at most ``MAX_PAGES_TO_END`` pages of a stream
-(and ``MAX_EMPTY_PAGES`` empty ones in a row); a stream cut is not read to the end again. Where a cap
+(and ``MAX_EMPTY_PAGES`` empty ones in a row), ``MAX_PAGES_PER_READ`` pages of all the streams
+together; a stream cut is not read to the end again. Where a cap
 cuts a read, one warning says so (the ``sagemaker_hetero`` logger: a line on stderr by default), naming
 what was read; the lines read are shown. A follow is bounded per poll, not overall: it follows until
 the job ends.
@@ -25,13 +26,14 @@ GetLogEvents through ``errors.call``, with botocore's adaptive retries); the wai
 ``training_job`` decides when to poll and backs off when CloudWatch keeps throttling.
 """
 import collections
+import json
 import logging
 
 from sagemaker_hetero._aws import errors, log_labels
 from sagemaker_hetero.exceptions import ResourceNotFoundError
 
 __all__ = ["LogStreams", "LogTail", "MAX_PAGES_PER_POLL", "MAX_LINES_AHEAD", "MAX_LISTING_PAGES", "MAX_PAGES_TO_END",
-           "MAX_EMPTY_PAGES"]
+           "MAX_EMPTY_PAGES", "MAX_PAGES_PER_READ"]
 
 LOGGER = logging.getLogger("sagemaker_hetero")
 #: GetLogEvents pages read per stream in one poll of a follow (each up to 10,000 events or 1 MB).
@@ -42,6 +44,9 @@ MAX_LISTING_PAGES = 100
 #: a job writes), and empty pages in a row (CloudWatch skips a quiet time with a few, not without end).
 MAX_PAGES_TO_END = 10000
 MAX_EMPTY_PAGES = 100
+#: GetLogEvents pages of all a job's streams read to their end in one read (an endpoint giving new pages
+#: of every one of many streams without end is left within minutes, not hours).
+MAX_PAGES_PER_READ = 10000
 #: Reading to the end, a stream with this many lines read that are later than the last line read of
 #: another stream is not read further until that one has caught up (a page holds up to 10,000).
 MAX_LINES_AHEAD = 10000
@@ -72,7 +77,8 @@ class LogStreams(object):
                 response = errors.call(client, "DescribeLogStreams", **params)
             except ResourceNotFoundError:
                 return names, False
-            page = [s["logStreamName"] for s in response.get("logStreams") or ()]
+            page = [s.get("logStreamName") for s in response.get("logStreams") or () if isinstance(s, dict)]
+            page = [name for name in page if isinstance(name, str) and name.startswith(prefix)]
             for name in page:
                 if name not in seen:
                     seen.add(name)
@@ -89,8 +95,10 @@ class LogStreams(object):
         if token:
             params["nextToken"] = token
         response = errors.call(self.clients.client("logs-poll"), "GetLogEvents", **params)
-        events = [(e.get("timestamp", 0), e.get("message", "")) for e in response.get("events") or ()]
-        return events, response.get("nextForwardToken")
+        events = [(_timestamp(e.get("timestamp")), _message(e.get("message")))
+                  for e in response.get("events") or () if isinstance(e, dict)]
+        token = response.get("nextForwardToken")
+        return events, token if isinstance(token, str) else None
 
 
 class LogTail(object):
@@ -130,7 +138,8 @@ class LogTail(object):
         than the last line read of every such stream. A stream that is ahead (``MAX_LINES_AHEAD``
         lines read that wait for another stream to catch up) is not read in that round, so a
         stream sparse in time does not pile up while a dense one is read. A stream whose pages
-        reach ``MAX_PAGES_TO_END`` (or ``MAX_EMPTY_PAGES`` empty ones in a row) is cut: one warning
+        reach ``MAX_PAGES_TO_END`` (or ``MAX_EMPTY_PAGES`` empty ones in a row, or all of them together
+        ``MAX_PAGES_PER_READ``) is cut: one warning
         names each stream cut, and it is not read to the end again. An AWS error propagates
         from the generator; what was read is kept, and the next ``read_to_end`` (or :meth:`poll`)
         goes on from there.
@@ -162,11 +171,13 @@ class LogTail(object):
         for name in active:
             if ahead[name] >= MAX_LINES_AHEAD and self._last.get(name, _FIRST) > low:
                 still.append(name)  # not read this round: the others have to catch up first
-            elif read.pages[name] >= MAX_PAGES_TO_END or read.empty[name] >= MAX_EMPTY_PAGES:
+            elif read.pages[name] >= MAX_PAGES_TO_END or read.empty[name] >= MAX_EMPTY_PAGES or \
+                    read.total >= MAX_PAGES_PER_READ:
                 read.cut.append(name)
             else:
                 more, count = self._read(name, 1)
                 read.pages[name] += 1
+                read.total += 1
                 read.events[name] += count
                 read.empty[name] = 0 if count else read.empty[name] + 1
                 if more:
@@ -181,9 +192,9 @@ class LogTail(object):
         LOGGER.warning(
             "The logs of %s are cut: CloudWatch Logs kept giving a next page (GetLogEvents) after %s; "
             "the lines read are shown, the rest is not (at most %d pages of a stream, or %d empty pages in a row, "
-            "are read).", self.job_name,
+            "are read, and %d pages in all).", self.job_name,
             ", ".join("%d pages (%d events) of %r" % (read.pages[n], read.events[n], n) for n in read.cut),
-            MAX_PAGES_TO_END, MAX_EMPTY_PAGES)
+            MAX_PAGES_TO_END, MAX_EMPTY_PAGES, MAX_PAGES_PER_READ)
 
     def finish(self):
         """Whatever the labeller still holds back, once no more events will come."""
@@ -226,6 +237,26 @@ class LogTail(object):
         return True, count
 
 
+def _timestamp(value):
+    """An event's time in ms as CloudWatch gives it, or 0 for a value that is no finite number (so that
+    lines can always be put in order)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value in (_FIRST, -_FIRST):
+        return 0
+    return int(value)
+
+
+def _message(value):
+    """An event's message as text: a string as it is, nothing for none, any other value as JSON."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return type(value).__name__
+
+
 class _Read(object):
     """What one read to the end has read: pages, events and empty pages in a row per stream, and the
     streams it cut."""
@@ -234,6 +265,7 @@ class _Read(object):
         self.pages = collections.Counter()
         self.events = collections.Counter()
         self.empty = collections.Counter()
+        self.total = 0  # pages of every stream
         self.cut = []
 
 

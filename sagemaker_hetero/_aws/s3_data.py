@@ -11,12 +11,38 @@ calls, through ``errors.call`` (boto3's managed transfers for files: multipart w
 import logging
 import os
 
+from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._aws import errors
 from sagemaker_hetero._request.s3_uris import key_under
 
-__all__ = ["S3Data", "files_to_upload", "download_targets"]
+__all__ = ["S3Data", "files_to_upload", "download_targets", "listed", "MAX_LIST_PAGES", "MAX_EMPTY_LIST_PAGES"]
 
 LOGGER = logging.getLogger("sagemaker_hetero")
+#: ListObjectsV2 pages one listing reads (1,000 objects a page: 10 million objects), and empty pages in a
+#: row: an endpoint that gives a next page without end makes the listing fail, saying so, never loop.
+MAX_LIST_PAGES = 10000
+MAX_EMPTY_LIST_PAGES = 100
+
+
+def listed(call, params):
+    """``[(key, size)]`` of every object ListObjectsV2 lists for ``params``, page after page (``call(**page)``
+    makes the call). Raises ``AWSError`` when the pages go on past ``MAX_LIST_PAGES`` (or
+    ``MAX_EMPTY_LIST_PAGES`` empty ones in a row): a part of a listing is never taken for the whole."""
+    objects, token, empty, pages = [], None, 0, 0
+    while pages < MAX_LIST_PAGES and empty < MAX_EMPTY_LIST_PAGES:
+        response = call(**(dict(params, ContinuationToken=token) if token else params))
+        page = [(o["Key"], o.get("Size") if isinstance(o.get("Size"), int) else 0)
+                for o in response.get("Contents") or () if isinstance(o, dict) and isinstance(o.get("Key"), str)]
+        objects.extend(page)
+        pages, empty = pages + 1, 0 if page else empty + 1
+        token = response.get("NextContinuationToken")
+        if not token or not isinstance(token, str) or response.get("IsTruncated") is False:
+            return objects
+    raise E.AWSError(
+        "ListObjectsV2 of s3://%s/%s kept giving a next page after %d pages (%d objects, the last %d pages empty); "
+        "not read further" % (params.get("Bucket"), params.get("Prefix") or "", pages, len(objects), empty),
+        code="TooManyPages", operation="ListObjectsV2",
+        hint="List a narrower prefix; if AWS_ENDPOINT_URL (or endpoint_url) is set, check what it points at.")
 
 
 def files_to_upload(path, key_prefix):
@@ -136,16 +162,9 @@ class S3Data(object):
         return [key for key, _ in self._objects({"Bucket": bucket, "Prefix": key_prefix})]
 
     def _objects(self, params):
-        """``[(key, size)]`` of every object ListObjectsV2 lists for ``params``, page after page."""
+        """``[(key, size)]`` of every object ListObjectsV2 lists for ``params`` (:func:`listed`)."""
         s3 = self.clients.client("s3")
-        objects, token = [], None
-        while True:
-            page = dict(params, ContinuationToken=token) if token else params
-            response = errors.call(s3, "ListObjectsV2", **page)
-            objects.extend((o["Key"], o.get("Size", 0)) for o in response.get("Contents") or ())
-            token = response.get("NextContinuationToken")
-            if not token:
-                return objects
+        return listed(lambda **page: errors.call(s3, "ListObjectsV2", **page), params)
 
     def _upload_file(self, local_path, bucket, key, callback, extra_args):
         """One managed upload (boto3's transfer: multipart when large), its errors translated."""

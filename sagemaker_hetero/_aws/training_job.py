@@ -13,7 +13,7 @@ from sagemaker_hetero._aws import log_labels, log_tail, poller
 from sagemaker_hetero._request import describe
 from sagemaker_hetero._defaults import FRAMEWORK_LABELS, TERMINAL_STATUSES
 from sagemaker_hetero._model.job import group_name
-from sagemaker_hetero.exceptions import (AccessDeniedError, AWSError, ConfigError, ThrottlingError,
+from sagemaker_hetero.exceptions import (AWSError, ConfigError, ThrottlingError,
                                          UnexpectedStatusException, shown)
 
 __all__ = ["TrainingJob", "end_of_job_lines", "reattach_hint", "STREAM_LOGS", "NO_LOGS"]
@@ -207,8 +207,9 @@ class _Reader(object):
     """Reads a LogTail for the waiter and prints what it gets.
 
     Throttling that outlasts botocore's retries is kept in ``throttled`` (the waiter backs off and
-    tries again). Access denied to CloudWatch Logs prints one note and the waiting goes on
-    without logs (``strict``: it raises, as ``logs()`` has nothing else to do).
+    tries again). Access denied to CloudWatch Logs, or any other failure to read them (an answer
+    that cannot be read), prints one note and the waiting goes on without logs (``strict``: it
+    raises, as ``logs()`` has nothing else to do).
     """
 
     def __init__(self, tail, out, strict=False):
@@ -235,11 +236,11 @@ class _Reader(object):
         except ThrottlingError as exc:
             self.throttled = exc
             return 0
-        except AccessDeniedError as exc:
+        except AWSError as exc:  # denied, or an answer that cannot be read: the waiting goes on without logs
             if self.strict:
                 raise
             self.denied = True
-            _write(self.out, ["[logs not shown: %s]" % (exc.aws_message,)])
+            _write(self.out, ["[logs not shown: %s]" % (exc.aws_message or str(exc).splitlines()[0],)])
             return 0
         self._print(lines)
         return len(lines)

@@ -29,6 +29,8 @@ TRAINING_FILTER = {"Type": "TERM_MATCH", "Field": "component", "Value": "Trainin
 PERMISSION = "pricing:GetProducts"
 _UNIT = "Hrs"
 _REGION = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
+#: A price as written: ASCII digits (``decimal`` also reads ``١٢`` and ``1_000``, which no price is written as).
+_DECIMAL = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")
 _LEAST = decimal.Decimal(D.MIN_USD_PER_HOUR)
 _MOST = decimal.Decimal(D.MAX_USD_PER_HOUR)
 #: What a price must be, in words.
@@ -85,6 +87,8 @@ def usd(value):
         raise ValueError("not a number")
     if not amount.is_finite():
         raise ValueError("not a finite number")
+    if not _DECIMAL.match(text):
+        raise ValueError("not a number written in ASCII digits")
     if not _LEAST <= amount <= _MOST:
         raise ValueError("out of the sane range of a price, %s USD per hour" % RANGE_WORDS)
     return amount
@@ -95,7 +99,10 @@ def shown(value, most=40):
     how long it is after), so that a hostile value never floods a message."""
     if isinstance(value, int) and value.bit_length() > 4 * most:  # repr() refuses an int of over 4,300 digits
         return "an integer of %s digits" % format(_digits(value), ",")
-    text = repr(value)
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):  # nested too deep, or holding an int too long to write
+        return "a %s too deep or too large to show" % type(value).__name__
     if len(text) <= most:
         return text
     return "%s... (%s characters)" % (text[:most], format(len(text), ","))

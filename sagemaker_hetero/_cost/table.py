@@ -58,8 +58,20 @@ class PriceTable(object):
 
 
 def _value(value):
-    """``value`` as a problem shows it: an int too long to write out as its length."""
-    return _Number(shown(value, 200)) if isinstance(value, int) and value.bit_length() > 800 else value
+    """``value`` as a problem keeps it: a scalar as it is, unless long; a long text (a 900 KB key), a long
+    or deep structure or an int too long to write, as :func:`shown` writes it (cut to 200 characters)."""
+    if value is None or isinstance(value, (bool, float)) or (isinstance(value, int) and value.bit_length() <= 800):
+        return value
+    try:
+        short = len(repr(value)) <= 200
+    except (RecursionError, ValueError):
+        short = False
+    return value if short else _Number(shown(value, 200))
+
+
+def _named(instance_type):
+    """An instance type as a problem's message names it: as it is, or :func:`shown` if it is no type."""
+    return instance_type if is_instance_type(instance_type) else shown(instance_type, 60)
 
 
 class _Collector(object):
@@ -75,7 +87,7 @@ class _Collector(object):
         if len(self.problems) >= D.MAX_PRICE_PROBLEMS:
             self.more += 1
             return
-        self.problems.append(Problem(self.argument, "%s%s: %s" % (self.where, at, message), *value))
+        self.problems.append(Problem(self.argument, "%s%s: %s" % (self.where, at, message), *map(_value, value)))
 
     def too_many(self, count, noun="prices"):
         """Refuse a table of ``count`` entries when that is more than ``MAX_PRICE_ENTRIES``."""
@@ -88,15 +100,15 @@ class _Collector(object):
         self.too_many(self.added)
         bad = False
         if region is not None and not is_region(region):
-            self.problem(at, "is not a region name (such as us-west-2)", _value(region))
+            self.problem(at, "is not a region name (such as us-west-2)", region)
             bad = True
         if not is_instance_type(instance_type):
-            self.problem(at, "is not a SageMaker instance type (ml.<family>.<size>)", _value(instance_type))
+            self.problem(at, "is not a SageMaker instance type (ml.<family>.<size>)", instance_type)
             bad = True
         try:
             amount = usd(price)
         except ValueError:
-            self.problem(at, "%s %s" % (instance_type, _PRICE_WORDS), _value(price))
+            self.problem(at, "%s %s" % (_named(instance_type), _PRICE_WORDS), price)
             return
         key = (region, instance_type)
         if not bad and key in self.lines:

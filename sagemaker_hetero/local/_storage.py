@@ -83,18 +83,11 @@ class Storage(object):
         return errors.call(self._client(), operation, **params)
 
     def _keys(self, bucket, prefix):
-        token = None
-        while True:
-            params = {"Bucket": bucket, "Prefix": prefix}
-            if token:
-                params["ContinuationToken"] = token
-            page = self._call("ListObjectsV2", **params)
-            for item in page.get("Contents") or ():
-                if not item["Key"].endswith("/"):
-                    yield item["Key"]
-            token = page.get("NextContinuationToken")
-            if not page.get("IsTruncated") or not token:
-                return
+        """The keys under ``prefix``, folders left out; the whole listing is read before any is used."""
+        from sagemaker_hetero._aws import s3_data
+
+        listed = s3_data.listed(lambda **page: self._call("ListObjectsV2", **page), {"Bucket": bucket, "Prefix": prefix})
+        return [key for key, _ in listed if not key.endswith("/")]
 
     def _download(self, bucket, key, dest):
         os.makedirs(os.path.dirname(dest), exist_ok=True)

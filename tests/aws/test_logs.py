@@ -657,3 +657,75 @@ def test_a_follow_still_follows_past_the_caps_of_a_read_to_the_end(fault_proxy, 
     logs = [line for line in out.getvalue().splitlines() if "/algo-" in line.split(" ")[0]]
     assert logs == ["[data_group/algo-1] " + line for line in lines]
 
+
+
+def test_streams_and_pages_that_never_end_stop_at_the_cap_of_a_read_in_all(fault_proxy, monkeypatch, capsys, caplog):
+    # a new stream on every listing page and a new page of every stream: the read ends within its budget
+    monkeypatch.setattr(log_tail, "MAX_PAGES_PER_READ", 9)
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    estimator().fit(wait=False, job_name="logs-job")
+    listing = ever_new_token(fault_proxy, "DescribeLogStreams", {"logStreams": []}, "nextToken")
+    count = [0]
+
+    def new_stream(record):
+        count[0] += 1
+        listing.body = {"logStreams": [{"logStreamName": "logs-job/algo-%d-1700000000" % count[0]}],
+                        "nextToken": "token-%d" % count[0]}
+        return True
+
+    listing.match = new_stream
+    line = {"timestamp": 1000, "message": "again", "ingestionTime": 1000}
+    ever_new_token(fault_proxy, "GetLogEvents", {"events": [line], "nextBackwardToken": "b"}, "nextForwardToken")
+    code, out, warnings = logs_cli(capsys, caplog, "logs-job")
+    assert code == 0 and out.count("again\n") == 9
+    assert len(fault_proxy.calls(operation="GetLogEvents")) == 9
+    assert any(w.startswith("The logs of logs-job are cut") and "9 pages in all" in w for w in warnings)
+
+
+def test_log_events_and_streams_of_odd_types_are_shown_as_text(fault_proxy, capsys, caplog):
+    # a hostile endpoint's events: a number or a structure for a message, no time or a string for one,
+    # a stream without a name, a token that is no string; shown, never an unexpected error
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    estimator().fit(wait=False, job_name="logs-job")
+    streams = [{"logStreamName": 5}, {"arn": "x"}, {"logStreamName": "other-job/algo-1-1"},
+               {"logStreamName": "logs-job/algo-1-1700000000"}]
+    fault_proxy.add_fault(operation="DescribeLogStreams", kind="status", status=200, body={"logStreams": streams})
+    events = [{"timestamp": None, "message": 5}, {"timestamp": "x", "message": None}, {"message": ["a"]},
+              {"timestamp": 1e300, "message": {"k": 1}}, {"timestamp": 3, "message": "\x1b[2Jtext"}]
+    fault_proxy.add_fault(operation="GetLogEvents", kind="status", status=200,
+                          body={"events": events, "nextForwardToken": 7})
+    code, out, _ = logs_cli(capsys, caplog, "logs-job")
+    assert code == 0
+    assert sorted(out.splitlines()) == sorted(["[?/algo-1] 5", "[?/algo-1] ", '[?/algo-1] ["a"]', "[?/algo-1] \\x1b[2Jtext",
+                                               '[?/algo-1] {"k": 1}'])
+
+
+def test_an_answer_of_another_shape_is_an_aws_error_not_an_unexpected_one(fault_proxy, capsys, caplog):
+    # botocore's parser raises a plain AttributeError for a string where a structure is
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    estimator().fit(wait=False, job_name="logs-job")
+    fault_proxy.add_fault(operation="GetLogEvents", kind="status", status=200, body={"events": ["a string"]})
+    from tests.test_cli import run
+
+    code, out, err = run(capsys, "logs", "logs-job")
+    assert code == 3 and "unexpected" not in err
+    assert "GetLogEvents failed with ResponseParserError: botocore could not read the answer, one not of " \
+           "GetLogEvents's shape (AttributeError)" in err
+
+
+def test_log_answers_that_cannot_be_read_print_a_note_and_the_waiting_goes_on(fault_proxy):
+    cw = CloudWatch(fault_proxy.upstream_url, "logs-job")
+    cw.stream("algo-1")
+    fault_proxy.add_fault(operation="GetLogEvents", kind="status", status=200, body={"events": ["a string"]})
+    est = estimator()
+    est.fit(wait=False, job_name="logs-job")
+    script(fault_proxy, describe("InProgress", "Training"))
+    out = io.StringIO()
+    assert est.latest_training_job.wait(poll=FAST, out=out, sleep=lambda s: None)["TrainingJobStatus"] == "Completed"
+    lines = out.getvalue().splitlines()
+    assert lines[1].startswith("[logs not shown: botocore could not read the answer, one not of GetLogEvents's shape")
+    assert "logs-job: Completed" in lines[2]
+    assert fault_proxy.operations().count("GetLogEvents") == 1  # not asked again

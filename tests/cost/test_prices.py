@@ -103,3 +103,28 @@ def test_figures_no_job_has_format_as_unknown_never_raise():
     assert E.usd_text(decimal.Decimal("12.345")) == "$12.35" and E.rate_text(decimal.Decimal("3.8250")) == "$3.825"
     assert [E.whole(v) for v in (0, 10 ** 9, 10 ** 9 + 1, -1, True, 1.0, float("inf"), "3")] == [
         0, 10 ** 9, None, None, None, None, None, None]
+
+
+def test_a_price_is_written_in_ascii_digits():
+    # decimal reads other scripts' digits and underscores; no price is written so, from the Price List or a file
+    assert P.usd("1.5e1") == 15 and P.usd("+2.") == 2 and P.usd(".5") == decimal.Decimal("0.5")
+    for bad in ("\u0661\u0662", "1_000", "\uff15", "1.5\u0660"):
+        with pytest.raises(ValueError) as info:
+            P.usd(bad)
+        assert str(info.value) == "not a number written in ASCII digits", bad
+    item = json.loads(ITEMS[0])
+    amount, _ = P.hourly_price([item], "us-west-2", item["product"]["attributes"]["instanceName"])
+    assert amount is not None
+    for term in item["terms"]["OnDemand"].values():
+        for dimension in term["priceDimensions"].values():
+            dimension["pricePerUnit"]["USD"] = "\u0661\u0662"
+    amount, reason = P.hourly_price([item], "us-west-2", item["product"]["attributes"]["instanceName"])
+    assert amount is None and "not a number written in ASCII digits" in reason
+
+
+def test_shown_never_raises_for_a_value_too_deep_or_holding_a_huge_int():
+    deep = []
+    for _ in range(100000):
+        deep = [deep]
+    assert P.shown(deep) == "a list too deep or too large to show"
+    assert P.shown((10 ** 5000,)) == "a tuple too deep or too large to show"

@@ -163,3 +163,25 @@ def test_each_csv_line_is_read_apart_and_a_line_that_is_no_csv_row_is_a_problem(
     table = T.parse('instance_type,usd_per_hour\n"ml.a.b","1.5"\n', "p.csv")
     assert table.price(None, "ml.a.b").usd_per_hour == D("1.5")
 
+
+
+def test_problems_show_a_huge_or_deep_key_or_value_cut_short_never_raising():
+    deep = []
+    for _ in range(100000):
+        deep = [deep]
+    found = problems(T.from_mapping, {10 ** 5000: "x", "k" * 100000: "x", "ml.c5.xlarge": deep,
+                                      "ml.c5.2xlarge": [1] * 100000, "us-east-1": {10 ** 5000: 1}})
+    assert len(found) == 7 and max(len(p) for p in found) < 600
+    assert found[1] == "prices: [an integer of 5,001 digits]: an integer of 5,001 digits %s (got 'x')" % MUST
+    assert "(got a list too deep or too large to show)" in found[4]
+    with pytest.raises(ConfigError) as info:
+        T.parse('{"%s": "x", "ml.c5.xlarge": [%s]}' % ("k" * 900000, ",".join(["1"] * 100000)), "p.json")
+    # every value a problem keeps is cut short too: --output json writes each problem's value as it is
+    assert all(len(str(p.value)) < 300 for p in info.value.problems) and len(str(info.value)) < 2000
+    assert info.value.problems[1].message == "p.json line 1: %s... (900,002 characters) %s" % (
+        repr("k" * 900000)[:60], MUST)
+
+
+def test_a_price_in_other_digits_is_a_problem():
+    assert problems(T.parse, "instance_type,usd_per_hour\nml.c5.xlarge,\u0661\u0662\n", "p.csv") == [
+        "prices: p.csv line 2: ml.c5.xlarge %s (got '\u0661\u0662')" % MUST]
