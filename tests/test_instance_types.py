@@ -33,7 +33,7 @@ def test_a_type_parses_into_its_parts(name):
 
 
 @pytest.mark.parametrize("value", ["local", "local_gpu", "x", "", None, 5, "ml.c5", "ML.C5.XLARGE", "ml..xlarge",
-                                   "ml.c5.xlarge.more", "ml.c5.x large", "c5.xlarge", "ml.c5_n.xlarge"])
+                                   "ml.c5.xlarge.more", "ml.c5.x large", "c5.xlarge", "ml.c5_n.xlarge", "ml.c5.xlarge\n"])
 def test_what_is_not_a_type_parses_to_none(value):
     assert T.parse(value) is None
     assert T.is_instance_type(value) is False

@@ -47,7 +47,7 @@ SMDDP_MIN_P_GENERATION = 5
 SMDISTRIBUTED_EXCLUDED_TYPE = "p5.48xlarge"
 
 # compiled when first used (re's cache), so importing the module costs no regex compile
-_TYPE = r"^ml\.(?P<stem>[a-z0-9-]+)\.(?P<size>[a-z0-9-]+)$"
+_TYPE = r"^ml\.(?P<stem>[a-z0-9-]+)\.(?P<size>[a-z0-9-]+)\Z"  # \Z: no trailing newline, as $ allows
 _STEM = r"^(?P<family>[a-z]+)(?P<generation>\d+)(?P<capabilities>[a-z0-9-]*)$"
 _SERIES = r"^ml\.([a-z]+\d+)"
 _P_GENERATION = r"ml\.p(\d+)"
