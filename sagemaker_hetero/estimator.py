@@ -56,7 +56,7 @@ def _fit_problems(session, logs, dry_run, preflight):
     if preflight is not None:
         from sagemaker_hetero._preflight import modes
 
-        found.extend(modes.problems(preflight, getattr(session, "local_mode", False), dry_run))
+        found.extend(modes.problems(preflight, _runner.is_session(session) and session.local_mode, dry_run))
     return found
 
 
@@ -85,7 +85,9 @@ class EstimatorBase(object):
         arguments = dict(arguments)
         arguments.pop("self", None)
         arguments.pop("__class__", None)
-        self._config_tags = sdk_config.apply(arguments)
+        session = arguments.get("sagemaker_session")
+        self._config_tags = sdk_config.apply(arguments, session.sagemaker_config if _runner.is_session(session)
+                                             else None)
         for name, value in arguments.items():
             setattr(self, _PRIVATE.get(name, name), value)
         if self._hyperparameters is None:
@@ -290,26 +292,22 @@ class EstimatorBase(object):
         now = time.time()
         settings = self.job_settings(inputs, job_name, experiment_config)
         found.extend(_variables.outside_pipeline(settings))
-        job, facts = _runner.checked_job(settings, session, now, path_exists=_runner.local_path_exists, found=found)
+        if session is None and not dry_run and not found:  # a submission's session, made before its facts
+            session = self.sagemaker_session
+        plan = _runner.checked_plan(settings, session, now, path_exists=_runner.local_path_exists, found=found,
+                                    submit=not dry_run)
         self.latest_inputs = dict(settings.channels) or None
         if dry_run:
-            plan = _runner.plan_for(job, facts, now, session)
             self._current_job_name = plan.job_name
             return RenderedRequest(plan.request, plan, estimate=functools.partial(_dry_run_estimate, plan))
-        started = self._submit(session, job, now, preflight)
+        started = self._submit(session, plan, preflight)
         if wait:
             started.wait(logs=logs)
         return None
 
-    def _submit(self, session, job, now, preflight):
-        """Start the checked ``job`` through ``session`` (a new default Session when None), after the preflight."""
-        if session is None:
-            from sagemaker_hetero.session import Session
-
-            session = self._sagemaker_session = Session()
-        from sagemaker_hetero._preflight import gate
-
-        started = gate.submit(session, job, now, preflight)
+    def _submit(self, session, plan, preflight):
+        """Start the checked ``plan`` through ``session`` (the runner's one path), after the preflight."""
+        started = _runner.execute(session, plan, preflight)
         self._current_job_name = started.name
         self.latest_training_job = started
         self._started(started)
@@ -321,14 +319,14 @@ class EstimatorBase(object):
         """The plan ``fit(dry_run=True)`` renders (``inputs`` default: the latest ``fit``'s), with no
         side effect on the estimator; ``account_id`` stands in for an account the session has not looked up."""
         session = self._sagemaker_session
-        found = [] if _runner.session_facts(session).region is not None else [
-            Problem("sagemaker_session", _names.NO_REGION)]
-        now = time.time()
-        settings = self.job_settings(self.latest_inputs if inputs is None else inputs, job_name, experiment_config)
-        job, facts = _runner.checked_job(settings, session, now, path_exists=_runner.local_path_exists, found=found)
+        facts = _runner.session_facts(session)
+        found = [] if facts.region is not None else [Problem("sagemaker_session", _names.NO_REGION)]
         if facts.account_id is None and account_id is not None:
             facts = attrs.evolve(facts, account_id=account_id)
-        return _runner.plan_for(job, facts, now, session)
+        now = time.time()
+        settings = self.job_settings(self.latest_inputs if inputs is None else inputs, job_name, experiment_config)
+        return _runner.checked_plan(settings, session, now, path_exists=_runner.local_path_exists, found=found,
+                                    facts=facts)
 
     def estimate_cost(self, inputs=None, prices=None, fetch=True):
         """What the job would cost, per instance group (see docs/cost.md): count x on-demand USD per
@@ -354,7 +352,8 @@ class EstimatorBase(object):
         from sagemaker_hetero._aws.pricing import estimate_of
 
         plan = self._dry_plan(inputs)
-        boto_session = getattr(self._sagemaker_session, "boto_session", None) if fetch else None
+        session = self._sagemaker_session
+        boto_session = session.boto_session if fetch and _runner.is_session(session) else None
         return estimate_of(plan.request, plan.region, prices, fetch=fetch, boto_session=boto_session)
 
     def diff(self, job_name_or_request, inputs=None):
@@ -465,14 +464,15 @@ class EstimatorBase(object):
         job = describe.job_from_description(
             desc,
             framework=cls.framework,
-            region=getattr(sagemaker_session, "boto_region_name", None),
+            region=sagemaker_session.boto_region_name,
             model_channel_name=model_channel_name,
         )
         kwargs, inputs = _build.arguments(job)
         allowed = cls.allowed_arguments()
         estimator = cls(sagemaker_session=sagemaker_session, **dict((k, v) for k, v in kwargs.items() if k in allowed))
         estimator.latest_inputs = inputs
-        estimator.latest_training_job = TrainingJob(sagemaker_session, training_job_name, framework=cls.framework)
+        estimator.latest_training_job = TrainingJob(sagemaker_session, training_job_name, framework=cls.framework,
+                                                    failure=sagemaker_session.job_failure)
         estimator._current_job_name = training_job_name
         return estimator
 

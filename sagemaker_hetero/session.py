@@ -16,8 +16,8 @@ the look-ups (``account``), the code upload (``code_upload``), the lost-answer-p
 (``create``), S3 data (``s3_data``), the caller's role (``roles``) and the logs (``log_tail``).
 """
 import errno
-import logging
 import os
+import time
 from typing import Any, Callable, Dict, List, Optional
 
 from sagemaker_hetero import exceptions as E
@@ -29,12 +29,10 @@ from sagemaker_hetero._aws.training_job import TrainingJob
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._defaults import CODE_IGNORE
 from sagemaker_hetero._request import names
-from sagemaker_hetero._request.plan import make_plan
+from sagemaker_hetero._request.plan import CREATE_TRAINING_JOB, make_plan
 from sagemaker_hetero._request.s3_uris import s3_path_join
 
 __all__ = ["Session", "get_execution_role"]
-
-LOGGER = logging.getLogger("sagemaker_hetero")
 
 #: How many default names a submission tries when the name it was given is taken (another process).
 DEFAULT_NAME_ATTEMPTS = 5
@@ -73,6 +71,8 @@ class Session(object):
     """
 
     local_mode = False
+    #: the SDK v2's local-mode configuration (``config["local"]["container_root"]``): an AWS session has none
+    config = None
     #: seconds between DescribeTrainingJob polls while waiting: (first, longest); None for 2 s to 30 s
     poll_interval = None
     #: code archives larger than this many bytes go up in parts of ``multipart_chunksize`` bytes
@@ -187,14 +187,7 @@ class Session(object):
         return job, []
 
     def execute(self, job, now):
-        """A checked job -> a created training job. Nothing is created if a step fails: the input
-        buckets are checked, the facts looked up and the request rendered and checked with them
-        before the code is uploaded and the job created.
-
-        A default name (no ``job_name``) is stamped with a millisecond no other default name of this
-        process has (``utils.claim_time``); if the name is taken all the same (another process, another
-        machine), the job is created under the next free stamp instead, up to ``DEFAULT_NAME_ATTEMPTS``
-        names. A job another call of this process is creating, or created, is never taken as ours.
+        """A checked job -> a created training job (no preflight), through ``_runner.execute``.
 
         Parameters
         ----------
@@ -203,29 +196,16 @@ class Session(object):
         now : float
             The time (seconds since the epoch) default names are stamped with.
         """
-        default_name = job.job_name is None
-        if default_name:
-            now = utils.claim_time(now)
-        plan = self.plan_job(job, now)
+        from sagemaker_hetero import _runner
+
+        plan = self.plan_job(job, utils.claim_time(now) if job.job_name is None else now)
         problems = round_one.service_problems(plan)
         if problems:  # e.g. a role ARN from IAM or a bucket name the service does not take
             raise E.ConfigError(problems)
-        self.upload_code(plan)
-        for attempt in range(1, DEFAULT_NAME_ATTEMPTS + 1):
-            try:
-                create.create_claimed(self._client("sagemaker"), plan.job_name, plan.request)
-                break
-            except E.JobConflictError:
-                if not default_name or attempt == DEFAULT_NAME_ATTEMPTS:
-                    raise
-                LOGGER.info("The default job name %s is taken; trying the next one.", plan.job_name)
-                # The same facts, the same code key: only the name (and what holds it) changes.
-                plan = make_plan(job, plan.facts, utils.claim_time(now), code_digest=plan.code_digest)
-        return TrainingJob(self, plan.job_name, plan.request, framework=job.framework)
+        return _runner.execute(self, plan, preflight=False)
 
     def plan_job(self, job, now):
-        """The :class:`~._request.plan.Plan` of a checked job with what AWS knows: its input buckets checked, the
-        account, default bucket (created if missing) and role ARN looked up. Nothing is uploaded.
+        """The plan of a checked job with the facts looked up (:meth:`lookup_facts`); nothing is created.
 
         Parameters
         ----------
@@ -234,9 +214,61 @@ class Session(object):
         now : float
             The time (seconds since the epoch) a default name is stamped with.
         """
-        self._account.check_input_buckets(job)
-        facts = self._account.looked_up_facts(job, self.default_bucket_prefix)
-        return make_plan(job, facts, now, code_digest=self.code_digest(job))
+        return make_plan(job, self.lookup_facts(job), now, code_digest=self.code_digest(job))
+
+    def lookup_facts(self, job):
+        """The facts ``job``'s request needs (the protocol): the account when the default bucket is named
+        after it, a role name's ARN (a failure is raised by :meth:`provision`). Nothing is created.
+
+        Parameters
+        ----------
+        job : Job
+            The checked job model.
+        """
+        return self._account.request_facts(job, self.default_bucket_prefix)
+
+    def preflight(self, plan, mode, out=None):
+        """``fit(preflight=mode)``'s preflight of the plan (the protocol; ``_preflight.gate.check``).
+
+        Parameters
+        ----------
+        plan : Plan
+        mode : bool, str, list or None
+            ``fit``'s ``preflight``.
+        out : file, optional
+            Where ``"warn"`` prints (default: standard error).
+        """
+        from sagemaker_hetero._preflight import gate
+
+        gate.check(self, plan, mode, out)
+
+    def provision(self, plan):
+        """What the account must hold before the upload (the protocol): the input buckets (a missing one
+        is a ``ConfigError``), the default bucket (created if missing) when the job uses it, the role.
+
+        Parameters
+        ----------
+        plan : Plan
+        """
+        self._account.provision(plan.job)
+
+    def create(self, plan):
+        """The plan's one create call (the protocol): CreateTrainingJob, a ``TrainingJob`` (a taken default
+        name: the next free stamp, up to ``DEFAULT_NAME_ATTEMPTS``; ResourceLimitExceeded told as a quota),
+        or a tuning job's CreateHyperParameterTuningJob (:meth:`create_tuning_job`; None).
+
+        Parameters
+        ----------
+        plan : Plan
+        """
+        if plan.operation != CREATE_TRAINING_JOB:
+            return self.create_tuning_job(plan.request, time.time())
+        from sagemaker_hetero._preflight import gate
+
+        created = gate.created(self, plan, lambda p: create.create_plan(self._client("sagemaker"), p,
+                                                                         DEFAULT_NAME_ATTEMPTS))
+        return TrainingJob(self, created.job_name, created.request, framework=plan.job.framework,
+                           failure=self.job_failure)
 
     def code_digest(self, job):
         """The SHA-256 of ``job``'s code archive (its key's content address), or None when it ships no
@@ -262,9 +294,8 @@ class Session(object):
         self._code.upload(plan, tuple(self.code_ignore), self.multipart_threshold, self.multipart_chunksize)
 
     def job_failure(self, job_name, status, desc):
-        """The exception for a training job that ended badly: the SDK v2's ``CapacityError`` when
-        SageMaker had no capacity for it (naming its groups and the types of their families the
-        account's quotas allow), else ``UnexpectedStatusException``.
+        """The exception of a training job that ended badly (the protocol; handed to each ``TrainingJob``):
+        the SDK v2's ``CapacityError`` when SageMaker had no capacity for it, else ``UnexpectedStatusException``.
 
         Parameters
         ----------
@@ -351,7 +382,7 @@ class Session(object):
         dict
             The job's description.
         """
-        job = TrainingJob(self, job_name)
+        job = TrainingJob(self, job_name, failure=self.job_failure)
         return job.logs(follow=wait, instance_groups=instance_groups, out=out, poll=poll)
 
     # -- the caller's role (get_execution_role) ------------------------------------------------
@@ -504,12 +535,7 @@ class Session(object):
         name : str
             The tuning job.
         """
-        try:
-            errors.call(self._client("sagemaker"), "StopHyperParameterTuningJob", HyperParameterTuningJobName=name)
-        except E.AWSError as exc:
-            if exc.code != "ValidationException" or isinstance(exc, E.ResourceNotFoundError):
-                raise
-            LOGGER.info("Tuning job %s is already stopped or not running.", name)
+        create.stop_tuning_job(self._client("sagemaker"), name)
 
     def upsert_pipeline(self, request):
         """CreatePipeline, or UpdatePipeline (without the tags and the request token) when a pipeline of
@@ -520,14 +546,7 @@ class Session(object):
         request : dict
             The CreatePipeline request.
         """
-        client = self._client("sagemaker")
-        try:
-            return errors.call(client, "CreatePipeline", **request)
-        except E.AWSError as exc:
-            if exc.code != "ValidationException" or "already exist" not in (exc.aws_message or "").lower():
-                raise
-        update = dict((k, v) for k, v in request.items() if k not in ("Tags", "ClientRequestToken"))
-        return errors.call(client, "UpdatePipeline", **update)
+        return create.upsert_pipeline(self._client("sagemaker"), request)
 
     def describe_pipeline(self, name):
         """DescribePipeline's answer.

@@ -19,7 +19,6 @@ from sagemaker_hetero._tuning import checks, describe, model, render
 from sagemaker_hetero._checks import rules
 from sagemaker_hetero._request.describe import image_framework, image_of, job_from_description
 from sagemaker_hetero._request import names as _names
-from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._defaults import (EARLY_STOPPING_TYPE, MAX_PARALLEL_TUNING_JOBS, OBJECTIVE_TYPE,
@@ -192,8 +191,9 @@ class HyperparameterTuner(object):
 
     def _checked(self, inputs, job_name, include_cls_metadata, estimator_kwargs, now, path_exists=None, later=(),
                  need_region=False, dry_run=False):
-        """``(job, tuning, facts)`` after every check; raises :class:`ConfigError` listing every problem
-        but those of the arguments in ``later``."""
+        """The tuning job's plan (over the training job's) after every check, each request rendered once
+        (``_tuning.checks.planned``; a fit's with the code key, a submission's with the facts its session
+        looks up); raises :class:`ConfigError` listing every problem but those of the arguments in ``later``."""
         estimator = self.estimator
         if not isinstance(estimator, EstimatorBase):
             raise ConfigError([Problem("estimator", "must be an estimator of sagemaker_hetero (Estimator, PyTorch, "
@@ -216,12 +216,15 @@ class HyperparameterTuner(object):
         settings = estimator.job_settings(inputs, job_name)
         if need_region:  # fit: a tuning job is started with values
             found.extend(p.renamed(model.estimator_arg(p.path)) for p in _variables.outside_pipeline(settings))
-        job, tuning, facts, problems = checks.prepare(settings, self._settings(job_name, include_cls_metadata),
-                                                      session, facts, now, path_exists, found)
+        submit = need_region and not dry_run
+        if submit and session is None and not found:  # a submission's session, made before its facts
+            session = estimator.sagemaker_session
+        _, _, made, problems = checks.planned(settings, self._settings(job_name, include_cls_metadata), session,
+                                              facts, now, path_exists, found, submit=submit, digest=need_region)
         problems = [p for p in problems if p.path not in later and not (later and p.path.startswith("inputs"))]
         if problems:
             raise ConfigError(problems, _TUNING_SUBJECT)
-        return job, tuning, facts
+        return made
 
     def fit(
         self,
@@ -252,32 +255,19 @@ class HyperparameterTuner(object):
             Send nothing: return the CreateHyperParameterTuningJob request.
         """
         now = time.time()
-        job, tuning, facts = self._checked(inputs, job_name, include_cls_metadata, estimator_kwargs, now,
-                                           path_exists=_runner.local_path_exists, need_region=True, dry_run=dry_run)
+        plan = self._checked(inputs, job_name, include_cls_metadata, estimator_kwargs, now,
+                             path_exists=_runner.local_path_exists, need_region=True, dry_run=dry_run)
         if dry_run:
-            plan = _runner.plan_for(job, facts, now, self.estimator.given_session)
-            rendered = render.render(tuning, plan, now)
-            self._current_job_name = rendered.request["HyperParameterTuningJobName"]
-            return rendered.request
+            self._current_job_name = plan.job_name
+            return plan.request
         session = self.estimator.sagemaker_session
         try:
-            plan = session.plan_job(job, now)
+            _runner.execute(session, plan, preflight=False)
         except ConfigError as exc:  # an input bucket that does not exist
             raise ConfigError(exc.problems, _TUNING_SUBJECT)
-        rendered = render.render(tuning, plan, now)
-        # The request again with the account, bucket and role looked up, before anything is uploaded.
-        problems = [p.renamed(model.estimator_arg(p.path)) for p in round_one.service_problems(plan)]
-        reported = set(p.path for p in problems)
-        problems.extend(p for p in round_one.rendered_problems(rendered, model.TUNING_OPERATION)
-                        if p.path not in reported)
-        if problems:
-            raise ConfigError(problems, _TUNING_SUBJECT)
-        session.upload_code(plan)
-        name = rendered.request["HyperParameterTuningJobName"]
-        session.create_tuning_job(rendered.request, time.time())
-        self._current_job_name = name
-        self.estimator.current_job_name = plan.job_name
-        self.latest_tuning_job = TuningJob(session, name, rendered.request)
+        self._current_job_name = plan.job_name
+        self.estimator.current_job_name = plan.training.job_name
+        self.latest_tuning_job = TuningJob(session, plan.job_name, plan.request)
         if wait:
             self.latest_tuning_job.wait()
         return None
@@ -355,7 +345,7 @@ class HyperparameterTuner(object):
         request = describe.definition_as_training_request(desc)
         estimator_class = _estimator_class(estimator_cls or describe.estimator_class_name(desc), request)
         job = job_from_description(request, framework=estimator_class.framework,
-                                   region=getattr(sagemaker_session, "boto_region_name", None))
+                                   region=sagemaker_session.boto_region_name)
         kwargs, inputs = _build.arguments(job)
         metric_definitions = kwargs.pop("metric_definitions", None)
         allowed = estimator_class.allowed_arguments()

@@ -82,6 +82,31 @@ class Account(object):
             self.role_arn(job.role)
         return attrs.evolve(self.facts(default_bucket_prefix), default_bucket=bucket)
 
+    def request_facts(self, job, default_bucket_prefix=None):
+        """The facts ``job``'s request is rendered with, looked up without creating anything: the
+        account when the default bucket ``sagemaker-{region}-{account}`` is the job's, and the role
+        name's ARN (a failure to look it up leaves the ARN the name would have, and is raised by
+        :meth:`provision`)."""
+        bucket = self.bucket_name
+        if bucket is None and plan.needs_default_bucket(job):
+            bucket = default_bucket_name(self.region, self.id())
+        if isinstance(job.role, str):
+            try:
+                self.role_arn(job.role)
+            except E.AWSError:
+                pass  # told by provision, after the preflight's role check
+        return attrs.evolve(self.facts(default_bucket_prefix), default_bucket=bucket)
+
+    def provision(self, job):
+        """What the account must hold before ``job``'s code is uploaded: its input buckets (a missing
+        one is a ``ConfigError``), the default bucket (created if missing) when the job uses it, and its
+        role (a role name that cannot be looked up raises here)."""
+        self.check_input_buckets(job)
+        if plan.needs_default_bucket(job):
+            self.default_bucket()
+        if isinstance(job.role, str):
+            self.role_arn(job.role)
+
     def role_arn(self, role):
         """The ARN of the role ``role`` (a name, looked up once; an ARN as it is)."""
         if role.startswith("arn:"):

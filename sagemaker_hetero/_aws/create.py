@@ -18,9 +18,12 @@ import time
 
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._aws import errors
+from sagemaker_hetero import utils
 from sagemaker_hetero._request import describe
+from sagemaker_hetero._request.plan import make_plan
 
-__all__ = ["create_claimed", "create_training_job", "create_tuning_job", "CLOCK_SKEW_SECONDS"]
+__all__ = ["create_claimed", "create_plan", "create_training_job", "create_tuning_job", "stop_tuning_job", "upsert_pipeline",
+           "CLOCK_SKEW_SECONDS"]
 
 LOGGER = logging.getLogger("sagemaker_hetero")
 
@@ -56,6 +59,46 @@ def create_claimed(client, name, request):
     finally:
         with _CLAIMED_LOCK:
             _CLAIMED_NAMES.discard(name)
+
+
+def create_plan(client, plan, attempts):
+    """The plan CreateTrainingJob created (:func:`create_claimed`): a default name (the job has no
+    ``job_name``) taken all the same (another process, another machine) is stamped anew
+    (``utils.claim_time``) and the job created under it, up to ``attempts`` names; the same facts
+    and code key, only the name (and what holds it) changes."""
+    job = plan.job
+    for attempt in range(1, attempts + 1):
+        try:
+            create_claimed(client, plan.job_name, plan.request)
+            return plan
+        except E.JobConflictError:
+            if job.job_name is not None or attempt == attempts:
+                raise
+            LOGGER.info("The default job name %s is taken; trying the next one.", plan.job_name)
+            plan = make_plan(job, plan.facts, utils.claim_time(plan.made_at), code_digest=plan.code_digest)
+    return plan
+
+
+def stop_tuning_job(client, name):
+    """StopHyperParameterTuningJob; a job that has already ended is left as it is (as in the SDK v2)."""
+    try:
+        errors.call(client, "StopHyperParameterTuningJob", HyperParameterTuningJobName=name)
+    except E.AWSError as exc:
+        if exc.code != "ValidationException" or isinstance(exc, E.ResourceNotFoundError):
+            raise
+        LOGGER.info("Tuning job %s is already stopped or not running.", name)
+
+
+def upsert_pipeline(client, request):
+    """CreatePipeline, or UpdatePipeline (without the tags and the request token) when a pipeline of
+    that name exists; the answer."""
+    try:
+        return errors.call(client, "CreatePipeline", **request)
+    except E.AWSError as exc:
+        if exc.code != "ValidationException" or "already exist" not in (exc.aws_message or "").lower():
+            raise
+    update = dict((k, v) for k, v in request.items() if k not in ("Tags", "ClientRequestToken"))
+    return errors.call(client, "UpdatePipeline", **update)
 
 
 def create_training_job(client, request, clock=time.monotonic, wall_clock=time.time):

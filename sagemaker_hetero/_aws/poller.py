@@ -45,7 +45,7 @@ def format_elapsed(seconds):
 def bounds(poll, session=None):
     """``(first, longest)`` seconds between polls: ``poll`` (a pair, or one number for both, as the
     SDK v2's ``logs_for_job(poll=10)`` gives), else the session's ``poll_interval``, else 2 s to 30 s."""
-    poll = poll or getattr(session, "poll_interval", None) or (POLL_MIN_SECONDS, POLL_MAX_SECONDS)
+    poll = poll or (session.poll_interval if session is not None else None) or (POLL_MIN_SECONDS, POLL_MAX_SECONDS)
     if isinstance(poll, (int, float)):
         return poll, poll
     return poll

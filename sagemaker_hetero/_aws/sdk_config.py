@@ -275,11 +275,10 @@ def _volume_kms_allowed(arguments):
     return False
 
 
-def apply(arguments):
-    """Fill the arguments not given (None) from the SageMaker defaults configuration, as the SDK v2
-    does (docs/migrating.md); returns the configuration's tags, appended to the job's unless given."""
-    session = arguments.get("sagemaker_session")
-    config = getattr(session, "sagemaker_config", None)
+def apply(arguments, config=None):
+    """Fill the arguments not given (None) from the SageMaker defaults configuration (``config``: the
+    session's, else the one read as the SDK v2 reads it), as the SDK v2 does (docs/migrating.md);
+    returns the configuration's tags, appended to the job's unless given."""
     if config is None:
         config = load()
     for name, path in TRAINING_JOB_DEFAULTS:

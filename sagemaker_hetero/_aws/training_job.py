@@ -27,14 +27,18 @@ DRAIN_ATTEMPTS = 5
 
 
 class TrainingJob(object):
-    """Handle on a training job (``estimator.latest_training_job``)."""
+    """Handle on a training job (``estimator.latest_training_job``). ``failure``: the exception of a
+    job that ended badly, ``failure(name, status, description)``, handed in by the caller (a
+    ``Session``: the SDK v2's ``CapacityError`` for a job SageMaker had no capacity for); None: an
+    ``UnexpectedStatusException``."""
 
-    def __init__(self, session, name, request=None, framework=None):
+    def __init__(self, session, name, request=None, framework=None, failure=None):
         self.sagemaker_session = session
         self.name = name
         self.request = request
         #: None (a generic Estimator's job), "pytorch" or "tensorflow": named in how to attach again
         self.framework = framework
+        self.failure = failure
 
     @property
     def job_name(self):
@@ -115,16 +119,15 @@ class TrainingJob(object):
         from sagemaker_hetero._aws.pricing import bill_of
 
         desc = self.describe()
-        region = describe.region_of(desc) or getattr(self.sagemaker_session, "boto_region_name", None)
-        return bill_of(desc, region, prices, fetch, getattr(self.sagemaker_session, "boto_session", None))
+        session = self.sagemaker_session
+        region = describe.region_of(desc) or session.boto_region_name
+        return bill_of(desc, region, prices, fetch, session.boto_session)
 
     def _ended_badly(self, status, desc):
-        """The exception of a job that ended ``status``: the session's (``job_failure``: an AWS session
-        raises the SDK v2's ``CapacityError`` for a job SageMaker had no capacity for), else
+        """The exception of a job that ended ``status``: ``failure``'s (handed in), else
         ``UnexpectedStatusException``."""
-        failure = getattr(self.sagemaker_session, "job_failure", None)
-        if callable(failure):
-            return failure(self.name, status, desc)
+        if self.failure is not None:
+            return self.failure(self.name, status, desc)
         return UnexpectedStatusException(self.name, status, desc.get("FailureReason"))
 
     def logs(self, follow=False, instance_groups=None, out=None, poll=None, clock=time.monotonic, sleep=time.sleep):

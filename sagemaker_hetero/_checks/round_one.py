@@ -8,23 +8,39 @@ each problem under the user's argument name (the request's ``origins``), with th
 where the request holds a derived one, a pattern's meaning in words, and one problem per argument.
 :func:`rendered_problems` does the same for any rendered request (tuning jobs, pipelines).
 """
+import attrs
+
+from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._checks import rules, service
 from sagemaker_hetero._request import plan, render
 from sagemaker_hetero.exceptions import Problem
 
-__all__ = ["check", "role_problems", "service_problems", "rendered_problems", "violations_as_problems"]
+__all__ = ["check", "model_problems", "plan_problems", "role_problems", "service_problems", "rendered_problems", "violations_as_problems"]
 
-_OPERATION = "CreateTrainingJob"
+_OPERATION = plan.CREATE_TRAINING_JOB
 
 
 def check(job, facts, now, found=(), path_exists=None):
     """Round one: every problem with ``job`` — ``found`` (the builder's and the session's), our own
     rules, then the service's limits on the request rendered with ``facts`` (an unknown account
     stood in for). A service problem of an argument already reported is left out."""
+    return plan_problems(plan.make_plan(job, facts, now), model_problems(job, facts, found, path_exists))
+
+
+def model_problems(job, facts, found=(), path_exists=None):
+    """``found`` (the builder's and the session's), then our own rules on the model and the role's name:
+    round one before the request is rendered."""
     out = list(found) + rules.problems(job, region=facts.region, path_exists=path_exists)
     out.extend(role_problems(job.role))
+    return out
+
+
+def plan_problems(made, found=()):
+    """``found``, then the service's limits on the plan's rendered request (:func:`service_problems`) for
+    the arguments not reported in ``found``: round one's end, on the request the plan holds."""
+    out = list(found)
     reported = set(p.path for p in out)
-    out.extend(p for p in service_problems(plan.make_plan(job, facts.stand_in(), now)) if p.path not in reported)
+    out.extend(p for p in service_problems(made) if p.path not in reported)
     return out
 
 
@@ -85,8 +101,27 @@ def _words(message):
 def service_problems(plan):
     """The service's field limits (botocore's model) checked on the plan's request, each problem under
     the user's argument name (one per argument), with the user's own value where the request holds
-    a derived one."""
-    return rendered_problems(plan.rendered, _OPERATION)
+    a derived one. An account the plan's facts do not know (a dry run's ``<account-id>``) is read as
+    a valid stand-in (``Facts.stand_in``): the placeholder is no problem of the user's."""
+    return rendered_problems(stood_in(plan.rendered, plan.facts), _OPERATION)
+
+
+def stood_in(rendered, facts):
+    """``rendered`` with an unknown account's placeholder read as the stand-in account (the request
+    ``facts.stand_in()`` renders), for checking; as it is when the account is known."""
+    if facts is None or facts.account_id is not None:
+        return rendered
+    return attrs.evolve(rendered, request=_replaced(rendered.request, D.ACCOUNT_PLACEHOLDER, D.ZERO_ACCOUNT_ID))
+
+
+def _replaced(value, old, new):
+    if isinstance(value, str):
+        return value.replace(old, new)
+    if isinstance(value, dict):
+        return dict((k, _replaced(v, old, new)) for k, v in value.items())
+    if isinstance(value, list):
+        return [_replaced(v, old, new) for v in value]
+    return value
 
 
 def rendered_problems(rendered, operation):

@@ -60,14 +60,21 @@ def _render(args):
     from sagemaker_hetero import _runner
 
     _, job, facts, now = _input.load(args, facts=_input.dry_run_facts(args))
-    plan = _runner.plan_for(job, facts, now, None)  # the code key is the archive's SHA-256
+    body = _built_archive(job) if args.archive else None  # built once: its digest is the key, its bytes the file
+    if body is None:
+        plan = _runner.plan_for(job, facts, now, None)  # the code key is the archive's SHA-256
+    else:
+        from sagemaker_hetero._model import archive as _archive
+        from sagemaker_hetero._request import plan as _plan
+
+        plan = _plan.make_plan(job, facts, now, code_digest=_archive.digest(body))
     text = json.dumps(plan.request, indent=2)
     if args.format == "cli-input-json":
         problems = _placeholder_problems(text)
         if problems:
             raise E.ConfigError(problems, COMMAND_LINE)
     if args.archive:
-        _write_archive(args.archive, plan)
+        _write_archive(args.archive, plan, body)
     sys.stdout.write(text + "\n")
     if args.cost:  # stdout stays the request
         from sagemaker_hetero._aws.pricing import estimate_of
@@ -90,14 +97,18 @@ def _placeholder_problems(text):
     return problems
 
 
-def _write_archive(path, plan):
-    """Write the plan's code archive to ``path`` and say on stderr how to put it where the request points:
-    the ``aws s3 cp`` line, or, while the key holds a placeholder, what to pass to get it."""
+def _built_archive(job):
+    """The job's code archive (a file object at 0), built once; a problem when it ships none to build."""
     from sagemaker_hetero._model import archive as _archive
 
-    if plan.code is None or not plan.code.upload:
+    if job.code is None or job.code.in_s3:
         raise E.ConfigError([E.Problem("--archive", "the job ships no code archive to build")])
-    body, _ = _archive.build_archive(plan.job.code)
+    return _archive.build_archive(job.code)[0]
+
+
+def _write_archive(path, plan, body):
+    """Write the plan's code archive ``body`` to ``path`` and say on stderr how to put it where the request
+    points: the ``aws s3 cp`` line, or, while the key holds a placeholder, what to pass to get it."""
     try:
         with body, open(path, "wb") as f:
             f.write(body.read())

@@ -121,7 +121,8 @@ def _logs(args):
     from sagemaker_hetero._defaults import TERMINAL_STATUSES
     from sagemaker_hetero._aws.training_job import TrainingJob
 
-    job = TrainingJob(_input.session(args), args.job)
+    session = _input.session(args)
+    job = TrainingJob(session, args.job, failure=session.job_failure)
     if args.follow:
         try:
             with_group_option(job.logs, follow=True, instance_groups=args.group)

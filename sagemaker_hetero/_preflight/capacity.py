@@ -74,7 +74,7 @@ def capacity_error(session, name, status, desc):
     """The :class:`CapacityError` of the job ``name`` that ended ``status`` as ``desc`` describes it."""
     groups = [(g["name"], g["type"], g["count"]) for g in describe.status_summary(desc)["instance_groups"]]
     alternatives = {}
-    if callable(getattr(session, "caller_identity", None)):
+    if not session.local_mode:
         try:
             alternatives = _alternatives(session, groups, bool(desc.get("EnableManagedSpotTraining")))
         except Exception as exc:  # noqa: BLE001 - the alternatives never hide the failure

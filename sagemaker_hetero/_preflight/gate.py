@@ -1,14 +1,15 @@
-"""``fit``'s preflight: the checks ``preflight`` asks for, then the session creates the job (edge).
+"""``fit``'s preflight on the job's plan, and the create call's quota answer told (edge).
 
-:func:`submit` runs the preflight before the session does anything (no bucket, no upload, no
-CreateTrainingJob while it finds a problem), then ``session.execute``. A ``ResourceLimitExceeded``
-answer to CreateTrainingJob (a quota the preflight could not see, or the account's use changed) is
-told as the preflight tells a quota: the same row and what to do. Sessions other than an AWS
-``Session`` (a local run) are not checked.
+An AWS ``Session`` calls these in the runner's one path (``_runner.execute``): :func:`check` runs
+the preflight on the plan before the session does anything (no bucket, no upload, no
+CreateTrainingJob while it finds a problem); :func:`created` makes the create call, and a
+``ResourceLimitExceeded`` answer to CreateTrainingJob (a quota the preflight could not see, or the
+account's use changed) is told as the preflight tells a quota: the same row and what to do. A
+``LocalSession`` has no preflight.
 
 Only a problem found stops a job: a check that could not be made is "unknown", logged once per
 session (``sagemaker_hetero`` logger, INFO), and the job goes on; a preflight that fails in any
-other way (whatever it raises) is logged so too and never stops the job. What ``session.execute``
+other way (whatever it raises) is logged so too and never stops the job. What the create call
 raises is raised as it is.
 """
 import logging
@@ -22,45 +23,48 @@ from sagemaker_hetero._preflight.report import PreflightReport, unknown
 from sagemaker_hetero._preflight.run import run
 from sagemaker_hetero._preflight.state import state_of
 
-__all__ = ["is_aws", "submit", "explained"]
+__all__ = ["is_aws", "check", "created", "explained"]
 
 LOGGER = logging.getLogger("sagemaker_hetero")
 
 
 def is_aws(session):
     """Whether ``session`` runs jobs on AWS with an account a preflight can look at."""
-    return not getattr(session, "local_mode", False) and callable(getattr(session, "caller_identity", None))
+    return session is not None and not session.local_mode
 
 
-def submit(session, job, now, preflight=None, out=None):
-    """The training job ``session.execute(job, now)`` starts, after the preflight ``preflight`` asks
-    for (:mod:`modes`): problems raise :class:`PreflightError` (``"warn"``: printed to ``out``,
-    default stderr, and the job goes on)."""
-    aws = is_aws(session)
-    checks = modes.checks_of(preflight) if aws else ()
-    report = _preflight(session, job, now, checks) if checks else None
+def check(session, plan, preflight=None, out=None):
+    """The preflight ``preflight`` asks for (:mod:`modes`) of the checked ``plan`` on the AWS
+    ``session``, before anything is created: problems raise :class:`PreflightError` (``"warn"``:
+    printed to ``out``, default stderr, and the job goes on)."""
+    checks = modes.checks_of(preflight)
+    report = _preflight(session, plan, checks) if checks else None
     if report is not None and report.problems:
         if preflight != modes.WARN:
             raise report.error()
         (out or sys.stderr).write("Preflight: %d problem%s; going on (preflight='warn'):\n%s\n" % (
             len(report.problems), "" if len(report.problems) == 1 else "s", report.text()))
+
+
+def created(session, plan, create):
+    """The training job ``create(plan)`` starts on the AWS ``session``; a ``ResourceLimitExceeded``
+    answer is told as the preflight tells a quota, and the job's use is remembered for the next preflight."""
     try:
-        started = session.execute(job, now)
+        started = create(plan)
     except E.AWSError as exc:
-        if aws and exc.code == "ResourceLimitExceeded":
-            raise _explained_or_as_is(session, job, exc) from exc
+        if exc.code == "ResourceLimitExceeded":
+            raise _explained_or_as_is(session, plan.job, exc) from exc
         raise
-    if aws:
-        state_of(session).started(quotas.requested(job))
+    state_of(session).started(quotas.requested(plan.job))
     return started
 
 
-def _preflight(session, job, now, checks):
+def _preflight(session, plan, checks):
     """The report of ``checks`` of ``job``, its unknowns not told yet in this session logged; None when
     the preflight itself failed (logged once per session too: the job goes on)."""
     state = state_of(session)
     try:
-        report = run(session, job, now, checks)
+        report = run(session, plan.job, plan.made_at, checks, plan=plan)
     except Exception as exc:  # noqa: BLE001 - only a problem found stops a job, never a preflight that failed
         failed = unknown(", ".join(checks), "the preflight", None, "could not be made (%s)" % named(exc, 200))
         for finding in state.untold([failed]):

@@ -1,11 +1,14 @@
 """One preflight of one job through a session: the plan, its subjects, the checks, the report.
 
-The plan is made as the session would make it (``_plan.make_plan`` with the session's facts, the
-account looked up first), without the code archive's digest: a preflight looks at the code's
-bucket, never its key, so no archive is built for it. Each check is made apart: whatever one raises
+``fit``'s preflight is handed the plan the job is submitted with (rendered once, by the runner).
+``estimator.preflight`` alone makes one as the session would (``_plan.make_plan`` with the
+session's facts, the account looked up first), without the code archive's digest: a preflight looks
+at the code's bucket, never its key, so no archive is built for it. Each check is made apart: whatever one raises
 (a bug, an answer of a shape no check foresaw) is an "unknown" finding of that check, never a crash,
 and the other checks are made all the same.
 """
+import attrs
+
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._preflight import checks as C
 from sagemaker_hetero._preflight.ask import Asker, Unanswered, named
@@ -16,9 +19,10 @@ from sagemaker_hetero._preflight.subjects import subjects_of
 __all__ = ["run"]
 
 
-def run(session, job, now, checks=CHECKS):
+def run(session, job, now, checks=CHECKS, plan=None):
     """The :class:`PreflightReport` of the checked ``job`` (a job model) on ``session`` (an AWS
-    ``Session``) at ``now`` (epoch seconds), making the ``checks`` named (in :data:`CHECKS` order)."""
+    ``Session``) at ``now`` (epoch seconds), making the ``checks`` named (in :data:`CHECKS` order);
+    ``plan``: the job's plan as it is to be submitted (else one is made with the session's facts)."""
     state = state_of(session)
     with state.lock:
         if state.asker is None:
@@ -28,7 +32,10 @@ def run(session, job, now, checks=CHECKS):
                 "sts:GetCallerIdentity", session.caller_identity))
         except Unanswered as exc:
             identity = exc
-        plan = _plan.make_plan(job, session.facts(), now)
+        if plan is None:
+            plan = _plan.make_plan(job, session.facts(), now)
+        elif plan.facts.account_id is None and isinstance(identity, dict):  # the account asked for just now
+            plan = attrs.evolve(plan, facts=attrs.evolve(plan.facts, account_id=identity.get("Account")))
         ctx = C.Context(session=session, asker=state.asker, state=state, subjects=subjects_of(plan),
                         identity=identity, now=now)
         findings = []

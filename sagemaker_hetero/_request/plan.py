@@ -12,7 +12,7 @@ from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.settings import model_class
 from sagemaker_hetero._request import names, render, s3_uris
 
-__all__ = ["Facts", "CodePlan", "Plan", "make_plan", "code_plan", "output_path", "needs_default_bucket"]
+__all__ = ["Facts", "CodePlan", "Plan", "CREATE_TRAINING_JOB", "make_plan", "code_plan", "output_path", "needs_default_bucket"]
 
 
 @model_class
@@ -51,10 +51,17 @@ class CodePlan(object):
     upload = attrs.field()
 
 
+#: The one create call of a training job's plan.
+CREATE_TRAINING_JOB = "CreateTrainingJob"
+
+
 @model_class
 class Plan(object):
     """One job ready to go: the model, its name, the rendered request (with the origins of its
-    parts), where its code archive goes (None: no code) and the region it was rendered for."""
+    parts), where its code archive goes (None: no code: the upload it needs), the region and facts
+    it was rendered with, the time its default name was stamped with (``made_at``) and its one create
+    call (``operation``: CreateTrainingJob, or a tuning job's CreateHyperParameterTuningJob over the
+    training job's plan ``training``)."""
 
     job = attrs.field()
     job_name = attrs.field()
@@ -63,11 +70,20 @@ class Plan(object):
     region = attrs.field(default=None)
     facts = attrs.field(default=None, repr=False)
     code_digest = attrs.field(default=None)
+    made_at = attrs.field(default=0.0, repr=False)
+    operation = attrs.field(default=CREATE_TRAINING_JOB)
+    training = attrs.field(default=None, repr=False)
 
     @property
     def request(self):
-        """The CreateTrainingJob request: ``create_training_job(**plan.request)``."""
+        """The request of the one create call: ``create_training_job(**plan.request)``."""
         return self.rendered.request
+
+    @property
+    def image(self):
+        """The training image the request was rendered with (None: none)."""
+        training = self.training.request if self.training is not None else self.request
+        return (training.get("AlgorithmSpecification") or {}).get("TrainingImage")
 
 
 def output_path(job, facts):
@@ -124,4 +140,4 @@ def make_plan(job, facts, now, code_digest=None):
     )
     rendered = render.render(job, context)
     return Plan(job=job, job_name=job_name, rendered=rendered, code=code, region=region, facts=facts,
-                code_digest=code_digest)
+                code_digest=code_digest, made_at=now)

@@ -9,6 +9,8 @@ the rendered CreateHyperParameterTuningJob request, each problem under the user'
 """
 import numbers
 
+import attrs
+
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _runner
 from sagemaker_hetero._checks import round_one, rules, service
@@ -18,11 +20,12 @@ from sagemaker_hetero._request.plan import make_plan
 from sagemaker_hetero._request.render import user_path
 from sagemaker_hetero._tuning.model import (CLASS_NAME_KEY, KINDS, LOGARITHMIC, MODULE_KEY, REVERSE_LOGARITHMIC,
                                             TUNING_OPERATION, build, estimator_arg)
-from sagemaker_hetero._tuning.render import TRAINING_SHAPE, as_text, moves, render, shape_members
+from sagemaker_hetero._tuning import render as _render
+from sagemaker_hetero._tuning.render import TRAINING_SHAPE, as_text, moves, shape_members
 from sagemaker_hetero.exceptions import Problem, Problems
 from sagemaker_hetero.parameter import CategoricalParameter, IntegerParameter
 
-__all__ = ["problems", "check", "prepare", "misplaced_problems", "UNSUPPORTED"]
+__all__ = ["problems", "check", "plan_problems", "prepare", "planned", "misplaced_problems", "UNSUPPORTED"]
 
 #: What the SDK v2's tuner takes that this tuner does not, and what to do instead (the tuner's
 #: arguments; a spec's tuning section is refused the same way).
@@ -141,27 +144,49 @@ def check(tuning, job, facts, now, found=(), local=False):
     the tuner names them), our rules, the training request's parts with no place in the definition,
     then the service's limits on the request rendered with ``facts`` (an unknown account stood in
     for). A problem of an argument already reported is left out."""
+    return plan_problems(tuning, make_plan(job, facts, now), now, found, local)[1]
+
+
+def plan_problems(tuning, training, now, found=(), local=False):
+    """``(plan, problems)``: the tuning job's :class:`~._request.plan.Plan` over the training job's plan
+    ``training`` (its CreateHyperParameterTuningJob request rendered once, ``_tuning.render``), and
+    round one for it: ``found``, our rules, the training request's parts with no place in the
+    definition, then the service's limits on the rendered request (an unknown account stood in for)."""
+    job = training.job
     out = list(found)
     given = set(p.path for p in out)
     out.extend(p for p in problems(tuning, job, local) if p.path not in given)
-    plan = make_plan(job, facts.stand_in(), now)
-    out.extend(misplaced_problems(plan))
+    out.extend(misplaced_problems(training))
     reported = set(p.path for p in out)
-    rendered = render(tuning, plan, now)
-    out.extend(p for p in round_one.rendered_problems(rendered, TUNING_OPERATION) if p.path not in reported)
-    return out
+    rendered = _render.render(tuning, training, now)
+    out.extend(p for p in round_one.rendered_problems(round_one.stood_in(rendered, training.facts), TUNING_OPERATION)
+               if p.path not in reported)
+    made = attrs.evolve(training, rendered=rendered, job_name=rendered.request["HyperParameterTuningJobName"],
+                        operation=TUNING_OPERATION, training=training)
+    return made, out
 
 
 def prepare(settings, tuning_settings, session=None, facts=None, now=0.0, path_exists=None, found=()):
     """``(job, tuning, facts, problems)``: round one for a tuning job: the training job of ``settings``
     (``_runner.prepare``, its problems named ``estimator.<argument>``), the tuning model of
     ``tuning_settings``, then :func:`check`, as ``session`` would run it."""
-    job, facts, training = _runner.prepare(settings, session, now, path_exists, facts=facts)
-    found = list(found) + [p.renamed(estimator_arg(p.path)) for p in training]
-    tuning, more = build(tuning_settings)
-    problems = check(tuning, job, facts, now, found + more, local=bool(getattr(session, "local_mode", False)))
-    return job, tuning, facts, problems
+    job, tuning, made, problems = planned(settings, tuning_settings, session, facts, now, path_exists, found,
+                                          digest=False)
+    return job, tuning, made.facts, problems
 
+
+def planned(settings, tuning_settings, session=None, facts=None, now=0.0, path_exists=None, found=(), submit=False,
+            digest=True):
+    """``(job, tuning, plan, problems)``: :func:`prepare` with the tuning job's plan, the training
+    request and the tuning request each rendered once (``_runner.planned``, then :func:`plan_problems`);
+    ``submit``: with the facts the session looks up."""
+    job, training, problems = _runner.planned(settings, session, now, path_exists, facts=facts, submit=submit,
+                                              digest=digest)
+    found = list(found) + [p.renamed(estimator_arg(p.path)) for p in problems]
+    tuning, more = build(tuning_settings)
+    local = session is not None and session.local_mode
+    made, problems = plan_problems(tuning, training, now, found + more, local)
+    return job, tuning, made, problems
 
 
 def misplaced_problems(plan):

@@ -25,7 +25,7 @@ from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.job import CODE
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 from sagemaker_hetero.local import (_cluster, _hosts, _interpreter, _isolation, _job, _launchers, _passable, _private,
-                                    _resolver, _storage, _trees, _untar)
+                                    _protocol, _resolver, _storage, _trees, _untar)
 
 __all__ = ["LocalSession", "DEFAULT_REGION", "LOCAL_ACCOUNT", "DEFAULT_GRACE_PERIOD", "default_root"]
 
@@ -58,7 +58,7 @@ def _is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-class LocalSession(object):
+class LocalSession(_protocol.NotAws):
     """Runs every instance group's hosts as real processes on this machine (no AWS account needed).
 
     Pass it as ``sagemaker_session=`` to any estimator; ``fit`` then checks and renders the same
@@ -129,7 +129,7 @@ class LocalSession(object):
         self.boto_session = boto_session
         self.boto_region_name = (
             region
-            or getattr(boto_session, "region_name", None)
+            or (boto_session.region_name if boto_session is not None else None)
             or region_from_environment()
             or DEFAULT_REGION
         )
@@ -257,8 +257,9 @@ class LocalSession(object):
         return []
 
     def execute(self, job, now):
-        """A checked job -> a started :class:`~sagemaker_hetero.local.LocalJob`. A default name's
-        stamp is claimed as for AWS jobs, so two local fits of this process never share a name.
+        """A checked job -> a started :class:`~sagemaker_hetero.local.LocalJob`, through the runner's
+        one path (``_runner.execute``). A default name's stamp is claimed as for AWS jobs, so two
+        local fits of this process never share a name.
 
         Parameters
         ----------
@@ -267,12 +268,25 @@ class LocalSession(object):
         now : float
             The time (seconds since the epoch) a default name is stamped with.
         """
-        missing = self._modules.problems(job, self.python)  # asked once per session, before any host starts
-        if missing:
-            raise ConfigError(missing)
+        from sagemaker_hetero import _runner
+
         if job.job_name is None:
             now = utils.claim_time(now)
-        plan = _plan.make_plan(job, self.facts(), now)
+        return _runner.execute(self, _plan.make_plan(job, self.facts(), now))
+
+    def create(self, plan):
+        """The plan's job started here: a :class:`~sagemaker_hetero.local.LocalJob` (the session protocol).
+        What the hosts' interpreter must import is asked first (once per session), before any host starts.
+
+        Parameters
+        ----------
+        plan : Plan
+            The job's plan.
+        """
+        job = plan.job
+        missing = self._modules.problems(job, self.python)
+        if missing:
+            raise ConfigError(missing)
         return self._launch(plan, _cluster.channels_of(job, plan.code.s3_uri if plan.code is not None else None))
 
     # -- running -------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ class S3DataSource(DataSource):
 
     def __init__(self, bucket, prefix, sagemaker_session):
         """Download the data; the parameters are the class's."""
-        config = getattr(sagemaker_session, "config", None)
+        config = sagemaker_session.config
         root = ((config or {}).get("local") or {}).get("container_root") if isinstance(config, dict) else None
         working_dir = tempfile.mkdtemp(dir=os.path.abspath(root) if root else None)
         sagemaker_session.download_data(path=working_dir, bucket=bucket, key_prefix=prefix.lstrip("/"))

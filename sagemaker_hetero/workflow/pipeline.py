@@ -10,6 +10,7 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional
 
+from sagemaker_hetero import _runner
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._aws import poller
@@ -159,13 +160,9 @@ class Pipeline(object):
         plans, arguments = [], []
         for step in self.steps:
             job, tokens_job = step.jobs()
-            try:
-                plan = session.plan_job(job, step.made_at)
-            except ConfigError as exc:  # an input bucket that does not exist
-                problems.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in exc.problems)
-                continue
-            plans.append(plan)
-            arguments.append(_definition.step_arguments(plan, _plan.make_plan(tokens_job, session.facts(), step.made_at,
+            plan = session.plan_job(job, step.made_at)  # the facts looked up (nothing created), rendered once
+            plans.append((step, plan))
+            arguments.append(_definition.step_arguments(plan, _plan.make_plan(tokens_job, plan.facts, step.made_at,
                                                                               code_digest=plan.code_digest)))
             problems.extend(p.renamed(_definition.step_arg(step.name, p.path))
                             for p in round_one.service_problems(plan))
@@ -174,8 +171,11 @@ class Pipeline(object):
                                              description, tags, parallelism_config)
         problems.extend(_definition.request_problems(request))
         self._check(problems)
-        for plan in plans:
-            session.upload_code(plan)
+        try:  # the runner's upload leg: every step's input buckets, default bucket and role, then the code
+            _runner.upload(session, [plan for _, plan in plans],
+                           lambda i, p: p.renamed(_definition.step_arg(plans[i][0].name, p.path)))
+        except ConfigError as exc:
+            self._check(exc.problems)
         return session.upsert_pipeline(request)
 
     def describe(self) -> Dict[str, Any]:

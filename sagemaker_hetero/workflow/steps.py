@@ -109,7 +109,7 @@ class TrainingStep(object):
                                  self.estimator))
             return found
         session = self.estimator.given_session
-        if getattr(session, "local_mode", False):
+        if _runner.is_session(session) and session.local_mode:
             found.append(Problem("estimator.sagemaker_session", "a pipeline runs its steps in SageMaker: give the "
                                                                 "estimator a Session, not a LocalSession"))
             session = None

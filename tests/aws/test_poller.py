@@ -47,11 +47,17 @@ class PollInterval(object):
     poll_interval = (5, 7)
 
 
+class NoPollInterval(object):
+    poll_interval = None
+
+
 def test_the_bounds_are_given_else_the_sessions_else_2_to_30_seconds():
     assert poller.bounds((1, 4)) == (1, 4)
     assert poller.bounds(10) == (10, 10)  # one number for both, as the SDK v2's logs_for_job(poll=10)
     assert poller.bounds(None, PollInterval()) == (5, 7)
-    assert poller.bounds(None, object()) == (poller.POLL_MIN_SECONDS, poller.POLL_MAX_SECONDS)
+    # a session without its own interval (poll_interval None, as the session protocol has it), or none
+    assert poller.bounds(None, NoPollInterval()) == (poller.POLL_MIN_SECONDS, poller.POLL_MAX_SECONDS)
+    assert poller.bounds(None, None) == (poller.POLL_MIN_SECONDS, poller.POLL_MAX_SECONDS)
 
 
 def test_a_line_when_the_state_changes_the_interval_doubling_in_between():

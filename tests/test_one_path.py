@@ -1,0 +1,155 @@
+"""One path through (docs/architecture.md): a fit renders its CreateTrainingJob request once, dry run
+or not, on AWS and locally; a tuner's fit renders its training request and its tuning request once
+each; the estimator, the tuner and the session go through the runner's one executor; no module probes
+a session with getattr or hasattr."""
+import ast
+import hashlib
+import json
+import os
+
+import boto3
+import pytest
+
+from sagemaker_hetero import InstanceGroup, LocalSession, PyTorch, Session, TrainingInput
+from sagemaker_hetero import _runner
+from sagemaker_hetero._request import render as training_render
+from sagemaker_hetero._tuning import render as tuning_render
+from sagemaker_hetero.tuner import ContinuousParameter, HyperparameterTuner
+
+ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
+INPUTS = {"train": TrainingInput("s3://bucket/train", instance_groups=["data"]),
+          "dummy": TrainingInput("s3://bucket/dummy", instance_groups=["dnn"])}
+PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sagemaker_hetero")
+
+
+@pytest.fixture
+def renders(monkeypatch):
+    """How many times each request was rendered: {"training": n, "tuning": n}."""
+    counts = {"training": 0, "tuning": 0}
+
+    def counting(kind, real):
+        def wrapper(*args, **kwargs):
+            counts[kind] += 1
+            return real(*args, **kwargs)
+        return wrapper
+
+    monkeypatch.setattr(training_render, "render", counting("training", training_render.render))
+    monkeypatch.setattr(tuning_render, "render", counting("tuning", tuning_render.render))
+    return counts
+
+
+def pytorch(session=None, **overrides):
+    kwargs = dict(entry_point="train.py", source_dir="src", framework_version="2.2.0", py_version="py310", role=ROLE,
+                  instance_groups=[InstanceGroup("data", "ml.c5.xlarge", 1), InstanceGroup("dnn", "ml.g5.xlarge", 1)],
+                  distribution={"torch_distributed": {"enabled": True}, "instance_groups": ["dnn"]},
+                  sagemaker_session=session)
+    kwargs.update(overrides)
+    return PyTorch(**kwargs)
+
+
+def tuner(estimator):
+    return HyperparameterTuner(estimator, "loss", {"lr": ContinuousParameter(0.001, 0.1)},
+                               metric_definitions=[{"Name": "loss", "Regex": "loss=([0-9.]+)"}], max_jobs=2,
+                               max_parallel_jobs=1)
+
+
+@pytest.mark.usefixtures("workdir")
+def test_a_dry_run_renders_its_request_once(renders):
+    est = pytorch()
+    renders["training"] = 0  # the constructor's check is not the fit's
+    est.fit(INPUTS, dry_run=True)
+    assert renders == {"training": 1, "tuning": 0}
+
+
+@pytest.mark.usefixtures("workdir")
+def test_a_dry_run_without_a_session_renders_once_with_a_placeholder_account(renders):
+    est = pytorch(role="SageMakerRole", output_path=None)
+    renders["training"] = 0
+    request = est.fit(INPUTS, dry_run=True)
+    assert renders["training"] == 1
+    assert request["RoleArn"] == "arn:aws:iam::<account-id>:role/SageMakerRole"  # no problem of the user's
+
+
+@pytest.mark.usefixtures("workdir")
+@pytest.mark.parametrize("preflight", [None, False])
+def test_a_fit_on_aws_renders_its_request_once(aws, renders, preflight):
+    boto3.client("s3").create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    est = pytorch(Session())
+    renders["training"] = 0
+    est.fit(INPUTS, wait=False, preflight=preflight)
+    assert renders == {"training": 1, "tuning": 0}
+    assert aws.operations()[-1] == "CreateTrainingJob"
+
+
+@pytest.mark.usefixtures("workdir")
+def test_a_tuners_dry_run_renders_each_request_once(renders):
+    t = tuner(pytorch())
+    renders.update(training=0, tuning=0)
+    t.fit(INPUTS, dry_run=True)
+    assert renders == {"training": 1, "tuning": 1}
+
+
+@pytest.mark.usefixtures("workdir")
+def test_a_tuners_fit_on_aws_renders_each_request_once(aws, renders):
+    boto3.client("s3").create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    t = tuner(pytorch(Session()))
+    renders.update(training=0, tuning=0)
+    t.fit(INPUTS, wait=False)
+    assert renders == {"training": 1, "tuning": 1}
+    assert aws.operations()[-1] == "CreateHyperParameterTuningJob"
+
+
+@pytest.mark.usefixtures("workdir")
+def test_a_local_dry_run_renders_once(renders, tmp_path):
+    est = pytorch(LocalSession(root=str(tmp_path / "root")))
+    renders["training"] = 0
+    est.fit({"train": TrainingInput("file://%s" % tmp_path, instance_groups=["data"])}, dry_run=True)
+    assert renders["training"] == 1
+
+
+def test_both_sessions_follow_the_protocol(aws, tmp_path):
+    assert _runner.is_session(Session()) and _runner.is_session(LocalSession(root=str(tmp_path / "root")))
+    assert not _runner.is_session(object())
+
+
+def _probes(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr"):
+            target = node.args[0] if node.args else None
+            text = ast.dump(target) if target is not None else ""
+            if "session" in text.lower():
+                yield node.lineno
+
+
+def test_no_module_probes_a_session_with_getattr():
+    found = []
+    for folder, _, files in os.walk(PACKAGE):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                found.extend("%s:%d" % (os.path.relpath(path, PACKAGE), line)
+                             for line in _probes(ast.parse(open(path).read(), path)))
+    assert found == []
+
+
+def test_the_clis_render_archive_builds_the_code_archive_once(monkeypatch, capsys, tmp_path):
+    from sagemaker_hetero._model import archive
+    from sagemaker_hetero.cli import main
+
+    written = []
+    real = archive._write
+
+    def counting(entries, fileobj, each=None):
+        written.append(1)
+        return real(entries, fileobj, each)
+
+    monkeypatch.setattr(archive, "_write", counting)
+    monkeypatch.setenv("AWS_REGION", "us-west-2")
+    example = os.path.join(os.path.dirname(PACKAGE), "examples", "spec.yaml")
+    path = str(tmp_path / "sourcedir.tar.gz")
+    assert main(["render", example, "--account-id", "123456789012", "--archive", path]) == 0
+    request = json.loads(capsys.readouterr().out)
+    assert len(written) == 1
+    with open(path, "rb") as f:  # the key the request names is the one archive's content address
+        digest = hashlib.sha256(f.read()).hexdigest()
+    assert digest in request["HyperParameters"]["sagemaker_submit_directory"]
