@@ -16,7 +16,7 @@ from sagemaker_hetero import utils
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._model import build, variables
 from sagemaker_hetero._request import names, plan
-from sagemaker_hetero.exceptions import ConfigError, Problem
+from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
 __all__ = ["SessionProtocol", "PROTOCOL", "FIT_DECIDES", "is_session", "session_facts", "local_path_exists",
            "code_digest", "prepare", "planned", "checked_job", "checked_plan", "plan_for", "execute", "upload"]
@@ -131,15 +131,21 @@ def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=N
     if facts is None:
         facts = session.facts() if session is not None else plan.Facts(region=None)
     problems = round_one.model_problems(job, facts, problems, path_exists=path_exists)
-    clean = not problems
+    clean, unanswered = not problems, None
     if clean and submit and session is not None:
-        facts = session.lookup_facts(job)
+        try:
+            facts = session.lookup_facts(job)
+        except AWSError as exc:  # the request's own problems first, all at once: the look-up's failure after
+            unanswered = exc
     if submit and job.job_name is None:
         now = utils.claim_time(now)
     made = plan.make_plan(job, facts, now, code_digest=code_digest(session, job) if clean and digest else None)
     problems = round_one.plan_problems(made, problems)
     mine = set(id(p) for p in misplaced)
-    return job, made, [p for p in problems if id(p) in mine or not variables.hides(p.path, hidden)]
+    problems = [p for p in problems if id(p) in mine or not variables.hides(p.path, hidden)]
+    if unanswered is not None and not problems:
+        raise unanswered
+    return job, made, problems
 
 
 def prepare(settings, session=None, now=0.0, path_exists=None, found=(), facts=None, values=None):

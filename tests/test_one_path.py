@@ -12,6 +12,7 @@ import pytest
 
 from sagemaker_hetero import InstanceGroup, LocalSession, PyTorch, Session, TrainingInput
 from sagemaker_hetero import _runner
+from sagemaker_hetero.exceptions import ConfigError
 from sagemaker_hetero._request import render as training_render
 from sagemaker_hetero._tuning import render as tuning_render
 from sagemaker_hetero.tuner import ContinuousParameter, HyperparameterTuner
@@ -153,3 +154,18 @@ def test_the_clis_render_archive_builds_the_code_archive_once(monkeypatch, capsy
     with open(path, "rb") as f:  # the key the request names is the one archive's content address
         digest = hashlib.sha256(f.read()).hexdigest()
     assert digest in request["HyperParameters"]["sagemaker_submit_directory"]
+
+
+@pytest.mark.usefixtures("workdir")
+def test_a_request_problem_is_told_before_a_failed_look_up_of_its_facts(aws, monkeypatch):
+    # the request's own problems (here the service's limit on an S3 URI, which only fit's inputs have) come
+    # first, all at once, even when the facts a real fit looks up (the account, for the default bucket)
+    # cannot be had
+    est = pytorch(Session(), output_path=None)
+    monkeypatch.delenv("AWS_ACCESS_KEY_ID")
+    monkeypatch.delenv("AWS_SECRET_ACCESS_KEY")
+    long_uri = "s3://bucket/" + "k" * 1100
+    with pytest.raises(ConfigError) as caught:
+        est.fit(dict(INPUTS, train=TrainingInput(long_uri, instance_groups=["data"])), wait=False)
+    assert [p.path for p in caught.value.problems] == ["inputs['train'].s3_data"], str(caught.value)
+    assert aws.operations() == []
