@@ -1,8 +1,9 @@
 """What a service or a training job says reaches the terminal as text, never as terminal control
 (issue 28): every C0 control character but tab and newline, DEL and every C1 control character is
 written as ``\\xNN`` (``exceptions.shown``), on every path that echoes it: ``fit(logs=True)`` and the
-end of its wait, ``TrainingJob.logs``, a tuning job's wait, the errors' messages, the preflight
-report's, a job's bill's and an attached estimator's text. What was stored stays exact (descriptions, attributes).
+end of its wait, ``TrainingJob.logs``, a tuning job's wait, the errors' messages and the tracebacks
+that print them (their botocore causes too), the preflight report's, a job's bill's and an attached
+estimator's text. What was stored stays exact (descriptions, attributes, a botocore error's answer).
 
 Log events are put in CloudWatch Logs on the moto server; DescribeTrainingJob answers with hostile
 text come from tests._aws.FaultProxy (moto's jobs are Completed at once, and say nothing hostile).
@@ -224,3 +225,42 @@ def test_a_jobs_bill_shows_its_groups_as_text(fault_proxy, job):
     assert_text_only(str(bill))
     assert "cpu\\x1b[2J" in str(bill)
     assert [group["name"] for group in bill.to_dict()["groups"]] == [HOSTILE_GROUP, "gpu"]  # the data: exact
+
+
+# -- what reaches a terminal besides the SDK's own lines: tracebacks, log records, notebook views ------
+
+
+def test_a_traceback_of_an_aws_error_shows_what_aws_said_in_its_cause(fault_proxy):
+    import traceback
+
+    denied = {"__type": "AccessDeniedException", "message": "not allowed: " + HOSTILE}
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="status", status=400, body=denied, times=None)
+    with pytest.raises(AWSError) as info:
+        Session().describe_training_job("hostile")
+    printed = "".join(traceback.format_exception(info.type, info.value, info.tb))  # what Python prints, causes too
+    assert "botocore.exceptions.ClientError" in printed
+    assert_shown(printed)
+    assert info.value.__cause__.response["Error"]["Message"] == "not allowed: " + HOSTILE  # the answer: exact
+    assert info.value.aws_message == "not allowed: " + HOSTILE
+
+
+def test_s3_keys_and_messages_in_errors_are_text(fault_proxy, tmp_path):
+    import traceback
+
+    from sagemaker_hetero.s3 import S3Downloader, S3Uploader
+
+    s3 = boto3.client("s3")
+    s3.create_bucket(Bucket="data", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    s3.put_object(Bucket="data", Key="in/../../up" + C1 + "\x7f", Body=b"x")
+    with pytest.raises(ValueError) as info:  # a key that leads out of the folder: named, as text
+        S3Downloader.download("s3://data/in", str(tmp_path / "down"))
+    assert_text_only(str(info.value))
+    assert "up\\x9b31m\\x9d0;title\\x9c\\x7f" in str(info.value)
+    fault_proxy.add_fault(operation="PutObject", kind="status", status=403, code="AccessDenied",
+                          message="denied " + C1, times=None)
+    (tmp_path / "file.txt").write_text("x")
+    with pytest.raises(AWSError) as info:
+        S3Uploader.upload(str(tmp_path / "file.txt"), "s3://data/out")
+    printed = "".join(traceback.format_exception(info.type, info.value, info.tb))  # boto3's wrapper is a cause
+    assert "S3UploadFailedError" in printed and "denied \\x9b31m" in printed
+    assert_text_only(printed)
