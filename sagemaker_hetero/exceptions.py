@@ -31,8 +31,12 @@ What a service, a training job or a local host says reaches people as text, neve
 control: :func:`shown` makes every control character but tab and newline visible (``\\x1b``). It is
 applied where such text is written (log lines, status lines, a failure reason, a local host's
 output) and to every message of these errors (``str(error)``: a traceback, the CLI), while their
-attributes (``failure_reason``, ``aws_message``, ``args``) keep the text exactly as it came.
+attributes (``failure_reason``, ``aws_message``, ``args``) keep the text exactly as it came. The
+records of the package's logger (``logging.getLogger("sagemaker_hetero")``: a warning naming a role
+or an upload AWS named, a preflight's unknown quoting an answer) are shown too, whatever handler
+writes them.
 """
+import logging
 import re
 
 __all__ = [
@@ -85,6 +89,22 @@ def shown(text, updates=False):
     if pattern.search(text) is None:
         return text
     return pattern.sub(_visible, text)
+
+
+def _shown_record(record):
+    """The filter of the package's logger: a record's message :func:`shown` (its arguments merged into
+    it, as a handler would); a record without a control character is left as it is."""
+    try:
+        message = record.getMessage()
+    except Exception:  # noqa: BLE001 - a record that cannot be formatted is logging's to report
+        return True
+    text = shown(message)
+    if text is not message:
+        record.msg, record.args = text, None
+    return True
+
+
+logging.getLogger("sagemaker_hetero").addFilter(_shown_record)
 
 
 class SageMakerHeteroError(Exception):

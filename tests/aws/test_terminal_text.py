@@ -244,6 +244,34 @@ def test_a_traceback_of_an_aws_error_shows_what_aws_said_in_its_cause(fault_prox
     assert info.value.aws_message == "not allowed: " + HOSTILE
 
 
+#: GetCallerIdentity's answer (XML: C1 characters and DEL may be in it, ESC may not).
+STS_ANSWER = ('<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><GetCallerIdentityResult>'
+              '<Arn>%s</Arn><UserId>AIDEXAMPLE</UserId><Account>123456789012</Account></GetCallerIdentityResult>'
+              '<ResponseMetadata><RequestId>1</RequestId></ResponseMetadata></GetCallerIdentityResponse>')
+
+
+def caller_is(proxy, arn):
+    proxy.add_fault(operation="GetCallerIdentity", kind="status", status=200, body=STS_ANSWER % arn,
+                    headers={"Content-Type": "text/xml"})
+
+
+def test_the_packages_log_records_and_errors_show_the_names_aws_said(fault_proxy, caplog):
+    from sagemaker_hetero import get_execution_role
+
+    caller_is(fault_proxy, "arn:aws:sts::123456789012:assumed-role/role" + C1 + "\x7f/session")
+    fault_proxy.add_fault(operation="GetRole", kind="status", status=403, code="AccessDenied", message="denied")
+    with caplog.at_level("INFO", logger="sagemaker_hetero"):
+        arn = get_execution_role(Session())
+    assert arn == "arn:aws:iam::123456789012:role/role" + C1 + "\x7f"  # what the caller uses: exact
+    assert "role name role\\x9b31m\\x9d0;title\\x9c\\x7f" in caplog.text  # a warning: what a handler writes
+    assert_text_only(caplog.text)
+    caller_is(fault_proxy, "arn:aws:iam::123456789012:user/bob" + C1)
+    with pytest.raises(ValueError) as info:
+        get_execution_role(Session())
+    assert_text_only(str(info.value))
+    assert "user/bob\\x9b31m" in str(info.value)
+
+
 def test_s3_keys_and_messages_in_errors_are_text(fault_proxy, tmp_path):
     import traceback
 
