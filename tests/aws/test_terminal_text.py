@@ -272,6 +272,26 @@ def test_the_packages_log_records_and_errors_show_the_names_aws_said(fault_proxy
     assert "user/bob\\x9b31m" in str(info.value)
 
 
+def test_the_notebook_views_show_what_aws_said_as_text(fault_proxy):
+    sm = boto3.client("sagemaker")
+    sm.create_training_job(
+        TrainingJobName="attached", RoleArn=ROLE,
+        AlgorithmSpecification={"TrainingImage": "123456789012.dkr.ecr.us-west-2.amazonaws.com/t:1" + MOVES,
+                                "TrainingInputMode": "File"},
+        OutputDataConfig={"S3OutputPath": "s3://out-bucket/" + CLIPBOARD},
+        ResourceConfig={"InstanceGroups": [{"InstanceGroupName": HOSTILE_GROUP, "InstanceType": "ml.m5.xlarge",
+                                            "InstanceCount": 1}], "VolumeSizeInGB": 30},
+        StoppingCondition={"MaxRuntimeInSeconds": 3600},
+    )
+    html = Estimator.attach("attached")._repr_html_()
+    assert_shown(html)
+    assert "<td style=\"text-align:left\">cpu\\x1b[2J</td>" in html
+    denied = {"__type": "AccessDeniedException", "message": "denied " + HOSTILE}
+    fault_proxy.add_fault(operation="GetProducts", kind="status", status=400, body=denied, times=None)
+    html = estimator().estimate_cost()._repr_html_()
+    assert_shown(html)  # the reason a price is unknown quotes what the Price List said
+
+
 def test_s3_keys_and_messages_in_errors_are_text(fault_proxy, tmp_path):
     import traceback
 
