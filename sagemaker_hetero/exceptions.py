@@ -59,23 +59,26 @@ __all__ = [
 ]
 
 
-#: The characters a terminal obeys rather than shows: C0 (but tab and newline), DEL and C1.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: The characters a terminal obeys rather than shows: C0 (but tab and newline), DEL and C1; and a lone
+#: surrogate (a JSON answer's ``\ud800``), which no terminal's encoding can write.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 #: The same but for the carriage return (the local relay's end of a progress bar's update).
-_CONTROL_BUT_CR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_CONTROL_BUT_CR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _VISIBLE = dict((chr(c), "\\x%02x" % c) for c in list(range(0x20)) + list(range(0x7F, 0xA0)))
 
 
 def _visible(match):
-    return _VISIBLE[match.group()]
+    found = match.group()
+    return _VISIBLE.get(found) or "\\u%04x" % ord(found)
 
 
 def shown(text, updates=False):
     """``text`` as a terminal shows it without obeying it: each C0 control character but tab and newline,
     DEL (0x7f) and each C1 control character (U+0080-U+009F) written as the four characters ``\\xNN``
     (ESC as ``\\x1b``, CSI as ``\\x9b``, a carriage return as ``\\x0d``), so an escape sequence in what a
-    service or a job says (a clipboard write, a link, cursor movement, clearing the screen) does nothing.
-    Text without one is returned as it is (the common case, one scan).
+    service or a job says (a clipboard write, a link, cursor movement, clearing the screen) does nothing;
+    a lone surrogate (a JSON answer may hold ``\\ud800``; no encoding can write it) as the six characters
+    ``\\ud800``. Text without one is returned as it is (the common case, one scan).
 
     Parameters
     ----------
