@@ -31,8 +31,12 @@ What a service, a training job or a local host says reaches people as text, neve
 control: :func:`shown` makes every control character but tab and newline visible (``\\x1b``). It is
 applied where such text is written (log lines, status lines, a failure reason, a local host's
 output) and to every message of these errors (``str(error)``: a traceback, the CLI), while their
-attributes (``failure_reason``, ``aws_message``, ``args``) keep the text exactly as it came.
+attributes (``failure_reason``, ``aws_message``, ``args``) keep the text exactly as it came. The
+records of the package's logger (``logging.getLogger("sagemaker_hetero")``: a warning naming a role
+or an upload AWS named, a preflight's unknown quoting an answer) are shown too, whatever handler
+writes them.
 """
+import logging
 import re
 
 __all__ = [
@@ -55,23 +59,26 @@ __all__ = [
 ]
 
 
-#: The characters a terminal obeys rather than shows: C0 (but tab and newline), DEL and C1.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: The characters a terminal obeys rather than shows: C0 (but tab and newline), DEL and C1; and a lone
+#: surrogate (a JSON answer's ``\ud800``), which no terminal's encoding can write.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 #: The same but for the carriage return (the local relay's end of a progress bar's update).
-_CONTROL_BUT_CR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_CONTROL_BUT_CR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _VISIBLE = dict((chr(c), "\\x%02x" % c) for c in list(range(0x20)) + list(range(0x7F, 0xA0)))
 
 
 def _visible(match):
-    return _VISIBLE[match.group()]
+    found = match.group()
+    return _VISIBLE.get(found) or "\\u%04x" % ord(found)
 
 
 def shown(text, updates=False):
     """``text`` as a terminal shows it without obeying it: each C0 control character but tab and newline,
     DEL (0x7f) and each C1 control character (U+0080-U+009F) written as the four characters ``\\xNN``
     (ESC as ``\\x1b``, CSI as ``\\x9b``, a carriage return as ``\\x0d``), so an escape sequence in what a
-    service or a job says (a clipboard write, a link, cursor movement, clearing the screen) does nothing.
-    Text without one is returned as it is (the common case, one scan).
+    service or a job says (a clipboard write, a link, cursor movement, clearing the screen) does nothing;
+    a lone surrogate (a JSON answer may hold ``\\ud800``; no encoding can write it) as the six characters
+    ``\\ud800``. Text without one is returned as it is (the common case, one scan).
 
     Parameters
     ----------
@@ -85,6 +92,22 @@ def shown(text, updates=False):
     if pattern.search(text) is None:
         return text
     return pattern.sub(_visible, text)
+
+
+def _shown_record(record):
+    """The filter of the package's logger: a record's message :func:`shown` (its arguments merged into
+    it, as a handler would); a record without a control character is left as it is."""
+    try:
+        message = record.getMessage()
+    except Exception:  # noqa: BLE001 - a record that cannot be formatted is logging's to report
+        return True
+    text = shown(message)
+    if text is not message:
+        record.msg, record.args = text, None
+    return True
+
+
+logging.getLogger("sagemaker_hetero").addFilter(_shown_record)
 
 
 class SageMakerHeteroError(Exception):

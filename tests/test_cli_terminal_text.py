@@ -150,3 +150,24 @@ def test_cost_shows_what_the_price_list_said_as_text(capsys, spec_dir, fault_pro
     assert code == 0, err
     assert_text_only(out)
     assert "denied \\x1b]52;c;ZXZpbCBwYXlsb2Fk\\x07" in out  # the reason a price is unknown
+
+
+def test_a_lone_surrogate_aws_said_is_shown_not_a_crash(capsys, fault_proxy):
+    """A JSON answer may hold a lone surrogate (``\\ud800``), which no encoding can write: shown as those
+    six characters in the text, kept in JSON output (exit 0, never 4 "unexpected error")."""
+    groups = [{"InstanceGroupName": "g\udfff", "InstanceType": "ml.c5.xlarge", "InstanceCount": 1}]
+    describe_as(fault_proxy, {"TrainingJobName": JOB, "TrainingJobStatus": "Completed", "SecondaryStatus": "Completed",
+                              "FailureReason": "bad \ud800 reason", "ResourceConfig": {"InstanceGroups": groups}})
+    events = {"events": [{"timestamp": 1, "message": "lone \ud800 line", "ingestionTime": 1}],
+              "nextForwardToken": "f/1", "nextBackwardToken": "b/1"}
+    fault_proxy.add_fault(operation="GetLogEvents", kind="status", status=200, body=events, times=None)
+    put_logs(JOB)
+    code, out, err = run(capsys, "logs", JOB)
+    assert (code, err) == (0, "")
+    assert "lone \\ud800 line" in out and "[g\\udfff/" in out
+    code, out, err = run(capsys, "status", JOB)
+    assert (code, err) == (0, "")
+    assert "Failure reason: bad \\ud800 reason" in out
+    code, out, err = run(capsys, "status", JOB, "--output", "json")
+    assert code == 0
+    assert json.loads(out)["failure_reason"] == "bad \ud800 reason"

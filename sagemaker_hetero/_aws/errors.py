@@ -11,7 +11,7 @@ import re
 
 from sagemaker_hetero import exceptions as E
 
-__all__ = ["call", "translate", "error_code"]
+__all__ = ["call", "translate", "error_code", "quieted"]
 
 _THROTTLING = {
     "Throttling",
@@ -113,7 +113,31 @@ def _not_aws_answer(code, message, status, operation, endpoint, hint):
 
 def translate(exc, operation, hint=None, endpoint=None):
     """Our exception for a botocore exception ``exc`` raised by ``operation`` (``endpoint``: the URL the
-    client sent it to, named when the answer is not an AWS error)."""
+    client sent it to, named when the answer is not an AWS error). ``exc`` is :func:`quieted` once read:
+    it is ours the cause of, which a traceback prints."""
+    translated = _translated(exc, operation, hint, endpoint)
+    quieted(exc)
+    return translated
+
+
+def quieted(exc):
+    """``exc`` (and the exceptions it was raised from or while handling) with its own text shown
+    (``exceptions.shown``): a traceback prints the cause of our exception with it, and what AWS said
+    in a botocore error's message is text there too. Only ``args`` change (what ``str`` and a
+    traceback print); ``exc.response`` keeps the answer as it came."""
+    link = exc
+    for _ in range(8):  # a chain is short; a cycle is not followed
+        if link is None:
+            break
+        try:
+            link.args = tuple(E.shown(a) if isinstance(a, str) else a for a in link.args)
+        except Exception:  # noqa: BLE001 - an exception whose args cannot be set keeps them
+            pass
+        link = link.__cause__ or link.__context__
+    return exc
+
+
+def _translated(exc, operation, hint, endpoint):
     import botocore.exceptions as B
 
     if isinstance(exc, (B.NoCredentialsError, B.PartialCredentialsError)):

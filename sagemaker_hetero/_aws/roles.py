@@ -110,7 +110,7 @@ def execution_role(arn, use_default, clients, region):
         errors.call(iam, "AttachRolePolicy", RoleName=DEFAULT_ROLE_NAME,
                     PolicyArn="arn:%s:iam::aws:policy/%s" % (partition, DEFAULT_ROLE_POLICY))
         return errors.call(iam, "GetRole", RoleName=DEFAULT_ROLE_NAME)["Role"]["Arn"]
-    raise ValueError(_NOT_A_ROLE.format(arn))
+    raise ValueError(_NOT_A_ROLE.format(E.shown(arn)))  # the ARN STS said: text in a traceback
 
 
 def notebook_metadata():

@@ -88,7 +88,7 @@ def _check_within(target, directory, key):
     real = os.path.realpath(target)
     if real != root and not real.startswith(root + os.sep):
         raise ValueError("Path traversal detected: '%s' resolves to '%s' which is outside the target directory '%s'"
-                         % (key, real, root))
+                         % (E.shown(key), E.shown(real), root))  # a key S3 listed: text in a traceback
 
 
 class S3Data(object):
@@ -176,4 +176,4 @@ class S3Data(object):
         except boto3.exceptions.S3UploadFailedError as exc:
             # boto3 wraps the failed request's ClientError; the one translator reads that
             cause = exc.__context__ if exc.__context__ is not None else exc
-            raise errors.translate(cause, "UploadFile") from exc
+            raise errors.translate(cause, "UploadFile") from errors.quieted(exc)

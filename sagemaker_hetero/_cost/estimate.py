@@ -229,11 +229,12 @@ class Estimate(object):
         return self.html()
 
     def html(self):
-        """The estimate as an HTML fragment (every string escaped)."""
+        """The estimate as an HTML fragment (every string escaped, its control characters shown: what the
+        Price List said of an unknown price, a group name read back from a described job)."""
         import html
 
         def e(value):
-            return html.escape(str(value), quote=True)
+            return html.escape(shown(str(value)), quote=True)
 
         rows = self.rows()
         head = "".join('<th style="text-align:left">%s</th>' % e(c) for c in rows[0])

@@ -73,7 +73,8 @@ class ClusterView(object):
         return shown("\n".join(lines))
 
     def html(self, details=None):
-        """An HTML fragment; every user string is escaped. ``details``: text shown folded below."""
+        """An HTML fragment; every user string is escaped, its control characters shown (a name read back
+        from a described job). ``details``: text shown folded below."""
         e = _escape
         head = "".join("<th style=\"text-align:left\">%s</th>" % e(c) for c in _COLUMNS)
         body = "".join(
@@ -103,7 +104,7 @@ def _str(value):
 def _escape(value):
     import html  # notebooks only: a dry run does not pay for it
 
-    return html.escape(_str(value), quote=True)
+    return html.escape(shown(_str(value)), quote=True)
 
 
 def _image(job, region):

@@ -1,8 +1,9 @@
 """What a service or a training job says reaches the terminal as text, never as terminal control
 (issue 28): every C0 control character but tab and newline, DEL and every C1 control character is
 written as ``\\xNN`` (``exceptions.shown``), on every path that echoes it: ``fit(logs=True)`` and the
-end of its wait, ``TrainingJob.logs``, a tuning job's wait, the errors' messages, the preflight
-report's, a job's bill's and an attached estimator's text. What was stored stays exact (descriptions, attributes).
+end of its wait, ``TrainingJob.logs``, a tuning job's wait, the errors' messages and the tracebacks
+that print them (their botocore causes too), the preflight report's, a job's bill's and an attached
+estimator's text. What was stored stays exact (descriptions, attributes, a botocore error's answer).
 
 Log events are put in CloudWatch Logs on the moto server; DescribeTrainingJob answers with hostile
 text come from tests._aws.FaultProxy (moto's jobs are Completed at once, and say nothing hostile).
@@ -53,6 +54,7 @@ def test_shown_makes_every_control_character_but_tab_and_newline_visible():
     assert shown(CLIPBOARD) == "\\x1b]52;c;ZXZpbCBwYXlsb2Fk\\x07"
     assert shown("\x9b2J\x85\x7f\x00\r\x0b\x0c") == "\\x9b2J\\x85\\x7f\\x00\\x0d\\x0b\\x0c"
     assert shown("a\tb\nc") == "a\tb\nc"
+    assert shown("lone \ud800 \udfff") == "lone \\ud800 \\udfff"  # a JSON answer's lone surrogates
     assert shown("") == ""
     assert shown("élan – 日本 \u00a0 \u00ff") == "élan – 日本 \u00a0 \u00ff"  # printable beyond ASCII is kept
     every = "".join(chr(c) for c in range(0xA0))
@@ -224,3 +226,90 @@ def test_a_jobs_bill_shows_its_groups_as_text(fault_proxy, job):
     assert_text_only(str(bill))
     assert "cpu\\x1b[2J" in str(bill)
     assert [group["name"] for group in bill.to_dict()["groups"]] == [HOSTILE_GROUP, "gpu"]  # the data: exact
+
+
+# -- what reaches a terminal besides the SDK's own lines: tracebacks, log records, notebook views ------
+
+
+def test_a_traceback_of_an_aws_error_shows_what_aws_said_in_its_cause(fault_proxy):
+    import traceback
+
+    denied = {"__type": "AccessDeniedException", "message": "not allowed: " + HOSTILE}
+    fault_proxy.add_fault(operation="DescribeTrainingJob", kind="status", status=400, body=denied, times=None)
+    with pytest.raises(AWSError) as info:
+        Session().describe_training_job("hostile")
+    printed = "".join(traceback.format_exception(info.type, info.value, info.tb))  # what Python prints, causes too
+    assert "botocore.exceptions.ClientError" in printed
+    assert_shown(printed)
+    assert info.value.__cause__.response["Error"]["Message"] == "not allowed: " + HOSTILE  # the answer: exact
+    assert info.value.aws_message == "not allowed: " + HOSTILE
+
+
+#: GetCallerIdentity's answer (XML: C1 characters and DEL may be in it, ESC may not).
+STS_ANSWER = ('<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><GetCallerIdentityResult>'
+              '<Arn>%s</Arn><UserId>AIDEXAMPLE</UserId><Account>123456789012</Account></GetCallerIdentityResult>'
+              '<ResponseMetadata><RequestId>1</RequestId></ResponseMetadata></GetCallerIdentityResponse>')
+
+
+def caller_is(proxy, arn):
+    proxy.add_fault(operation="GetCallerIdentity", kind="status", status=200, body=STS_ANSWER % arn,
+                    headers={"Content-Type": "text/xml"})
+
+
+def test_the_packages_log_records_and_errors_show_the_names_aws_said(fault_proxy, caplog):
+    from sagemaker_hetero import get_execution_role
+
+    caller_is(fault_proxy, "arn:aws:sts::123456789012:assumed-role/role" + C1 + "\x7f/session")
+    fault_proxy.add_fault(operation="GetRole", kind="status", status=403, code="AccessDenied", message="denied")
+    with caplog.at_level("INFO", logger="sagemaker_hetero"):
+        arn = get_execution_role(Session())
+    assert arn == "arn:aws:iam::123456789012:role/role" + C1 + "\x7f"  # what the caller uses: exact
+    assert "role name role\\x9b31m\\x9d0;title\\x9c\\x7f" in caplog.text  # a warning: what a handler writes
+    assert_text_only(caplog.text)
+    caller_is(fault_proxy, "arn:aws:iam::123456789012:user/bob" + C1)
+    with pytest.raises(ValueError) as info:
+        get_execution_role(Session())
+    assert_text_only(str(info.value))
+    assert "user/bob\\x9b31m" in str(info.value)
+
+
+def test_the_notebook_views_show_what_aws_said_as_text(fault_proxy):
+    sm = boto3.client("sagemaker")
+    sm.create_training_job(
+        TrainingJobName="attached", RoleArn=ROLE,
+        AlgorithmSpecification={"TrainingImage": "123456789012.dkr.ecr.us-west-2.amazonaws.com/t:1" + MOVES,
+                                "TrainingInputMode": "File"},
+        OutputDataConfig={"S3OutputPath": "s3://out-bucket/" + CLIPBOARD},
+        ResourceConfig={"InstanceGroups": [{"InstanceGroupName": HOSTILE_GROUP, "InstanceType": "ml.m5.xlarge",
+                                            "InstanceCount": 1}], "VolumeSizeInGB": 30},
+        StoppingCondition={"MaxRuntimeInSeconds": 3600},
+    )
+    html = Estimator.attach("attached")._repr_html_()
+    assert_shown(html)
+    assert "<td style=\"text-align:left\">cpu\\x1b[2J</td>" in html
+    denied = {"__type": "AccessDeniedException", "message": "denied " + HOSTILE}
+    fault_proxy.add_fault(operation="GetProducts", kind="status", status=400, body=denied, times=None)
+    html = estimator().estimate_cost()._repr_html_()
+    assert_shown(html)  # the reason a price is unknown quotes what the Price List said
+
+
+def test_s3_keys_and_messages_in_errors_are_text(fault_proxy, tmp_path):
+    import traceback
+
+    from sagemaker_hetero.s3 import S3Downloader, S3Uploader
+
+    s3 = boto3.client("s3")
+    s3.create_bucket(Bucket="data", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    s3.put_object(Bucket="data", Key="in/../../up" + C1 + "\x7f", Body=b"x")
+    with pytest.raises(ValueError) as info:  # a key that leads out of the folder: named, as text
+        S3Downloader.download("s3://data/in", str(tmp_path / "down"))
+    assert_text_only(str(info.value))
+    assert "up\\x9b31m\\x9d0;title\\x9c\\x7f" in str(info.value)
+    fault_proxy.add_fault(operation="PutObject", kind="status", status=403, code="AccessDenied",
+                          message="denied " + C1, times=None)
+    (tmp_path / "file.txt").write_text("x")
+    with pytest.raises(AWSError) as info:
+        S3Uploader.upload(str(tmp_path / "file.txt"), "s3://data/out")
+    printed = "".join(traceback.format_exception(info.type, info.value, info.tb))  # boto3's wrapper is a cause
+    assert "S3UploadFailedError" in printed and "denied \\x9b31m" in printed
+    assert_text_only(printed)
