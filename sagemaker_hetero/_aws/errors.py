@@ -10,8 +10,9 @@ body).
 import re
 
 from sagemaker_hetero import exceptions as E
+from sagemaker_hetero._aws import answers
 
-__all__ = ["call", "translate", "error_code"]
+__all__ = ["call", "translate", "error_code", "misshapen"]
 
 _THROTTLING = {
     "Throttling",
@@ -221,6 +222,31 @@ def call(client, operation, hint=None, **params):
     except (B.BotoCoreError, B.ClientError) + _parse_errors() as exc:
         endpoint = getattr(getattr(client, "meta", None), "endpoint_url", None)
         raise translate(exc, operation, hint, endpoint=endpoint) from exc
+    except answers.READING_ERRORS as exc:
+        if isinstance(exc, E.SageMakerHeteroError) or not answers.raised_reading_answer(exc):
+            raise
+        raise misshapen(client, operation, exc, hint) from exc
+
+
+def misshapen(client, operation, exc, hint=None):
+    """The :class:`AWSError` for an answer botocore could not read because its fields are not of the
+    shape AWS answers (``exc``: what its parser raised): each wrong field named, and kept as the
+    error's ``problems``."""
+    meta = getattr(client, "meta", None)
+    try:
+        answer = answers.answer_of(exc)
+    except (ValueError, RecursionError):
+        found = [E.Problem("the answer", "nests too deep to read, or is no JSON")]
+    else:
+        found = answers.problems(meta.service_model.operation_model(operation).output_shape, answer)
+    named = "; ".join(str(p) for p in found) or "%s: %s" % (type(exc).__name__, exc)
+    where = _where(getattr(meta, "endpoint_url", None))
+    message = ("botocore could not read the answer, its fields are not of the shape AWS answers (%s): %s did not "
+               "answer as AWS does (a proxy or an emulator answered)" % (named, where))
+    error = E.AWSError(message, code="ResponseParserError", operation=operation,
+                       hint=hint or "If AWS_ENDPOINT_URL (or endpoint_url) is set, check what it points at.")
+    error.problems = found
+    return error
 
 
 def _snake(name):

@@ -39,9 +39,9 @@ from sagemaker_hetero._checks.text import MAX_SPEC_DEPTH
 from sagemaker_hetero._model.arguments import DESCRIBED_ABSENT
 from sagemaker_hetero._request import describe as _describe
 from sagemaker_hetero._request import plan as _plan
-from sagemaker_hetero.exceptions import ConfigError, Problem
+from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
-__all__ = ["Change", "Diff", "diff", "request_form", "is_description", "account_of", "facts_of", "type_problems",
+__all__ = ["Change", "Diff", "diff", "described", "request_form", "is_description", "account_of", "facts_of", "type_problems",
            "SERVICE_DEFAULTS", "ABSENT"]
 
 
@@ -131,6 +131,19 @@ def type_problems(old):
     if "TrainingJobArn" in old and not isinstance(old["TrainingJobArn"], str):
         problems.append(Problem("TrainingJobArn", "must be a string", old["TrainingJobArn"]))
     return problems
+
+
+def described(describe, job_name):
+    """``describe(job_name)`` (a session's ``describe_training_job``), an answer botocore could not read
+    for its types (its fields named as ``problems`` of the AWS error) raised as a :class:`ConfigError`
+    naming them, as a description of wrong types botocore lets through is."""
+    try:
+        return describe(job_name)
+    except AWSError as exc:
+        found = getattr(exc, "problems", None)
+        if not found:
+            raise
+        raise ConfigError(found, "job %s" % job_name)
 
 
 def _is_type_message(message):
