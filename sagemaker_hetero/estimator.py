@@ -376,7 +376,7 @@ class EstimatorBase(object):
         from sagemaker_hetero._cost import diff
 
         if isinstance(job_name_or_request, str):
-            old = self.sagemaker_session.describe_training_job(job_name_or_request)
+            old = diff.described(self.sagemaker_session.describe_training_job, job_name_or_request)
             against = "job %s" % job_name_or_request
         elif isinstance(job_name_or_request, dict):
             old, against = job_name_or_request, "the request given"
@@ -455,12 +455,16 @@ class EstimatorBase(object):
         """
         from sagemaker_hetero._request import describe
         from sagemaker_hetero._aws.training_job import TrainingJob
+        from sagemaker_hetero._cost import diff
 
         if sagemaker_session is None:
             from sagemaker_hetero.session import Session
 
             sagemaker_session = Session()
-        desc = sagemaker_session.describe_training_job(training_job_name)
+        desc = diff.described(sagemaker_session.describe_training_job, training_job_name)
+        wrong = diff.type_problems(desc)
+        if wrong:
+            raise ConfigError(wrong, "job %s" % training_job_name)
         job = describe.job_from_description(
             desc,
             framework=cls.framework,

@@ -54,6 +54,18 @@ _TUNER_FIT_DECIDES = ("job_name", "include_cls_metadata", "estimator_kwargs") + 
 
 
 
+
+def _described(session, name, given=None):
+    """The tuning job ``name``'s description (``given``, else DescribeHyperParameterTuningJob's answer): one
+    whose fields are not of the types a tuning job's request has is a ConfigError naming each."""
+    from sagemaker_hetero._cost import diff
+
+    desc = given if given is not None else diff.described(session.describe_tuning_job, name, "tuning job")
+    wrong = diff.type_problems(desc, "CreateHyperParameterTuningJob")
+    if wrong:
+        raise ConfigError(wrong, "tuning job %s" % name)
+    return desc
+
 class HyperparameterTuner(object):
     """Tunes an estimator's hyperparameters with a SageMaker hyperparameter tuning job.
 
@@ -341,7 +353,7 @@ class HyperparameterTuner(object):
             from sagemaker_hetero.session import Session
 
             sagemaker_session = Session()
-        desc = job_details if job_details is not None else sagemaker_session.describe_tuning_job(tuning_job_name)
+        desc = _described(sagemaker_session, tuning_job_name, job_details)
         request = describe.definition_as_training_request(desc)
         estimator_class = _estimator_class(estimator_cls or describe.estimator_class_name(desc), request)
         job = job_from_description(request, framework=estimator_class.framework,

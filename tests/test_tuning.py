@@ -341,6 +341,34 @@ def test_attach_rebuilds_the_tuner_and_its_two_group_estimator(aws, code):
         assert again["TrainingJobDefinition"][key] == sent["TrainingJobDefinition"][key], key
 
 
+def test_attach_to_a_description_of_wrong_types_is_a_config_error_naming_each_field(fault_proxy, code):
+    tuner(pytorch(sagemaker_session=Session())).fit(INPUTS, job_name="odd", wait=False)
+    desc = Session().describe_tuning_job("odd")
+    desc.pop("ResponseMetadata", None)
+    definition = desc["TrainingJobDefinition"]
+    cases = [  # each a TypeError, AttributeError or ValueError out of attach once
+        (dict(desc, TrainingJobDefinition=dict(definition, StaticHyperParameters=["a"])),
+         "TrainingJobDefinition.StaticHyperParameters: must be a dict (got ['a'])"),
+        (dict(desc, TrainingJobDefinition=dict(definition, AlgorithmSpecification=dict(
+            definition["AlgorithmSpecification"], TrainingImage=5))),
+         "TrainingJobDefinition.AlgorithmSpecification.TrainingImage: must be a string (got 5)"),
+        (dict(desc, TrainingJobDefinition=dict(definition, ResourceConfig={"InstanceGroups": [1]})),
+         "TrainingJobDefinition.ResourceConfig.InstanceGroups[0]: must be a dict (got 1)"),
+    ]
+    for details, problem in cases:
+        with pytest.raises(ConfigError) as raised:
+            HyperparameterTuner.attach("odd", job_details=details)
+        assert [str(p) for p in raised.value.problems] == [problem]
+        assert str(raised.value).startswith("1 problem with tuning job odd:")
+    # the same answered by the endpoint: botocore cannot read a list of integers as InstanceGroups
+    body = json.loads(json.dumps(cases[2][0], default=lambda t: t.timestamp()))
+    fault_proxy.add_fault("DescribeHyperParameterTuningJob", kind="status", status=200, body=body)
+    with pytest.raises(ConfigError) as raised:
+        HyperparameterTuner.attach("odd")
+    assert [str(p) for p in raised.value.problems] == [
+        "TrainingJobDefinition.ResourceConfig.InstanceGroups[0]: must be a JSON object (got 1)"]
+
+
 def test_a_tuning_dry_run_imports_no_boto3(workdir):
     import subprocess
     import sys

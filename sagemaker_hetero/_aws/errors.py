@@ -10,8 +10,9 @@ body).
 import re
 
 from sagemaker_hetero import exceptions as E
+from sagemaker_hetero._aws import answers
 
-__all__ = ["call", "translate", "error_code", "quieted"]
+__all__ = ["call", "translate", "error_code", "misshapen", "quieted"]
 
 _THROTTLING = {
     "Throttling",
@@ -245,32 +246,34 @@ def call(client, operation, hint=None, **params):
     except (B.BotoCoreError, B.ClientError) + _parse_errors() as exc:
         endpoint = getattr(getattr(client, "meta", None), "endpoint_url", None)
         raise translate(exc, operation, hint, endpoint=endpoint) from exc
-    except (AttributeError, TypeError, ValueError, KeyError, IndexError, RecursionError) as exc:
-        if not _in_parser(exc):
+    except answers.READING_ERRORS as exc:
+        if isinstance(exc, E.SageMakerHeteroError) or not answers.raised_reading_answer(exc):
             raise
-        endpoint = getattr(getattr(client, "meta", None), "endpoint_url", None)
-        raise _misshapen(exc, operation, endpoint, hint) from exc
+        raise misshapen(client, operation, exc, hint) from exc
 
 
-def _in_parser(exc):
-    """Whether ``exc`` was raised while botocore's parser read an answer (an answer of another shape than
-    the operation's: a string where a structure is, makes it raise a plain ``AttributeError``)."""
-    tb = exc.__traceback__
-    while tb is not None:
-        if str(tb.tb_frame.f_globals.get("__name__", "")).startswith("botocore.parsers"):
-            return True
-        tb = tb.tb_next
-    return False
-
-
-def _misshapen(exc, operation, endpoint, hint):
-    """One line for an answer botocore's parser could not read for its shape (never the answer itself)."""
-    message = ("botocore could not read the answer, one not of %s's shape (%s): %s did not answer as AWS does "
-               "(an emulator, a proxy or a wrong endpoint URL answered)" % (operation, type(exc).__name__,
-                                                                         _where(endpoint)))
-    return E.AWSError(message, code="ResponseParserError", operation=operation,
-                      hint=hint or "Try again later; if AWS_ENDPOINT_URL (or endpoint_url) is set, check what it "
-                                   "points at.")
+def misshapen(client, operation, exc, hint=None):
+    """The :class:`AWSError` for an answer botocore could not read because its fields are not of the
+    shape AWS answers (``exc``: what its parser raised): each wrong field named, and kept as the
+    error's ``problems``."""
+    meta = getattr(client, "meta", None)
+    try:
+        answer = answers.answer_of(exc)
+    except (ValueError, RecursionError):
+        found = [E.Problem("the answer", "nests too deep to read, or is no JSON")]
+    else:
+        try:
+            found = answers.problems(meta.service_model.operation_model(operation).output_shape, answer)
+        except Exception:  # naming the fields is a courtesy: the error is told whatever they are
+            found = []
+    named = "; ".join(str(p) for p in found) or "%s: %s" % (type(exc).__name__, exc)
+    where = _where(getattr(meta, "endpoint_url", None))
+    message = ("botocore could not read the answer, its fields are not of the shape AWS answers (%s): %s did not "
+               "answer as AWS does (a proxy or an emulator answered)" % (named, where))
+    error = E.AWSError(message, code="ResponseParserError", operation=operation,
+                       hint=hint or "If AWS_ENDPOINT_URL (or endpoint_url) is set, check what it points at.")
+    error.problems = found
+    return error
 
 
 def _snake(name):

@@ -86,7 +86,8 @@ def _diff(args):
         old, against = _spec_text.read_json_object(args.against, "--against", "request"), "file %s" % args.against
         fallback = _input.dry_run_facts(args).region
     else:
-        old, against = _input.session(args).describe_training_job(args.against), "job %s" % args.against
+        old = diff.described(_input.session(args).describe_training_job, args.against)
+        against = "job %s" % args.against
         fallback = None
     region, account_id = diff.facts_of(old)
     plan = _planned(args, account_id, region or fallback)

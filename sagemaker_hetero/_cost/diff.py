@@ -39,9 +39,9 @@ from sagemaker_hetero._checks.text import MAX_SPEC_DEPTH
 from sagemaker_hetero._model.arguments import DESCRIBED_ABSENT
 from sagemaker_hetero._request import describe as _describe
 from sagemaker_hetero._request import plan as _plan
-from sagemaker_hetero.exceptions import ConfigError, Problem
+from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
-__all__ = ["Change", "Diff", "diff", "request_form", "is_description", "account_of", "facts_of", "type_problems",
+__all__ = ["Change", "Diff", "diff", "described", "request_form", "is_description", "account_of", "facts_of", "type_problems",
            "SERVICE_DEFAULTS", "ABSENT"]
 
 
@@ -112,18 +112,19 @@ def facts_of(old):
     return (regions[0] if regions else None), (accounts[0] if accounts else None)
 
 
-def type_problems(old):
+def type_problems(old, operation="CreateTrainingJob"):
     """Problems with the types of ``old`` (a request or a description, read from a file or an answer):
     each field of the CreateTrainingJob request it holds, against that field's shape in the service
     model (a description shares them), and a description's job ARN; every one found, each naming its
     path. Only types: a saved render's placeholders, a field too long or a value not in an enum are
-    differences, not problems."""
+    differences, not problems. ``operation``: the request whose fields are checked (a tuning job's
+    description against CreateHyperParameterTuningJob's)."""
     if not isinstance(old, dict):
         return [Problem("old", "must be a JSON object (a request or a description)", old)]
     deep = _too_deep(old, MAX_SPEC_DEPTH)
     if deep is not None:
         return [Problem(_path(deep), "nests deeper than %d levels, more than a request may" % MAX_SPEC_DEPTH)]
-    request = _service.input_shape("CreateTrainingJob")
+    request = _service.input_shape(operation)
     members = _service.shape(request)["members"]
     fields = dict((k, v) for k, v in old.items() if k in members)
     problems = [Problem(_path(v.path), v.message, v.value) for v in _service.check(fields, request)
@@ -131,6 +132,19 @@ def type_problems(old):
     if "TrainingJobArn" in old and not isinstance(old["TrainingJobArn"], str):
         problems.append(Problem("TrainingJobArn", "must be a string", old["TrainingJobArn"]))
     return problems
+
+
+def described(describe, job_name, kind="job"):
+    """``describe(job_name)`` (a session's ``describe_training_job``), an answer botocore could not read
+    for its types (its fields named as ``problems`` of the AWS error) raised as a :class:`ConfigError`
+    naming them, as a description of wrong types botocore lets through is."""
+    try:
+        return describe(job_name)
+    except AWSError as exc:
+        found = getattr(exc, "problems", None)
+        if not found:
+            raise
+        raise ConfigError(found, "%s %s" % (kind, job_name))
 
 
 def _is_type_message(message):

@@ -712,8 +712,8 @@ def test_an_answer_of_another_shape_is_an_aws_error_not_an_unexpected_one(fault_
 
     code, out, err = run(capsys, "logs", "logs-job")
     assert code == 3 and "unexpected" not in err
-    assert "GetLogEvents failed with ResponseParserError: botocore could not read the answer, one not of " \
-           "GetLogEvents's shape (AttributeError)" in err
+    assert "GetLogEvents failed with ResponseParserError: botocore could not read the answer, its fields are not " \
+           "of the shape AWS answers (events[0]: " in err
 
 
 def test_log_answers_that_cannot_be_read_print_a_note_and_the_waiting_goes_on(fault_proxy):
@@ -726,6 +726,6 @@ def test_log_answers_that_cannot_be_read_print_a_note_and_the_waiting_goes_on(fa
     out = io.StringIO()
     assert est.latest_training_job.wait(poll=FAST, out=out, sleep=lambda s: None)["TrainingJobStatus"] == "Completed"
     lines = out.getvalue().splitlines()
-    assert lines[1].startswith("[logs not shown: botocore could not read the answer, one not of GetLogEvents's shape")
+    assert lines[1].startswith("[logs not shown: botocore could not read the answer, its fields are not of the shape")
     assert "logs-job: Completed" in lines[2]
     assert fault_proxy.operations().count("GetLogEvents") == 1  # not asked again

@@ -12,6 +12,7 @@ import pytest
 
 from sagemaker_hetero._cost.cache import PriceCache
 from sagemaker_hetero._cost.prices import Price
+from sagemaker_hetero.exceptions import ConfigError
 from tests.cost.test_billed import described
 from tests.cost import _jobs
 from tests.test_cli import EXAMPLE, ROOT, run
@@ -147,6 +148,71 @@ def test_diff_against_a_file_of_wrong_types_exits_2_naming_every_field(capsys, e
         saved.write_text(text)
         code, _, err = run(capsys, "diff", spec, "--against", str(saved))
         assert code == 2 and said in err, err
+
+
+def _described_as(fault_proxy, **fields):
+    """DescribeTrainingJob answered by the proxy: the job's real description with ``fields`` changed."""
+    fault_proxy.clear_faults()
+    desc = boto3.client("sagemaker").describe_training_job(TrainingJobName=JOB)
+    desc.pop("ResponseMetadata")
+    desc = json.loads(json.dumps(dict(desc, **fields), default=lambda t: t.timestamp()))
+    fault_proxy.add_fault("DescribeTrainingJob", kind="status", status=200, times=None, body=json.dumps(desc),
+                          headers={"Content-Type": "application/x-amz-json-1.1"})
+
+
+@pytest.mark.parametrize("fields, problem", [
+    (dict(InputDataConfig="s3://x"), "InputDataConfig: must be a list (got 's3://x')"),
+    (dict(ResourceConfig={"InstanceGroups": {"a": 1}}), "ResourceConfig.InstanceGroups: must be a list (got {'a': 1})"),
+    (dict(ResourceConfig={"InstanceGroups": [1]}), "ResourceConfig.InstanceGroups[0]: must be a JSON object (got 1)"),
+    (dict(HyperParameters=["a"]), "HyperParameters: must be a JSON object (got ['a'])"),
+    (dict(CreationTime="yesterday"), "CreationTime: must be a timestamp (seconds since 1970, or an ISO 8601 string) "
+                                     "(got 'yesterday')"),
+])
+def test_a_description_botocore_cannot_read_is_named_field_by_field_never_an_unexpected_error(
+        capsys, fault_proxy, example, fields, problem):
+    from sagemaker_hetero import Estimator, PyTorch
+    from sagemaker_hetero.exceptions import ConfigError
+
+    boto3.client("s3").create_bucket(Bucket="your-training-data-storage",
+                                     CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    spec = str(example / "spec.yaml")
+    assert run(capsys, "submit", spec, "--no-preflight")[0] == 0
+    _described_as(fault_proxy, **fields)  # botocore's parser raised AttributeError/ValueError: exit 4 once
+    code, out, err = run(capsys, "diff", spec, "--against", JOB)
+    assert (code, out) == (2, "") and err.splitlines()[1:] == ["  - " + problem], err
+    for argv in (("status", JOB), ("status", JOB, "--output", "json"), ("logs", JOB)):
+        code, out, err = run(capsys, *argv)
+        assert (code, out) == (3, "") and "DescribeTrainingJob failed with ResponseParserError" in err, argv
+        assert problem in err and "unexpected" not in err, argv
+    for cls in (Estimator, PyTorch):
+        with pytest.raises(ConfigError) as raised:
+            cls.attach(JOB)
+        assert [str(p) for p in raised.value.problems] == [problem]
+    with pytest.raises(ConfigError) as raised:
+        PyTorch(entry_point="train.py", source_dir=str(example / "seed_src"), framework_version="1.10.0",
+                py_version="py38", role=_jobs.ROLE, instance_count=1, instance_type="ml.c5.xlarge").diff(JOB)
+    assert str(raised.value).splitlines()[0] == "1 problem with job %s:" % JOB
+
+
+def test_a_description_of_wrong_scalar_types_is_a_config_error_for_attach(fault_proxy, example):
+    from sagemaker_hetero import Estimator
+
+    boto3.client("s3").create_bucket(Bucket="your-training-data-storage",
+                                     CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    assert run_quiet("submit", str(example / "spec.yaml"), "--no-preflight") == 0
+    for fields, problem in ((dict(AlgorithmSpecification={"TrainingImage": 5, "TrainingInputMode": "File"}),
+                             "AlgorithmSpecification.TrainingImage: must be a string (got 5)"),
+                            (dict(TrainingJobName=5), "TrainingJobName: must be a string (got 5)")):
+        _described_as(fault_proxy, **fields)  # a TypeError out of attach once
+        with pytest.raises(ConfigError) as raised:
+            Estimator.attach(JOB)
+        assert [str(p) for p in raised.value.problems] == [problem]
+
+
+def run_quiet(*argv):
+    from sagemaker_hetero.cli import main
+
+    return main(list(argv))
 
 
 def test_a_dry_run_with_a_price_cache_makes_no_call(tmp_path):
