@@ -11,6 +11,7 @@ and are passed down: what this module calls is pure.
 """
 import os
 
+from sagemaker_hetero._aws import files
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._model import build, variables
 from sagemaker_hetero._request import names, plan
@@ -36,7 +37,7 @@ def session_facts(session):
     placeholder ``<region>`` when none is configured: ``names.dry_run_region``)."""
     if is_session(session):
         return session.facts()
-    return plan.Facts(region=names.dry_run_region(names.region_from_environment()))
+    return plan.Facts(region=names.dry_run_region(files.region_from_environment()))
 
 
 def local_path_exists(kind, path):
@@ -57,9 +58,9 @@ def code_digest(session, job):
         return digest_of(job) if callable(digest_of) else None
     if job.code is None or job.code.in_s3:
         return None
-    from sagemaker_hetero._model import archive
+    from sagemaker_hetero._aws import code_archive
 
-    return archive.archive_digest(job.code)
+    return code_archive.archive_digest(job.code)
 
 
 def prepare(settings, session=None, now=0.0, path_exists=None, found=(), facts=None, values=None):

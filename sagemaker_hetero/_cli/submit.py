@@ -93,7 +93,7 @@ def _placeholder_problems(text):
 def _write_archive(path, plan):
     """Write the plan's code archive to ``path`` and say on stderr how to put it where the request points:
     the ``aws s3 cp`` line, or, while the key holds a placeholder, what to pass to get it."""
-    from sagemaker_hetero._model import archive as _archive
+    from sagemaker_hetero._aws import code_archive as _archive
 
     if plan.code is None or not plan.code.upload:
         raise E.ConfigError([E.Problem("--archive", "the job ships no code archive to build")])
