@@ -1,9 +1,20 @@
 """sagemaker-hetero: SageMaker training jobs on heterogeneous clusters.
 
 The public names below are imported lazily (PEP 562), so ``import sagemaker_hetero`` and
-``import sagemaker_hetero.training`` stay light: neither imports boto3, botocore or attrs.
+``import sagemaker_hetero.training`` stay light: neither imports boto3, botocore or attrs. The pure stages
+read the world through what the edge hands in (``_model.outside``): ``_aws.files`` hands it in here,
+before any stage runs (a copy of the training runtime alone has no stages, and no ``_aws``).
 """
 import importlib as _importlib
+
+try:
+    from sagemaker_hetero._aws import files as _files
+except ModuleNotFoundError as _missing:  # the smallest copy of the training runtime (docs/runtime.md)
+    if _missing.name != "sagemaker_hetero._aws":
+        raise
+else:
+    _files.hand_in()
+    del _files
 
 __version__ = "0.1.0"
 

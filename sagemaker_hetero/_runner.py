@@ -13,6 +13,7 @@ import os
 from typing import Any, Optional, Protocol, runtime_checkable
 
 from sagemaker_hetero import utils
+from sagemaker_hetero._aws import files
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._model import build, variables
 from sagemaker_hetero._request import names, plan
@@ -86,7 +87,7 @@ def session_facts(session):
     placeholder ``<region>`` when none is configured: ``names.dry_run_region``)."""
     if is_session(session):
         return session.facts()
-    return plan.Facts(region=names.dry_run_region(names.region_from_environment()))
+    return plan.Facts(region=names.dry_run_region(files.region_from_environment()))
 
 
 def local_path_exists(kind, path):
@@ -106,9 +107,9 @@ def code_digest(session, job):
         return session.code_digest(job)
     if job.code is None or job.code.in_s3:
         return None
-    from sagemaker_hetero._model import archive
+    from sagemaker_hetero._aws import code_archive
 
-    return archive.archive_digest(job.code)
+    return code_archive.archive_digest(job.code)
 
 
 def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=None, values=None, submit=False,

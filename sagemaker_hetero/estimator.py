@@ -11,17 +11,15 @@ pipeline steps and the CLI: :attr:`EstimatorBase.framework`, :meth:`EstimatorBas
 :attr:`EstimatorBase.current_job_name` (docs/architecture.md).
 """
 import functools
-import inspect
 import time
 from typing import Any, Dict, List, Optional, Union
-
-import attrs
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _runner
 from sagemaker_hetero._aws import sdk_config
 from sagemaker_hetero._checks.rules import did_you_mean
 from sagemaker_hetero._model import build as _build
+from sagemaker_hetero._model import record
 from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero._model.docstrings import documented
 from sagemaker_hetero._model.keywords import keywords_checked
@@ -134,6 +132,8 @@ class EstimatorBase(object):
     def allowed_arguments(cls):
         """The names of the arguments this estimator takes."""
         if cls not in EstimatorBase._signatures:
+            import inspect  # not at import: a dry run never needs it
+
             names = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
             EstimatorBase._signatures[cls] = frozenset(names)
         return EstimatorBase._signatures[cls]
@@ -322,7 +322,7 @@ class EstimatorBase(object):
         facts = _runner.session_facts(session)
         found = [] if facts.region is not None else [Problem("sagemaker_session", _names.NO_REGION)]
         if facts.account_id is None and account_id is not None:
-            facts = attrs.evolve(facts, account_id=account_id)
+            facts = record.evolve(facts, account_id=account_id)
         now = time.time()
         settings = self.job_settings(self.latest_inputs if inputs is None else inputs, job_name, experiment_config)
         return _runner.checked_plan(settings, session, now, path_exists=_runner.local_path_exists, found=found,

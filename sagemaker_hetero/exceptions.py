@@ -36,7 +36,6 @@ records of the package's logger (``logging.getLogger("sagemaker_hetero")``: a wa
 or an upload AWS named, a preflight's unknown quoting an answer) are shown too, whatever handler
 writes them.
 """
-import logging
 import re
 
 __all__ = [
@@ -107,7 +106,20 @@ def _shown_record(record):
     return True
 
 
-logging.getLogger("sagemaker_hetero").addFilter(_shown_record)
+_LOGGER = []  # the package's logger, once made
+
+
+def logger():
+    """The package's logger (``logging.getLogger("sagemaker_hetero")``), its records :func:`shown`:
+    made on first use, so that importing the package (a dry run) imports no ``logging``."""
+    if not _LOGGER:
+        import logging
+
+        made = logging.getLogger("sagemaker_hetero")
+        if _shown_record not in made.filters:
+            made.addFilter(_shown_record)
+        _LOGGER.append(made)
+    return _LOGGER[0]
 
 
 class SageMakerHeteroError(Exception):

@@ -22,7 +22,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero import utils
-from sagemaker_hetero._aws import (account, clients, code_upload, create, errors, log_tail, roles, s3_data,
+from sagemaker_hetero._aws import (account, clients, code_upload, create, errors, files, log_tail, roles, s3_data,
                                    sdk_config)
 from sagemaker_hetero._aws.code_upload import MULTIPART_CHUNKSIZE, MULTIPART_THRESHOLD
 from sagemaker_hetero._aws.training_job import TrainingJob
@@ -99,9 +99,9 @@ class Session(object):
         # profile's.
         """Make the session; the parameters are the class's."""
         if boto_session is None:
-            boto_session = clients.new_boto_session(region_name=names.region_from_environment())
+            boto_session = clients.new_boto_session(region_name=files.region_from_environment())
         self.boto_session = boto_session
-        self.boto_region_name = boto_session.region_name or names.region_from_environment()
+        self.boto_region_name = boto_session.region_name or files.region_from_environment()
         if self.boto_region_name is None:
             raise E.ConfigError([E.Problem("boto_session", _NO_REGION)], _SESSION_SUBJECT)
         self._clients = clients.Clients(boto_session, self.boto_region_name, sagemaker_client)

@@ -1,8 +1,9 @@
 """The private subpackages import downward only (docs/architecture.md): _model < _request < _checks <
 _cost < _aws < _preflight, _tuning above the runner, and _cli (the command line's parts) above the public
-modules it drives; the pure stages never reach the AWS edge; boto3 and botocore are imported in the AWS
-edge alone; each subpackage's ``__init__`` is empty. Read from the code's import statements (those
-inside functions too)."""
+modules it drives; the pure stages never reach the AWS edge; _model, _request and _checks import no I/O
+module (what they read is handed in: _model.outside); boto3 and botocore are imported in the AWS edge
+alone; each subpackage's ``__init__`` is empty. Read from the code's import statements (those inside
+functions too)."""
 import ast
 import os
 
@@ -24,9 +25,12 @@ ALLOWED = {
 }
 #: the stages that are pure: none of them may import the AWS edge
 PURE = ("_model", "_request", "_checks", "_cost")
-#: where boto3 and botocore may be imported: the AWS edge, and the walker's optional read of the
-#: installed botocore's service model (an enum newer than the snapshot)
-BOTO_ALLOWED = ("_aws/", "_checks/service.py")
+#: the stages that do no I/O: they import none of IO_MODULES (files, the environment, the installed
+#: botocore's model are handed in from the edge, through _model.outside)
+NO_IO = ("_model", "_request", "_checks")
+IO_MODULES = ("os", "io", "pathlib", "shutil", "subprocess", "tempfile", "socket", "boto3", "botocore")
+#: where boto3 and botocore may be imported: the AWS edge
+BOTO_ALLOWED = ("_aws/",)
 
 
 def _imports(path):
@@ -73,6 +77,32 @@ def test_the_pure_stages_never_import_the_aws_edge():
     found = ["%s/%s" % (stage, name) for stage in PURE for name, path in _modules(stage)
              if any(_within(m, ("sagemaker_hetero._aws",)) for m in _imports(path))]
     assert found == []
+
+
+def _imported_roots(path):
+    """``(line, top-level module)`` of every import in ``path`` (``import os.path`` and ``from os import
+    sep`` are ``os``), those inside functions too; relative imports are the package's own."""
+    for node in ast.walk(ast.parse(open(path).read(), path)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            yield node.lineno, node.module.split(".")[0]
+
+
+@pytest.mark.parametrize("stage", NO_IO)
+def test_the_pure_stages_import_no_io_module(stage):
+    found = ["%s/%s:%d imports %s" % (stage, name, line, module) for name, path in _modules(stage)
+             for line, module in _imported_roots(path) if module in IO_MODULES]
+    assert found == []
+
+
+def test_the_io_imports_check_sees_every_form(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("import os.path\nfrom io import BytesIO\nimport json, socket as s\nfrom . import os\n"
+                    "def f():\n    import subprocess\n    from botocore.session import get_session\n")
+    assert sorted(m for _, m in _imported_roots(str(path)) if m in IO_MODULES) == [
+        "botocore", "io", "os", "socket", "subprocess"]
 
 
 def test_boto3_and_botocore_are_imported_in_the_aws_edge_alone():

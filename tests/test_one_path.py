@@ -138,13 +138,13 @@ def test_the_clis_render_archive_builds_the_code_archive_once(monkeypatch, capsy
     from sagemaker_hetero.cli import main
 
     written = []
-    real = archive._write
+    real = archive.write
 
-    def counting(entries, fileobj, each=None):
+    def counting(entries, fileobj, read, each=None):
         written.append(1)
-        return real(entries, fileobj, each)
+        return real(entries, fileobj, read, each)
 
-    monkeypatch.setattr(archive, "_write", counting)
+    monkeypatch.setattr(archive, "write", counting)
     monkeypatch.setenv("AWS_REGION", "us-west-2")
     example = os.path.join(os.path.dirname(PACKAGE), "examples", "spec.yaml")
     path = str(tmp_path / "sourcedir.tar.gz")

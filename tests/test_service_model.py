@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from sagemaker_hetero._aws import files
 from sagemaker_hetero._checks import service as _service
 from sagemaker_hetero._checks.patterns import UnsupportedPattern, translate_pattern
 from sagemaker_hetero._checks.service import Violation, check, input_shape
@@ -30,7 +31,7 @@ def no_live_botocore(monkeypatch):
 
 
 def snapshot():
-    with open(_service._DATA) as f:
+    with open(files.data_path(_service.SNAPSHOT_FILE)) as f:
         return json.load(f)
 
 
@@ -87,7 +88,7 @@ def test_every_snapshot_pattern_translates_and_compiles():
 
 
 def test_the_snapshot_read_shape_by_shape_is_the_snapshot():
-    with open(_service._DATA) as f:
+    with open(files.data_path(_service.SNAPSHOT_FILE)) as f:
         model = _service.read_snapshot(f.read())
     whole = snapshot()
     assert sorted(model) == sorted(whole)
@@ -96,7 +97,7 @@ def test_the_snapshot_read_shape_by_shape_is_the_snapshot():
 
 
 def test_a_request_parses_only_the_shapes_it_touches(monkeypatch):
-    with open(_service._DATA) as f:
+    with open(files.data_path(_service.SNAPSHOT_FILE)) as f:
         model = _service.read_snapshot(f.read())
     monkeypatch.setitem(_service._cache, "model", model)
     assert check(request(), "CreateTrainingJobRequest") == []

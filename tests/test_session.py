@@ -15,7 +15,7 @@ import pytest
 
 from sagemaker_hetero import InstanceGroup, PyTorch, Session, TrainingInput
 from sagemaker_hetero import exceptions as E
-from sagemaker_hetero._model.archive import archive_members
+from sagemaker_hetero._aws.code_archive import archive_members
 from tests._answers import SAGEMAKER_TRUST
 
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
@@ -547,6 +547,8 @@ def test_the_archive_hashed_as_written_is_the_archive_s_digest(tmp_path):
     """What a dry run shows (the archive hashed as it is written) is the content address of the archive a
     session uploads: plain and PAX headers (a non-ASCII name, a long name), ignored names by equality and by
     wildcard alike."""
+    from sagemaker_hetero._aws import code_archive
+    from sagemaker_hetero._defaults import CODE_IGNORE
     from sagemaker_hetero._model import archive
     from sagemaker_hetero._model.job import Code
 
@@ -559,10 +561,10 @@ def test_the_archive_hashed_as_written_is_the_archive_s_digest(tmp_path):
     (src / ".venv" / "skip.py").write_text("")
     (src / "notes.tmp").write_text("")
     code = Code("train.py", source_dir=str(src))
-    for ignore in (archive.CODE_IGNORE, archive.CODE_IGNORE + ("*.tmp",)):
-        body, _ = archive.build_archive(code, ignore)
+    for ignore in (CODE_IGNORE, CODE_IGNORE + ("*.tmp",)):
+        body, _ = code_archive.build_archive(code, ignore)
         with body:
-            assert archive.archive_digest(code, ignore) == archive.digest(body)
-            names = archive.archive_members(body.read())
+            assert code_archive.archive_digest(code, ignore) == archive.digest(body)
+            names = code_archive.archive_members(body.read())
         assert "pkg/caf\u00e9.txt" in names and not any(".venv" in n for n in names)
         assert ("notes.tmp" in names) == ("*.tmp" not in ignore)

@@ -19,7 +19,7 @@ import pytest
 
 from sagemaker_hetero import PyTorch, Session
 from sagemaker_hetero import exceptions as E
-from sagemaker_hetero._model.archive import archive_members
+from sagemaker_hetero._aws.code_archive import archive_members
 from tests._aws import needs_moto_conditional_writes, needs_moto_head_checksums
 from tests.test_session import (DEFAULT_BUCKET, INPUTS, code, code_object, code_uri, data_bucket,  # noqa: F401
                                 estimator, s3_object)

@@ -15,17 +15,17 @@ to do, and is left as it is. Every call goes through :func:`sagemaker_hetero._aw
 archive built once per tree as scanned) and its upload, once per key per session.
 """
 import base64
-import logging
 import threading
 
 from sagemaker_hetero._aws import errors
+from sagemaker_hetero._aws import code_archive
 from sagemaker_hetero._model import archive
 from sagemaker_hetero._request import s3_uris
 from sagemaker_hetero import exceptions as E
 
 __all__ = ["MULTIPART_THRESHOLD", "MULTIPART_CHUNKSIZE", "KEPT_ARCHIVES", "CodeArchives", "part_size", "store"]
 
-LOGGER = logging.getLogger("sagemaker_hetero")
+LOGGER = E.logger()  # its records shown (exceptions.shown)
 
 #: A code archive larger than this goes up in parts (S3 multipart upload), else in one PutObject.
 MULTIPART_THRESHOLD = 256 * 1024 * 1024
@@ -72,13 +72,13 @@ class CodeArchives(object):
         code = job.code
         if code is None or code.in_s3:
             return None
-        entries = archive.scan(code, ignore)
+        entries = code_archive.scan(code, ignore)
         key = (ignore, archive.signature(entries))
         with self._lock:
             found = self._digests.get(key)
         if found is not None:
             return found
-        body, size = archive.write_archive(entries)
+        body, size = code_archive.write_archive(entries)
         digest = archive.digest(body)
         with self._lock:
             self._digests[key] = digest
@@ -103,7 +103,7 @@ class CodeArchives(object):
             with self._lock:
                 body, size = self._built.pop(plan.code_digest, (None, None))
             if body is None:
-                body, size = archive.build_archive(plan.job.code, ignore)
+                body, size = code_archive.build_archive(plan.job.code, ignore)
             try:
                 if plan.code_digest is not None and archive.digest(body) != plan.code_digest:
                     raise E.ConfigError([E.Problem(

@@ -12,7 +12,6 @@ job has the name) or :class:`JobMayExistError` (nothing can tell), naming the jo
 :func:`create_tuning_job` does the same for a tuning job. Every call goes through ``errors.call``.
 """
 import email.utils
-import logging
 import threading
 import time
 
@@ -25,7 +24,7 @@ from sagemaker_hetero._request.plan import make_plan
 __all__ = ["create_claimed", "create_plan", "create_training_job", "create_tuning_job", "stop_tuning_job", "upsert_pipeline",
            "CLOCK_SKEW_SECONDS"]
 
-LOGGER = logging.getLogger("sagemaker_hetero")
+LOGGER = E.logger()  # its records shown (exceptions.shown)
 
 # How far apart the clocks of this machine and AWS may be when telling a job we created (and
 # lost the answer to) from an older job of the same name, when AWS's answer has no Date header to

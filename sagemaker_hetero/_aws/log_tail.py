@@ -27,15 +27,14 @@ GetLogEvents through ``errors.call``, with botocore's adaptive retries); the wai
 """
 import collections
 import json
-import logging
 
 from sagemaker_hetero._aws import errors, log_labels
-from sagemaker_hetero.exceptions import ResourceNotFoundError
+from sagemaker_hetero.exceptions import ResourceNotFoundError, logger
 
 __all__ = ["LogStreams", "LogTail", "MAX_PAGES_PER_POLL", "MAX_LINES_AHEAD", "MAX_LISTING_PAGES", "MAX_PAGES_TO_END",
            "MAX_EMPTY_PAGES", "MAX_PAGES_PER_READ"]
 
-LOGGER = logging.getLogger("sagemaker_hetero")
+LOGGER = logger()  # its records shown (exceptions.shown)
 #: GetLogEvents pages read per stream in one poll of a follow (each up to 10,000 events or 1 MB).
 MAX_PAGES_PER_POLL = 20
 #: DescribeLogStreams pages read in one listing of a job's streams (50 streams a page: 5,000 streams).

@@ -9,7 +9,6 @@ role, or with ``use_default`` makes and returns ``AmazonSageMaker-DefaultRole``.
 through ``errors.call``.
 """
 import json
-import logging
 import os
 import re
 
@@ -19,7 +18,7 @@ from sagemaker_hetero._request import names
 
 __all__ = ["caller_identity_arn", "execution_role", "notebook_metadata", "DEFAULT_ROLE_NAME", "DEFAULT_ROLE_POLICY"]
 
-LOGGER = logging.getLogger("sagemaker_hetero")
+LOGGER = E.logger()  # its records shown (exceptions.shown)
 
 #: The role ``get_execution_role(use_default=True)`` uses, created if missing (the SDK v2's name).
 DEFAULT_ROLE_NAME = "AmazonSageMaker-DefaultRole"

@@ -8,7 +8,6 @@ calls, through ``errors.call`` (boto3's managed transfers for files: multipart w
 ``ExpectedBucketOwner`` on the default bucket a session made up. The S3-URI vocabulary is
 ``_request.s3_uris``.
 """
-import logging
 import os
 
 from sagemaker_hetero import exceptions as E
@@ -17,7 +16,7 @@ from sagemaker_hetero._request.s3_uris import key_under
 
 __all__ = ["S3Data", "files_to_upload", "download_targets", "listed", "MAX_LIST_PAGES", "MAX_EMPTY_LIST_PAGES"]
 
-LOGGER = logging.getLogger("sagemaker_hetero")
+LOGGER = E.logger()  # its records shown (exceptions.shown)
 #: ListObjectsV2 pages one listing reads (1,000 objects a page: 10 million objects), and empty pages in a
 #: row: an endpoint that gives a next page without end makes the listing fail, saying so, never loop.
 MAX_LIST_PAGES = 10000

@@ -8,10 +8,9 @@ each problem under the user's argument name (the request's ``origins``), with th
 where the request holds a derived one, a pattern's meaning in words, and one problem per argument.
 :func:`rendered_problems` does the same for any rendered request (tuning jobs, pipelines).
 """
-import attrs
-
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._checks import rules, service
+from sagemaker_hetero._model import record
 from sagemaker_hetero._request import plan, render
 from sagemaker_hetero.exceptions import Problem
 
@@ -111,7 +110,7 @@ def stood_in(rendered, facts):
     ``facts.stand_in()`` renders), for checking; as it is when the account is known."""
     if facts is None or facts.account_id is not None:
         return rendered
-    return attrs.evolve(rendered, request=_replaced(rendered.request, D.ACCOUNT_PLACEHOLDER, D.ZERO_ACCOUNT_ID))
+    return record.evolve(rendered, request=_replaced(rendered.request, D.ACCOUNT_PLACEHOLDER, D.ZERO_ACCOUNT_ID))
 
 
 def _replaced(value, old, new):

@@ -3,12 +3,14 @@
 Rules are data, as in botocore's ``validate.py``: ``data/service_model.json`` is a snapshot of the
 botocore model (regenerate it with ``tools/snapshot_service_model.py``) and :func:`check` is one
 walker over its ``type``, ``min``, ``max``, ``pattern``, ``enum``, ``required`` and members. It
-knows no field by name. The snapshot is read on first use, and each shape (and top-level key) is
+knows no field by name. The snapshot is read on first use (its text handed in by the edge:
+``_model.outside.data_text``), and each shape (and top-level key) is
 parsed when first walked (the snapshot script writes one line per shape): a request parses only the
 shapes it touches. A pattern is translated and compiled when first matched; Java's ``.*`` and ``.+``,
 a third of the model's patterns, are checked without a regular expression. botocore is never
-imported, except to look up an enum value the snapshot does not know (a newer botocore must never
-make us refuse a value the service accepts, e.g. a new instance type).
+imported here: the installed one's model, handed in by the edge (``_model.outside.live_service_model``),
+is asked only for an enum value the snapshot does not know (a newer botocore must never make us refuse
+a value the service accepts, e.g. a new instance type).
 
 The checks are the service's, stricter than botocore's client-side ones:
 
@@ -28,14 +30,15 @@ back as a :class:`Violation`, a value that misbehaves (a ``str`` whose ``len()``
 """
 import json
 import math
-import os
 import re
 from collections.abc import Mapping
 from json.decoder import scanstring
 
+from sagemaker_hetero._model import outside
+
 __all__ = ["Violation", "input_shape", "shape", "check", "read_snapshot"]
 
-_DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "service_model.json")
+SNAPSHOT_FILE = "service_model.json"  # package data, read by the edge (``_model.outside``)
 _WIRE_RANGES = {"integer": (-(2 ** 31), 2 ** 31 - 1), "long": (-(2 ** 63), 2 ** 63 - 1)}
 _EXPECTED_TYPE = {
     "string": "must be a string",
@@ -138,8 +141,7 @@ def read_snapshot(text):
 
 def _model():
     if "model" not in _cache:
-        with open(_DATA) as f:
-            _cache["model"] = read_snapshot(f.read())
+        _cache["model"] = read_snapshot(outside.data_text(SNAPSHOT_FILE))
     return _cache["model"]
 
 
@@ -377,12 +379,7 @@ def _live_enum_has(shape_name, value):
 
 def _live_enum(shape_name):
     if "live" not in _cache:
-        try:
-            import botocore.session
-
-            _cache["live"] = botocore.session.get_session().get_service_model("sagemaker")
-        except Exception:  # noqa: BLE001 - no botocore, or no model in it: keep the snapshot's answer
-            _cache["live"] = None
+        _cache["live"] = outside.live_service_model()  # None: no botocore, or no model in it
     try:
         return tuple(_cache["live"].shape_for(shape_name).enum)
     except Exception:  # noqa: BLE001 - no model, no such shape, or no enum in it

@@ -1,15 +1,14 @@
 """A spec or configuration file's text as data, within limits: at most ``MAX_SPEC_BYTES`` of UTF-8
-read (:func:`read_bounded`, :func:`text_of`: nothing past the limit is read), JSON or YAML, at most
+read (:func:`read_bounded`, :func:`text_of`: nothing past the limit is read; the bytes come from the
+edge, ``_model.outside.file_head``), JSON or YAML, at most
 ``MAX_SPEC_DEPTH`` levels deep and ``MAX_SPEC_VALUES`` values / ``MAX_SPEC_CHARS`` characters with every
 YAML alias expanded, measured before anything is built, so a small hostile file (an alias bomb, deep
 nesting) is refused at once instead of taking minutes and gigabytes. Used for the CLI's specs
 (``_cli.spec``) and the SageMaker defaults configuration (``_aws.sdk_config``).
 """
-import errno
 import json
-import os
-import stat
 
+from sagemaker_hetero._model import outside
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = ["loads", "read_bounded", "text_of", "read_json_object", "MAX_SPEC_BYTES", "MAX_SPEC_DEPTH", "MAX_SPEC_VALUES", "MAX_SPEC_CHARS",
@@ -35,20 +34,7 @@ def read_bounded(path, regular_only=False):
     tell a file over the limit, without reading the rest); raises ``OSError``. ``regular_only``: a
     FIFO, device or folder there is refused at once (opened without blocking), for files found by
     their place rather than named by the user (a spec may well come through a pipe)."""
-    fd = os.open(path, os.O_RDONLY | (os.O_NONBLOCK if regular_only else 0))
-    try:
-        if regular_only and not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", path)
-        chunks, left = [], MAX_SPEC_BYTES + 1
-        while left > 0:
-            chunk = os.read(fd, left)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+    return outside.file_head(path, MAX_SPEC_BYTES + 1, regular_only)
 
 
 def text_of(raw, name, noun="spec"):

@@ -140,14 +140,14 @@ def load(args, session=None, facts=None):
 
 def region(args):
     """The region every command reads: ``--region``, else the environment's and the profile's; None."""
-    from sagemaker_hetero._request import names as _context
+    from sagemaker_hetero._aws import files
 
     if getattr(args, "region", None):
         return args.region
     env = dict(os.environ)
     if getattr(args, "profile", None):
         env["AWS_PROFILE"] = args.profile
-    return _context.region_from_environment(env)
+    return files.region_from_environment(env)
 
 
 def dry_run_facts(args):

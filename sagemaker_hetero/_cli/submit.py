@@ -99,7 +99,7 @@ def _placeholder_problems(text):
 
 def _built_archive(job):
     """The job's code archive (a file object at 0), built once; a problem when it ships none to build."""
-    from sagemaker_hetero._model import archive as _archive
+    from sagemaker_hetero._aws import code_archive as _archive
 
     if job.code is None or job.code.in_s3:
         raise E.ConfigError([E.Problem("--archive", "the job ships no code archive to build")])

@@ -15,7 +15,6 @@ clock gone wrong: stale. The cache only saves calls: whatever goes wrong reading
 miss, never an error. Standard library only; the clock is the caller's.
 """
 import json
-import logging
 import os
 import stat
 import time
@@ -23,10 +22,11 @@ import time
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._cost.prices import Price, is_region, usd
 from sagemaker_hetero._model.instance_types import is_instance_type
+from sagemaker_hetero.exceptions import logger
 
 __all__ = ["Shelf", "PriceCache", "cache_root", "CACHED"]
 
-LOGGER = logging.getLogger("sagemaker_hetero")
+LOGGER = logger()  # its records shown (exceptions.shown)
 #: How a cached price names where it came from.
 CACHED = "AWS Price List (cached)"
 _PRICES = "prices"

@@ -1,25 +1,22 @@
-"""The code archive ``sourcedir.tar.gz``, built reproducibly.
+"""The code archive ``sourcedir.tar.gz``'s format, reproducible: what goes in, given the entries.
 
 Same sources, same bytes: entries sorted, times, owners and permissions normalised, the gzip
-header's time zeroed. Symbolic links are followed (the archive holds what they point at). Names
-matching ``CODE_IGNORE`` (``.git``, ``.venv``, ``__pycache__``, ``.ipynb_checkpoints``) stay out.
-The archive is stored under its SHA-256 (``_request.plan.code_plan``), so the same bytes go up once.
-:func:`archive_digest` hashes the archive as it is written, keeping nothing (a dry run's code key);
-``tarfile`` and ``tempfile`` are imported only where an archive is kept or read back, or for a name a
-plain ustar header cannot hold.
+header's time zeroed. Names matching ``CODE_IGNORE`` (``.git``, ``.venv``, ``__pycache__``,
+``.ipynb_checkpoints``) stay out (:func:`ignored`). The archive is stored under its SHA-256
+(``_request.plan.code_plan``), so the same bytes go up once. Pure: the folders are walked and the files
+read by the edge (``_aws.code_archive``: ``scan``, ``build_archive``, ``archive_digest``), which hands
+:func:`write` the entries, a reader of their bytes and the file object to write to; ``tarfile`` is
+imported only for a name a plain ustar header cannot hold.
 """
 import gzip
-import io
-import os
 import stat
 import struct
+import sys
 
-from sagemaker_hetero._defaults import CODE_ARCHIVE_LEVEL, CODE_IGNORE
+from sagemaker_hetero._defaults import CODE_ARCHIVE_LEVEL
 
-__all__ = ["build_archive", "scan", "write_archive", "signature", "digest", "archive_digest", "archive_name",
-           "archive_members", "s3_etag", "s3_checksum", "checksum_of"]
-
-_SPOOL_LIMIT = 64 * 1024 * 1024
+__all__ = ["write", "Hashing", "ignored", "signature", "digest", "archive_name", "s3_etag", "s3_checksum",
+           "checksum_of"]
 
 
 def _sha256(data=b""):
@@ -45,11 +42,15 @@ def archive_name(path):
     """The name a dependency (a file or directory outside ``source_dir``) has at the archive's top:
     its last path component. ``None`` when it has none of its own (``..``, ``.``, ``/``): such a
     dependency would put ``../`` members into the archive, and is refused (``_checks.rules``)."""
-    name = os.path.basename(os.path.normpath(path))
-    return None if name in ("", ".", "..") or name == os.sep else name
+    if sys.platform == "win32":  # os.path's rules, without importing os
+        import ntpath as paths
+    else:
+        import posixpath as paths
+    name = paths.basename(paths.normpath(path))
+    return None if name in ("", ".", "..") or name == paths.sep else name
 
 
-def _ignored(name, ignore):
+def ignored(name, ignore):
     """Whether ``name`` matches an ``fnmatch`` pattern of ``ignore`` (a plain name, the usual kind, by
     equality: no pattern is compiled for it)."""
     return any(name == pattern if not _WILDCARDS.intersection(pattern) else _fnmatch(name, pattern)
@@ -60,44 +61,6 @@ def _fnmatch(name, pattern):
     import fnmatch  # a pattern with wildcards: rare
 
     return fnmatch.fnmatchcase(name, pattern)
-
-
-def scan(code, ignore=CODE_IGNORE):
-    """``[(archive name, local path, os.stat result)]`` for every file and directory of a job's
-    :class:`~._model.job.Code`, sorted by archive name; names matching a pattern of ``ignore`` (``fnmatch``,
-    matched against each name inside ``source_dir`` and the dependency directories, e.g. ``.git``) are
-    left out with all they hold. Symbolic links are followed (one ``stat`` per entry); a link loop
-    stops where it repeats a directory."""
-    roots = []
-    if code.source_dir is not None:
-        root = code.source_dir
-        roots.extend((name, os.path.join(root, name)) for name in os.listdir(root) if not _ignored(name, ignore))
-    else:
-        roots.append((os.path.basename(code.entry_point), code.entry_point))
-    for dep in code.dependencies or ():
-        roots.append((archive_name(dep) or os.path.basename(os.path.abspath(dep)), dep))
-    out = {}
-    for arcname, path in roots:
-        _walk(arcname, path, out, (), ignore)
-    return sorted((name, path, st) for name, (path, st) in out.items())
-
-
-def _walk(arcname, path, out, ancestors, ignore):
-    try:
-        st = os.stat(path)
-    except OSError:  # a dangling link
-        return
-    if not stat.S_ISDIR(st.st_mode):
-        out[arcname] = (path, st)
-        return
-    ident = (st.st_dev, st.st_ino)
-    if ident in ancestors:  # a link loop: stop here instead of recursing forever
-        return
-    out[arcname] = (path, st)
-    ancestors += (ident,)
-    for name in os.listdir(path):
-        if not _ignored(name, ignore):
-            _walk(arcname + "/" + name, os.path.join(path, name), out, ancestors, ignore)
 
 
 def signature(entries):
@@ -143,22 +106,7 @@ _USTAR = struct.Struct("100s8s8s8s12s12s8sc100s8s32s32s8s8s155s12x")
 _FLUSH = 1 << 20  # the tar stream goes to zlib in pieces of about this size
 
 
-def write_archive(entries, each=None):
-    """``(file object positioned at 0, size)``: the gzipped tar of scanned ``entries``.
-
-    ``each(name, is_dir, mode, data)``, if given, sees every entry as it goes in, with the mode the
-    archive gives it and the bytes it holds (a local run unpacks the code from these, without
-    reading the archive back)."""
-    import tempfile
-
-    spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_LIMIT)
-    _write(entries, spool, each)
-    size = spool.tell()
-    spool.seek(0)
-    return spool, size
-
-
-class _Hashing(object):
+class Hashing(object):
     """A write-only file that keeps the SHA-256 of what is written, not the bytes."""
 
     def __init__(self):
@@ -172,16 +120,11 @@ class _Hashing(object):
         pass
 
 
-def archive_digest(code, ignore=CODE_IGNORE):
-    """The SHA-256 (hex) of the archive :func:`build_archive` would build for ``code``, hashed as it is
-    written: the same as :func:`digest` of that archive, without keeping it."""
-    sink = _Hashing()
-    _write(scan(code, ignore), sink)
-    return sink.hash.hexdigest()
-
-
-def _write(entries, fileobj, each=None):
-    """Write the gzipped tar of ``entries`` to ``fileobj`` (see :func:`write_archive`)."""
+def write(entries, fileobj, read, each=None):
+    """Write the gzipped tar of ``entries`` (``[(archive name, local path, os.stat result)]``, sorted) to
+    ``fileobj``; ``read(path, size)``: the bytes of a file entry (raises ``OSError``). ``each(name, is_dir,
+    mode, data)``, if given, sees every entry as it goes in, with the mode the archive gives it and the
+    bytes it holds (a local run unpacks the code from these, without reading the archive back)."""
     with gzip.GzipFile(filename="", mode="wb", fileobj=fileobj, mtime=0, compresslevel=CODE_ARCHIVE_LEVEL) as gz:
         pending, held = [], 0
         for arcname, path, st in entries:
@@ -191,8 +134,7 @@ def _write(entries, fileobj, each=None):
                 if each is not None:
                     each(arcname, True, _mode(st), None)
             else:
-                with open(path, "rb") as f:
-                    data = f.read(st.st_size)
+                data = read(path, st.st_size)
                 if len(data) != st.st_size:
                     raise OSError("%s changed size while the code archive was built" % path)
                 if each is not None:
@@ -206,12 +148,6 @@ def _write(entries, fileobj, each=None):
         pending.append(b"\0" * 1024)  # the end-of-archive marker
         data = b"".join(pending)
         gz.write(data + b"\0" * (-len(data) % _RECORDSIZE))
-
-
-def build_archive(code, ignore=CODE_IGNORE, each=None):
-    """``(file object positioned at 0, size)``: the gzipped tar of a job's :class:`~._model.job.Code`
-    (``each``: see :func:`write_archive`)."""
-    return write_archive(scan(code, ignore), each)
 
 
 def digest(body):
@@ -267,11 +203,3 @@ def _of_parts(body, part_size, new, text):
         digests.append(new(chunk).digest())
     body.seek(0)
     return "%s-%d" % (text(new(b"".join(digests))), len(digests))
-
-
-def archive_members(data):
-    """Names in an archive's bytes (for tests and the docs)."""
-    import tarfile
-
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-        return tar.getnames()

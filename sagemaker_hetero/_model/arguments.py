@@ -15,9 +15,8 @@ pass-through request field is one row here (with its ``doc``) and one parameter 
 Pure data: no I/O. Channel and instance group field tables (a ``TrainingInput``'s and an
 ``InstanceGroup``'s arguments and their places in the request) are here too.
 """
-import attrs
-
 from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._model import record
 
 __all__ = ["Argument", "ARGUMENTS", "BY_NAME", "ESTIMATOR_FIELDS", "AS_GIVEN", "FLAGS", "ARGUMENT", "FIELDS",
            "DESCRIBED_ABSENT", "NOT_DESCRIBED",
@@ -36,7 +35,7 @@ SAME = object()
 NOT_DESCRIBED = None
 
 
-@attrs.frozen(eq=False, repr=False, slots=False)  # table rows, never compared: made on every import
+@record.frozen(eq=False, repr=False, slots=False)  # table rows, never compared: made on every import
 class Argument(object):
     """One argument. ``attribute``: the Job attribute holding it (None: the builder turns it into
     structure, or rendering writes it by hand). ``path``/``when``/``only_with``: the request field
@@ -55,22 +54,22 @@ class Argument(object):
     def __repr__(self):
         return "Argument(%r)" % (self.name,)
 
-    name = attrs.field()
-    default = attrs.field(default=None)
-    attribute = attrs.field(default=None)
-    path = attrs.field(default=None)
-    when = attrs.field(default=GIVEN)
-    only_with = attrs.field(default=None)
-    copied = attrs.field(default=True)
-    sends = attrs.field(default=None)
-    falsy_is_not_given = attrs.field(default=False)
-    none_means = attrs.field(default=None)
-    generic_default = attrs.field(default=SAME)
-    takes = attrs.field(default=ALL)
-    setting = attrs.field(default=True)
-    described_absent = attrs.field(default=None)
-    config = attrs.field(default=None)
-    doc = attrs.field(default="")
+    name = record.field()
+    default = record.field(default=None)
+    attribute = record.field(default=None)
+    path = record.field(default=None)
+    when = record.field(default=GIVEN)
+    only_with = record.field(default=None)
+    copied = record.field(default=True)
+    sends = record.field(default=None)
+    falsy_is_not_given = record.field(default=False)
+    none_means = record.field(default=None)
+    generic_default = record.field(default=SAME)
+    takes = record.field(default=ALL)
+    setting = record.field(default=True)
+    described_absent = record.field(default=None)
+    config = record.field(default=None)
+    doc = record.field(default="")
 
 
 _A = Argument

@@ -13,10 +13,8 @@ build a given job.
 """
 import copy
 
-import attrs
-
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._model import hyperparameters, images
+from sagemaker_hetero._model import hyperparameters, images, record
 from sagemaker_hetero._model import keywords as _keywords
 from sagemaker_hetero._model.arguments import AS_GIVEN, FALSY_IS_NOT_GIVEN, FLAGS
 from sagemaker_hetero._model.job import CODE, MODEL, NOT_GIVEN, Channel, Code, Distribution, Group, Job, group_name
@@ -65,7 +63,7 @@ def build(settings):
     falsy = [name for name in FALSY_IS_NOT_GIVEN if _falsy(getattr(s, name))]
     if s.framework is None and "image_uri" in falsy:
         falsy.remove("image_uri")  # the generic Estimator sends it as given (and ours refuses an empty one)
-    s = attrs.evolve(s, **dict((name, None) for name in falsy))
+    s = record.evolve(s, **dict((name, None) for name in falsy))
     heterogeneous, groups = _cluster(s, out)
     code = _code(s, out)
     channels = _channels(s, heterogeneous, groups, code, out)
@@ -254,10 +252,10 @@ def _channel(name, value, arg, heterogeneous, groups, out):
     channel = Channel.of_input(name, value, groups=names, arg=arg)
     if value.shuffle_config is not None and not isinstance(value.shuffle_config, ShuffleConfig):
         out.add(arg + ".shuffle_config", "must be ShuffleConfig(seed)", value.shuffle_config)
-        channel = attrs.evolve(channel, shuffle_seed=None)
+        channel = record.evolve(channel, shuffle_seed=None)
     if value.attribute_names is not None and not isinstance(value.attribute_names, (list, tuple)):
         out.add(arg + ".attribute_names", "must be a list of attribute names", value.attribute_names)
-        channel = attrs.evolve(channel, attribute_names=None)
+        channel = record.evolve(channel, attribute_names=None)
     return channel
 
 
@@ -436,7 +434,7 @@ def arguments(job):
         kwargs["instance_groups"] = [InstanceGroup(g.name, g.instance_type, g.count) for g in job.groups]
     elif job.groups:
         kwargs["instance_type"], kwargs["instance_count"] = job.groups[0].instance_type, job.groups[0].count
-    defaults = attrs.fields_dict(Job)
+    defaults = record.fields_dict(Job)
     for attr, arg in AS_GIVEN:
         value = getattr(job, attr)
         if value != defaults[attr].default:

@@ -5,10 +5,9 @@ SageMaker Python SDK v2's), as ``name : type, optional`` (or ``, default VALUE``
 wrapped below. :func:`documented` puts the section in a class's docstring and gives ``__init__`` a
 docstring of its own, so ``help(PyTorch)`` and Jupyter's Shift-Tab explain every argument while a new
 argument is documented once, in its row of ``_model.arguments``. The class docstring is made when first
-read (``type.__doc__`` calls the ``__get__`` of what the class holds), so an import pays nothing for it.
-Pure: reads annotations, calls nothing.
+read (``type.__doc__`` calls the ``__get__`` of what the class holds), so an import pays nothing for it,
+and ``inspect`` is imported only then (a dry run never imports it). Pure: reads annotations, calls nothing.
 """
-import inspect
 import typing
 
 from sagemaker_hetero._model.arguments import BY_NAME
@@ -24,6 +23,8 @@ _TYPES = {"sagemaker_session": "Session or LocalSession"}
 def type_text(annotation):
     """An annotation in words: ``Optional[List[str]]`` -> ``"list of str"``, ``Union[str, bool]`` ->
     ``"str or bool"``, ``Dict[str, Any]`` -> ``"dict"``, ``Any`` -> ``"object"``."""
+    import inspect  # when a docstring is made: an import pays nothing for it
+
     origin = getattr(annotation, "__origin__", None)
     args = [a for a in getattr(annotation, "__args__", None) or () if a is not type(None)]
     if origin is typing.Union:
@@ -40,6 +41,8 @@ def type_text(annotation):
 
 
 def _heading(parameter):
+    import inspect
+
     text = "%s : %s" % (parameter.name, _TYPES.get(parameter.name) or type_text(parameter.annotation))
     if parameter.default is None:
         return text + ", optional"
@@ -51,7 +54,8 @@ def _heading(parameter):
 def parameters_section(function, docs=None):
     """The numpydoc ``Parameters`` section of ``function``'s signature (``self`` left out): each
     parameter's heading, then its line of ``docs`` (``{name: text}``; default: the table's ``doc``)."""
-    import textwrap  # when a docstring is first read: an import pays nothing for it
+    import inspect  # when a docstring is first read: an import pays nothing for either
+    import textwrap
 
     lines = ["Parameters", "----------"]
     for parameter in inspect.signature(function).parameters.values():
@@ -73,6 +77,8 @@ class _ClassDoc(object):
 
     def __get__(self, instance, owner):
         if self.text is None:
+            import inspect
+
             self.text = "%s\n\n%s" % (inspect.cleandoc(self.summary), parameters_section(self.init))
         return self.text
 

@@ -4,15 +4,15 @@ The facts (versions, Python versions, repositories, registry accounts) ship as p
 ``data/dlc_training_images.json``.
 """
 import json
-import os
 import re
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.instance_types import processor_for
+from sagemaker_hetero._model import outside
 
 __all__ = ["image_facts", "resolve_version", "image_uri", "processor_for", "training_image", "ImageLookupError"]
 
-_DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "dlc_training_images.json")
+_FACTS_FILE = "dlc_training_images.json"  # package data, read by the edge (``_model.outside``)
 _cache = {}
 
 
@@ -22,8 +22,7 @@ class ImageLookupError(LookupError):
 
 def image_facts():
     if "facts" not in _cache:
-        with open(_DATA) as f:
-            _cache["facts"] = json.load(f)
+        _cache["facts"] = json.loads(outside.data_text(_FACTS_FILE))
     return _cache["facts"]
 
 

@@ -16,9 +16,8 @@ receives.
 """
 import posixpath
 
-import attrs
-
 from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._model import record
 from sagemaker_hetero._model.arguments import ARGUMENTS, job_default
 from sagemaker_hetero._model.settings import model_class
 
@@ -63,10 +62,10 @@ class Group(object):
     """One instance group; ``arg`` is where the user wrote it (``instance_groups[1]``, or ``None``
     for the one group of a cluster without instance groups)."""
 
-    name = attrs.field()
-    instance_type = attrs.field()
-    count = attrs.field()
-    arg = attrs.field(default=None)
+    name = record.field()
+    instance_type = record.field()
+    count = record.field()
+    arg = record.field(default=None)
 
 
 @model_class
@@ -80,22 +79,22 @@ class Channel(object):
     is the URI itself rather than a TrainingInput.
     """
 
-    name = attrs.field()
-    uri = attrs.field()
-    groups = attrs.field(default=None)
-    data_type = attrs.field(default=D.S3_DATA_TYPE)
-    distribution = attrs.field(default=D.S3_DISTRIBUTION)
-    compression = attrs.field(default=None)
-    content_type = attrs.field(default=None)
-    record_wrapping = attrs.field(default=None)
-    input_mode = attrs.field(default=None)
-    attribute_names = attrs.field(default=None)
-    shuffle_seed = attrs.field(default=None)
-    hub_access_config = attrs.field(default=None)
-    model_access_config = attrs.field(default=None)
-    kind = attrs.field(default=INPUT)
-    arg = attrs.field(default=None)
-    plain = attrs.field(default=False)
+    name = record.field()
+    uri = record.field()
+    groups = record.field(default=None)
+    data_type = record.field(default=D.S3_DATA_TYPE)
+    distribution = record.field(default=D.S3_DISTRIBUTION)
+    compression = record.field(default=None)
+    content_type = record.field(default=None)
+    record_wrapping = record.field(default=None)
+    input_mode = record.field(default=None)
+    attribute_names = record.field(default=None)
+    shuffle_seed = record.field(default=None)
+    hub_access_config = record.field(default=None)
+    model_access_config = record.field(default=None)
+    kind = record.field(default=INPUT)
+    arg = record.field(default=None)
+    plain = record.field(default=False)
 
     @classmethod
     def of_input(cls, name, value, groups=None, arg=None):
@@ -135,9 +134,9 @@ class Distribution(object):
     so the checks can say what was wrong with them.
     """
 
-    options = attrs.field()
-    group = attrs.field(default=None)
-    named = attrs.field(default=None)
+    options = record.field()
+    group = record.field(default=None)
+    named = record.field(default=None)
 
     def enabled(self, key):
         """Whether strategy ``key`` is enabled (:func:`enabled` of its section)."""
@@ -176,11 +175,11 @@ class Code(object):
     ``source_dir`` (a folder, or an S3 ``.tar.gz`` used as it is), ``dependencies``, and
     ``location`` (``code_location``: where the archive is uploaded)."""
 
-    entry_point = attrs.field()
-    source_dir = attrs.field(default=None)
-    dependencies = attrs.field(default=())
-    location = attrs.field(default=None)
-    log_level = attrs.field(default=D.CONTAINER_LOG_LEVEL)
+    entry_point = record.field()
+    source_dir = record.field(default=None)
+    dependencies = record.field(default=())
+    location = record.field(default=None)
+    log_level = record.field(default=D.CONTAINER_LOG_LEVEL)
 
     @property
     def program(self):
@@ -198,28 +197,28 @@ class Code(object):
 def _job_fields():
     """The Job's attributes: its structure, then one per argument of the table that an attribute holds."""
     fields = dict(
-        framework=attrs.field(default=None),  # None (generic Estimator), "pytorch" or "tensorflow"
-        heterogeneous=attrs.field(default=False),
-        groups=attrs.field(default=()),
-        channels=attrs.field(default=()),
-        distribution=attrs.field(default=None),
-        code=attrs.field(default=None),
-        hyperparameters=attrs.field(default=()),  # ((key, encoded value), ...): the user's own
-        json_hyperparameters=attrs.field(default=True),  # encoded as JSON (else str(), a bare generic image)
-        subnets=attrs.field(default=None),
-        security_group_ids=attrs.field(default=None),
-        environment=attrs.field(default=None),  # ((name, value), ...) or None
-        tags=attrs.field(default=None),  # ({"Key": ..., "Value": ...}, ...) or None
-        metric_definitions=attrs.field(default=None),
-        debugger_hook_config=attrs.field(default=None),  # request format; True: to the output path
-        profiler_config=attrs.field(default=None),
-        model_dir=attrs.field(default=None),  # TensorFlow: None = the default, False = left out
-        job_name=attrs.field(default=None),
-        base_job_name=attrs.field(default=None),
+        framework=record.field(default=None),  # None (generic Estimator), "pytorch" or "tensorflow"
+        heterogeneous=record.field(default=False),
+        groups=record.field(default=()),
+        channels=record.field(default=()),
+        distribution=record.field(default=None),
+        code=record.field(default=None),
+        hyperparameters=record.field(default=()),  # ((key, encoded value), ...): the user's own
+        json_hyperparameters=record.field(default=True),  # encoded as JSON (else str(), a bare generic image)
+        subnets=record.field(default=None),
+        security_group_ids=record.field(default=None),
+        environment=record.field(default=None),  # ((name, value), ...) or None
+        tags=record.field(default=None),  # ({"Key": ..., "Value": ...}, ...) or None
+        metric_definitions=record.field(default=None),
+        debugger_hook_config=record.field(default=None),  # request format; True: to the output path
+        profiler_config=record.field(default=None),
+        model_dir=record.field(default=None),  # TensorFlow: None = the default, False = left out
+        job_name=record.field(default=None),
+        base_job_name=record.field(default=None),
     )
     for argument in ARGUMENTS:
         if argument.setting and argument.attribute is not None:
-            fields[argument.attribute] = attrs.field(default=job_default(argument))
+            fields[argument.attribute] = record.field(default=job_default(argument))
     return fields
 
 

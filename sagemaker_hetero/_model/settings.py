@@ -4,44 +4,43 @@ Nothing here checks or converts values: ``_model.build`` turns these settings in
 The fields are made from the table of arguments (``_model.arguments``): one per argument that is
 part of the job, with the default a setting not given at all takes (a CLI spec without it).
 """
-import attrs
-
+from sagemaker_hetero._model import record
 from sagemaker_hetero._model.arguments import ARGUMENTS, ESTIMATOR_FIELDS, settings_default
 
 __all__ = ["JobSettings", "ESTIMATOR_FIELDS", "short_repr", "model_class"]
 
 
 def short_repr(value):
-    """``Name(field=..., ...)`` of an attrs object, naming only the fields not at their defaults: the repr
-    of the large model classes, made without attrs generating one per class at import."""
-    given = ["%s=%r" % (f.name, getattr(value, f.name)) for f in attrs.fields(type(value))
+    """``Name(field=..., ...)`` of a record, naming only the fields not at their defaults: the repr of the
+    large model classes, made without generating one per class at import."""
+    given = ["%s=%r" % (f.name, getattr(value, f.name)) for f in record.fields(type(value))
              if getattr(value, f.name) is not f.default]
     return "%s(%s)" % (type(value).__name__, ", ".join(given))
 
 
 def model_class(cls=None, these=None):
-    """``attrs.frozen`` for the job model's and the request's internal classes, which are made on every
+    """``record.frozen`` for the job model's and the request's internal classes, which are made on every
     import and never compared field by field: no generated ``__eq__``, ``__hash__`` or ``__repr__``
-    (:func:`short_repr` names what differs from the defaults), no slots (attrs makes a slotted class
+    (:func:`short_repr` names what differs from the defaults), no slots (a slotted class is made
     twice). ``these``: the fields, when the class body does not hold them."""
 
     def make(cls):
         cls.__repr__ = short_repr
-        return attrs.frozen(cls, these=these, eq=False, repr=False, slots=False)
+        return record.frozen(cls, these=these, eq=False, repr=False, slots=False)
 
     return make if cls is None else make(cls)
 
 
 def _fields():
     fields = dict(
-        framework=attrs.field(default=None),  # None (generic Estimator), "pytorch" or "tensorflow"
-        channels=attrs.field(default=()),  # ((name, str-or-TrainingInput), ...) from fit(inputs)
-        inputs_problem=attrs.field(default=None),  # (what is wrong with fit's inputs as a whole, the inputs given)
-        config_tags=attrs.field(default=None),  # the defaults configuration's, appended unless given
+        framework=record.field(default=None),  # None (generic Estimator), "pytorch" or "tensorflow"
+        channels=record.field(default=()),  # ((name, str-or-TrainingInput), ...) from fit(inputs)
+        inputs_problem=record.field(default=None),  # (what is wrong with fit's inputs as a whole, the inputs given)
+        config_tags=record.field(default=None),  # the defaults configuration's, appended unless given
     )
     for argument in ARGUMENTS:
         if argument.setting:
-            fields[argument.name] = attrs.field(default=settings_default(argument))
+            fields[argument.name] = record.field(default=settings_default(argument))
     return fields
 
 

@@ -7,14 +7,13 @@ names its public module as its ``__module__`` (reprs and pickles read as before)
 """
 from typing import Any, Dict, List, Optional, Union
 
-import attrs
-
+from sagemaker_hetero._model import record
 from sagemaker_hetero._model.keywords import keywords_checked
 
 __all__ = ["InstanceGroup", "TrainingInput", "ShuffleConfig"]
 
 
-@attrs.frozen
+@record.frozen
 class InstanceGroup(object):
     """A named set of identical instances in a heterogeneous training job.
 
@@ -31,9 +30,9 @@ class InstanceGroup(object):
         How many instances the group has (at least 1).
     """
 
-    instance_group_name: Optional[str] = attrs.field(default=None)
-    instance_type: Optional[str] = attrs.field(default=None)
-    instance_count: Optional[int] = attrs.field(default=None)
+    instance_group_name: Optional[str] = record.field(default=None)
+    instance_type: Optional[str] = record.field(default=None)
+    instance_count: Optional[int] = record.field(default=None)
 
     @property
     def name(self):
@@ -51,7 +50,7 @@ class InstanceGroup(object):
         return self.instance_count
 
 
-@attrs.frozen
+@record.frozen
 class ShuffleConfig(object):
     """How a channel's S3 objects are shuffled (in Pipe mode): with the same seed, the same order.
 
@@ -61,10 +60,10 @@ class ShuffleConfig(object):
         The seed of the shuffle.
     """
 
-    seed: int = attrs.field()
+    seed: int = record.field()
 
 
-@attrs.frozen
+@record.frozen
 class TrainingInput(object):
     """One channel of a training job: where its data is, and how and to which instance groups it goes.
 
@@ -104,19 +103,19 @@ class TrainingInput(object):
         A ModelAccessConfig request dict, e.g. ``{"AcceptEula": True}``.
     """
 
-    s3_data: Optional[str] = attrs.field(default=None)
-    distribution: Optional[str] = attrs.field(default=None)
-    compression: Optional[str] = attrs.field(default=None)
-    content_type: Optional[str] = attrs.field(default=None)
-    record_wrapping: Optional[str] = attrs.field(default=None)
-    s3_data_type: str = attrs.field(default="S3Prefix")
-    instance_groups: Optional[List[Union[str, Any]]] = attrs.field(default=None)
-    input_mode: Optional[str] = attrs.field(default=None)
-    attribute_names: Optional[List[str]] = attrs.field(default=None)
-    target_attribute_name: Optional[str] = attrs.field(default=None)
-    shuffle_config: Optional[ShuffleConfig] = attrs.field(default=None)
-    hub_access_config: Optional[Dict[str, Any]] = attrs.field(default=None)
-    model_access_config: Optional[Dict[str, Any]] = attrs.field(default=None)
+    s3_data: Optional[str] = record.field(default=None)
+    distribution: Optional[str] = record.field(default=None)
+    compression: Optional[str] = record.field(default=None)
+    content_type: Optional[str] = record.field(default=None)
+    record_wrapping: Optional[str] = record.field(default=None)
+    s3_data_type: str = record.field(default="S3Prefix")
+    instance_groups: Optional[List[Union[str, Any]]] = record.field(default=None)
+    input_mode: Optional[str] = record.field(default=None)
+    attribute_names: Optional[List[str]] = record.field(default=None)
+    target_attribute_name: Optional[str] = record.field(default=None)
+    shuffle_config: Optional[ShuffleConfig] = record.field(default=None)
+    hub_access_config: Optional[Dict[str, Any]] = record.field(default=None)
+    model_access_config: Optional[Dict[str, Any]] = record.field(default=None)
 
     @property
     def config(self):

@@ -17,8 +17,7 @@ job started directly never imports the pipeline classes.
 import re
 import sys
 
-import attrs
-
+from sagemaker_hetero._model import record
 from sagemaker_hetero.exceptions import Problem
 
 __all__ = ["PLACES", "Marked", "find", "with_values", "with_tokens", "hides", "merged", "outside_pipeline"]
@@ -77,15 +76,15 @@ def _rebuilt(value, path, visit, parameter_class):
     if isinstance(value, (list, tuple)):
         items = [_rebuilt(v, "%s[%d]" % (path, i), visit, parameter_class) for i, v in enumerate(value)]
         return type(value)(items) if any(a is not b for a, b in zip(items, value)) else value
-    if attrs.has(type(value)):
+    if record.has(type(value)):
         changes = {}
-        for field in attrs.fields(type(value)):
+        for field in record.fields(type(value)):
             if field.init:
                 item = getattr(value, field.name)
                 new = _rebuilt(item, "%s.%s" % (path, field.name), visit, parameter_class)
                 if new is not item:
                     changes[field.alias or field.name] = new
-        return attrs.evolve(value, **changes) if changes else value
+        return record.evolve(value, **changes) if changes else value
     return value
 
 
@@ -94,7 +93,7 @@ def _substituted(settings, visit):
     if module is None:
         return settings
     changes = {}
-    for field in attrs.fields(type(settings)):
+    for field in record.fields(type(settings)):
         if field.name in _NOT_ARGUMENTS:
             continue
         value = getattr(settings, field.name)
@@ -105,7 +104,7 @@ def _substituted(settings, visit):
                      for name, value in settings.channels)
     if any(a[1] is not b[1] for a, b in zip(channels, settings.channels)):
         changes["channels"] = channels
-    return attrs.evolve(settings, **changes) if changes else settings
+    return record.evolve(settings, **changes) if changes else settings
 
 
 def find(settings):

@@ -7,18 +7,17 @@ The family's types come from the quota-name map (the session's, else the file's;
 this), their quotas from GetServiceQuota; anything that cannot be asked leaves the alternatives out,
 never the error.
 """
-import logging
 import time
 
 from sagemaker_hetero._request import describe
 from sagemaker_hetero._preflight import cache, quotas
 from sagemaker_hetero._preflight.ask import Asker, Unanswered
 from sagemaker_hetero._preflight.state import state_of
-from sagemaker_hetero.exceptions import CapacityError
+from sagemaker_hetero.exceptions import CapacityError, logger
 
 __all__ = ["is_capacity", "capacity_error", "advice"]
 
-LOGGER = logging.getLogger("sagemaker_hetero")
+LOGGER = logger()  # its records shown (exceptions.shown)
 #: At most this many quotas are asked for, all groups together.
 MAX_ASKED = 12
 

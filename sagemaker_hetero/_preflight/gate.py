@@ -12,7 +12,6 @@ session (``sagemaker_hetero`` logger, INFO), and the job goes on; a preflight th
 other way (whatever it raises) is logged so too and never stops the job. What the create call
 raises is raised as it is.
 """
-import logging
 import sys
 import time
 
@@ -25,7 +24,7 @@ from sagemaker_hetero._preflight.state import state_of
 
 __all__ = ["is_aws", "check", "created", "explained"]
 
-LOGGER = logging.getLogger("sagemaker_hetero")
+LOGGER = E.logger()  # its records shown (exceptions.shown)
 
 
 def is_aws(session):

@@ -8,14 +8,13 @@ placeholder ``<region>`` (:func:`dry_run_region`); a submission needs a real one
 A default job name is ``{base}-{timestamp}`` as the
 SDK v2 makes it, the clock passed in.
 """
-import os
 import re
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import utils
-from sagemaker_hetero._model import images
+from sagemaker_hetero._model import images, outside
 
-__all__ = ["region_from_environment", "dry_run_region", "known_region", "partition_for", "default_bucket_name", "role_arn_for", "NO_REGION",
+__all__ = ["configured_region", "dry_run_region", "known_region", "partition_for", "default_bucket_name", "role_arn_for", "NO_REGION",
            "default_job_name", "image_base_name"]
 
 #: What to do when no region is configured (the one region rule: an explicit session's, else
@@ -26,20 +25,24 @@ NO_REGION = (
 )
 
 
-def region_from_environment(environ=None):
+def configured_region(environ):
     """The region the AWS configuration names: ``AWS_DEFAULT_REGION``, ``AWS_REGION``, then the
-    ``region`` of the profile (``AWS_PROFILE``, else ``default``) in the AWS config file; or None."""
-    env = os.environ if environ is None else environ
+    ``region`` of the profile (``AWS_PROFILE``, else ``default``) in the AWS config file
+    (``AWS_CONFIG_FILE``, else the default place; read by the edge, ``_model.outside.aws_config``); or
+    None. ``environ``: the environment variables (a mapping, handed in: ``_aws.files.region_from_environment``
+    hands in ``os.environ``)."""
     for key in ("AWS_DEFAULT_REGION", "AWS_REGION"):
-        if env.get(key):
-            return env[key]
-    profile = env.get("AWS_PROFILE") or env.get("AWS_DEFAULT_PROFILE") or "default"
-    path = env.get("AWS_CONFIG_FILE") or os.path.join(os.path.expanduser("~"), ".aws", "config")
+        if environ.get(key):
+            return environ[key]
+    profile = environ.get("AWS_PROFILE") or environ.get("AWS_DEFAULT_PROFILE") or "default"
+    text = outside.aws_config(environ.get("AWS_CONFIG_FILE") or None)
+    if text is None:
+        return None
     import configparser  # only when no variable names the region
 
     parser = configparser.RawConfigParser()
     try:
-        parser.read(path)
+        parser.read_string(text)
     except configparser.Error:
         return None
     section = profile if profile == "default" else "profile %s" % profile

@@ -6,9 +6,8 @@ request in the user's terms. :class:`Facts` are what a session knows (region, ac
 role ARNs); the places the SDK v2 puts output and code follow from them (:func:`output_path`,
 :func:`code_plan`). The checks of a plan are ``_checks``'.
 """
-import attrs
-
 from sagemaker_hetero import _defaults as D
+from sagemaker_hetero._model import record
 from sagemaker_hetero._model.settings import model_class
 from sagemaker_hetero._request import names, render, s3_uris
 
@@ -20,12 +19,12 @@ class Facts(object):
     """What a session knows: region, (when looked up or given) account, bucket and role ARNs, and
     whether it runs jobs locally."""
 
-    region = attrs.field()
-    account_id = attrs.field(default=None)
-    default_bucket = attrs.field(default=None)
-    default_bucket_prefix = attrs.field(default=None)
-    role_arns = attrs.field(factory=dict)
-    local = attrs.field(default=False)  # the job runs on this machine (LocalSession)
+    region = record.field()
+    account_id = record.field(default=None)
+    default_bucket = record.field(default=None)
+    default_bucket_prefix = record.field(default=None)
+    role_arns = record.field(factory=dict)
+    local = record.field(default=False)  # the job runs on this machine (LocalSession)
 
     def bucket(self):
         if self.default_bucket is not None:
@@ -40,15 +39,15 @@ class Facts(object):
     def stand_in(self):
         """These facts with a valid stand-in for an unknown account (to check a request that would
         otherwise show a placeholder)."""
-        return self if self.account_id is not None else attrs.evolve(self, account_id=D.ZERO_ACCOUNT_ID)
+        return self if self.account_id is not None else record.evolve(self, account_id=D.ZERO_ACCOUNT_ID)
 
 
 @model_class
 class CodePlan(object):
     """Where the code archive lives (``upload`` False when ``source_dir`` already is an S3 archive)."""
 
-    s3_uri = attrs.field()
-    upload = attrs.field()
+    s3_uri = record.field()
+    upload = record.field()
 
 
 #: The one create call of a training job's plan.
@@ -63,16 +62,16 @@ class Plan(object):
     call (``operation``: CreateTrainingJob, or a tuning job's CreateHyperParameterTuningJob over the
     training job's plan ``training``)."""
 
-    job = attrs.field()
-    job_name = attrs.field()
-    rendered = attrs.field(repr=False)
-    code = attrs.field()
-    region = attrs.field(default=None)
-    facts = attrs.field(default=None, repr=False)
-    code_digest = attrs.field(default=None)
-    made_at = attrs.field(default=0.0, repr=False)
-    operation = attrs.field(default=CREATE_TRAINING_JOB)
-    training = attrs.field(default=None, repr=False)
+    job = record.field()
+    job_name = record.field()
+    rendered = record.field(repr=False)
+    code = record.field()
+    region = record.field(default=None)
+    facts = record.field(default=None, repr=False)
+    code_digest = record.field(default=None)
+    made_at = record.field(default=0.0, repr=False)
+    operation = record.field(default=CREATE_TRAINING_JOB)
+    training = record.field(default=None, repr=False)
 
     @property
     def request(self):

@@ -9,10 +9,8 @@ from their field tables there, which ``_request.describe`` reads back; the few p
 their own (the image, the cluster, channels, hyperparameters) sit next to each other below.
 :class:`Writer` writes a request with its origins (the tuning request's writer too).
 """
-import attrs
-
 from sagemaker_hetero._model import hyperparameters as H
-from sagemaker_hetero._model import images
+from sagemaker_hetero._model import images, record
 from sagemaker_hetero._model.arguments import (ALWAYS, ARGUMENT, FIELDS, GIVEN, GROUP_FIELDS, TRUE, channel_fields, copied,
                                                data_source)
 from sagemaker_hetero._model.job import CODE, MODEL
@@ -49,12 +47,12 @@ class Context(object):
     goes (the default bucket resolved), where the code archive lives (None: no code), and whether
     the job runs locally (``file://`` URIs are local then; for AWS they are S3 URIs gone wrong)."""
 
-    region = attrs.field()
-    job_name = attrs.field()
-    role_arn = attrs.field()
-    output_path = attrs.field()
-    code_uri = attrs.field(default=None)
-    local = attrs.field(default=False)  # a local run: file:// channels and output are read locally
+    region = record.field()
+    job_name = record.field()
+    role_arn = record.field()
+    output_path = record.field()
+    code_uri = record.field(default=None)
+    local = record.field(default=False)  # a local run: file:// channels and output are read locally
 
 
 @model_class
@@ -63,10 +61,10 @@ class Rendered(object):
     holding local-only values (a local run's ``file://`` channels and output); ``given``: wire path
     -> the user's own value where the request holds one derived from it (a role name's ARN)."""
 
-    request = attrs.field()
-    origins = attrs.field()
-    skip = attrs.field(default=())
-    given = attrs.field(factory=dict)
+    request = record.field()
+    origins = record.field()
+    skip = record.field(default=())
+    given = record.field(factory=dict)
 
 
 class Writer(object):

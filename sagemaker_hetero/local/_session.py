@@ -17,10 +17,10 @@ import threading
 import attrs
 
 from sagemaker_hetero import utils
+from sagemaker_hetero._aws import code_archive as _archive
 from sagemaker_hetero._aws import sdk_config
+from sagemaker_hetero._aws.files import region_from_environment
 from sagemaker_hetero._request import plan as _plan
-from sagemaker_hetero._request.names import region_from_environment
-from sagemaker_hetero._model import archive as _archive
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.job import CODE
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem

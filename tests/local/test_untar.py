@@ -197,7 +197,7 @@ def test_the_own_ustar_reader_writes_what_tarfile_reads_and_leaves_anything_else
     damaged header is left to tarfile."""
     import shutil
 
-    from sagemaker_hetero._model import archive as _archive
+    from sagemaker_hetero._aws import code_archive as _archive
     from sagemaker_hetero._model.job import Code
 
     source = tmp_path / "src"
