@@ -15,7 +15,7 @@ ENVIRONMENTS = [
 @pytest.mark.parametrize("environ, region", ENVIRONMENTS)
 def test_the_region_from_the_environments_variables(environ, region, tmp_path):
     environ = dict(environ, AWS_CONFIG_FILE=str(tmp_path / "none"))
-    assert names.region_from_environment(environ) == region
+    assert names.configured_region(environ) == region
 
 
 @pytest.mark.parametrize("profile, region", [(None, "ap-south-1"), ("work", "sa-east-1"), ("other", None)])
@@ -25,7 +25,7 @@ def test_the_region_from_the_profile_in_the_config_file(profile, region, tmp_pat
     environ = {"AWS_CONFIG_FILE": str(config)}
     if profile:
         environ["AWS_PROFILE"] = profile
-    assert names.region_from_environment(environ) == region
+    assert names.configured_region(environ) == region
 
 
 @pytest.mark.parametrize("given, dry_run, known", [("eu-west-1", "eu-west-1", "eu-west-1"), (None, "<region>", None),
