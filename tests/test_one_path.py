@@ -169,3 +169,22 @@ def test_a_request_problem_is_told_before_a_failed_look_up_of_its_facts(aws, mon
         est.fit(dict(INPUTS, train=TrainingInput(long_uri, instance_groups=["data"])), wait=False)
     assert [p.path for p in caught.value.problems] == ["inputs['train'].s3_data"], str(caught.value)
     assert aws.operations() == []
+
+
+EXAMPLES = os.path.join(os.path.dirname(PACKAGE), "examples")
+
+
+@pytest.mark.parametrize("argv, rendered", [
+    (["render", "spec.yaml"], {"training": 1, "tuning": 0}),
+    (["render", "spec.yaml", "--cost"], {"training": 1, "tuning": 0}),
+    (["cost", "spec.yaml", "--offline", "--prices", "prices.csv"], {"training": 1, "tuning": 0}),
+    (["tune", "render", "tune_spec.yaml"], {"training": 1, "tuning": 1}),
+])
+def test_the_clis_dry_commands_render_each_request_once(renders, monkeypatch, capsys, argv, rendered):
+    # the plan rendered for the spec's checks is the one printed: no second render for the code key
+    from sagemaker_hetero.cli import main
+
+    monkeypatch.setenv("AWS_REGION", "us-west-2")
+    argv = [os.path.join(EXAMPLES, a) if a.endswith((".yaml", ".csv")) else a for a in argv]
+    assert main(argv) == 0, capsys.readouterr().err
+    assert renders == rendered
