@@ -113,7 +113,7 @@ def code_digest(session, job):
 
 
 def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=None, values=None, submit=False,
-            digest=True):
+            digest=True, stamp=True):
     """``(job, plan, problems)``: round one for one job's settings, as ``session`` (None: none, an AWS
     dry run) runs it, and the plan, its request rendered once: the job model, the session's own check
     of it, our rules (``round_one.model_problems``); then the facts (``facts``; default: the
@@ -123,7 +123,8 @@ def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=N
     for a caller that builds the archive itself). Pipeline parameters among the settings are checked with their
     values in their place (``values``: name -> an execution's value; else their defaults), and the
     job holds those values, marked (``_model.variables``). ``submit``: a default job name's stamp is
-    claimed (``utils.claim_time``), as a job that is created gets it."""
+    claimed (``utils.claim_time``), as a job that is created gets it (unless ``stamp`` is False: a
+    pipeline step's job is named when it runs)."""
     settings, hidden, misplaced = variables.with_values(settings, values)
     job, problems = build.build(settings)
     problems = list(found) + misplaced + problems
@@ -139,7 +140,7 @@ def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=N
             facts = session.lookup_facts(job)
         except AWSError as exc:  # the request's own problems first, all at once: the look-up's failure after
             unanswered = exc
-    if submit and job.job_name is None:
+    if submit and stamp and job.job_name is None:
         now = utils.claim_time(now)
     digest = (digest(job) if callable(digest) else code_digest(session, job)) if clean and digest else None
     made = plan.make_plan(job, facts, now, code_digest=digest)

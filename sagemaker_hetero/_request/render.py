@@ -10,7 +10,7 @@ their own (the image, the cluster, channels, hyperparameters) sit next to each o
 :class:`Writer` writes a request with its origins (the tuning request's writer too).
 """
 from sagemaker_hetero._model import hyperparameters as H
-from sagemaker_hetero._model import images, record
+from sagemaker_hetero._model import images, record, variables
 from sagemaker_hetero._model.arguments import (ALWAYS, ARGUMENT, FIELDS, GIVEN, GROUP_FIELDS, TRUE, channel_fields, copied,
                                                data_source)
 from sagemaker_hetero._model.job import CODE, MODEL
@@ -59,12 +59,15 @@ class Context(object):
 class Rendered(object):
     """A request; ``origins``: wire path tuple -> the user's argument it came from; ``skip``: paths
     holding local-only values (a local run's ``file://`` channels and output); ``given``: wire path
-    -> the user's own value where the request holds one derived from it (a role name's ARN)."""
+    -> the user's own value where the request holds one derived from it (a role name's ARN);
+    ``derived``: wire path -> a string derived from a pipeline parameter's value, written with the
+    parameter's token instead (``_model.variables.tokens_in``; a pipeline step's definition)."""
 
     request = record.field()
     origins = record.field()
     skip = record.field(default=())
     given = record.field(factory=dict)
+    derived = record.field(factory=dict)
 
 
 class Writer(object):
@@ -77,6 +80,7 @@ class Writer(object):
         self.origins = {} if origins is None else origins
         self.skip = []
         self.given = {}
+        self.derived = {}
 
     def put(self, path, value, arg):
         """Write ``value`` at ``path`` (making the dicts on the way), coming from the argument ``arg``."""
@@ -88,7 +92,8 @@ class Writer(object):
             self.origins[path] = arg
 
     def rendered(self):
-        return Rendered(request=self.request, origins=self.origins, skip=tuple(self.skip), given=self.given)
+        return Rendered(request=self.request, origins=self.origins, skip=tuple(self.skip), given=self.given,
+                        derived=self.derived)
 
 
 def _training_writer():
@@ -229,11 +234,15 @@ def _render_hyperparameters(w, job, context):
         hps[key] = value
         origins[key] = "hyperparameters[%r]" % (key,)
     for key, value, arg in H.sdk_entries(job):
+        value = _resolve(value, context)
         try:
-            hps[key] = H.encode(_resolve(value, context))
+            hps[key] = H.encode(value)
         except ValueError:
             continue  # reported by the checks
         origins[key] = arg
+        tokens = variables.tokens_in(value)  # a pipeline parameter's value in it: the definition shows its token
+        if tokens is not None:
+            w.derived[("HyperParameters", key)] = H.encode(tokens)
     if hps:
         w.put(("HyperParameters",), hps, "hyperparameters")
         for key, arg in origins.items():
