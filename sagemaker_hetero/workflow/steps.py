@@ -132,7 +132,7 @@ class TrainingStep(object):
         if _runner.is_session(given) and given.local_mode:
             found.append(Problem("estimator.sagemaker_session", "a pipeline runs its steps in SageMaker: give the "
                                                                 "estimator a Session, not a LocalSession"))
-            given = None
+            given = session = None
         session = given if session is None else session
         _, made, more = _runner.planned(self._settings(), session, self.made_at, path_exists,
                                         facts=_runner.session_facts(session), values=values, submit=submit,
