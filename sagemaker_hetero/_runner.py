@@ -20,7 +20,7 @@ from sagemaker_hetero._request import names, plan
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
 __all__ = ["SessionProtocol", "PROTOCOL", "FIT_DECIDES", "is_session", "session_facts", "local_path_exists",
-           "code_digest", "prepare", "planned", "checked_job", "checked_plan", "plan_for", "execute", "upload"]
+           "code_digest", "prepare", "planned", "checked_job", "checked_plan", "execute", "upload"]
 
 
 @runtime_checkable
@@ -113,16 +113,18 @@ def code_digest(session, job):
 
 
 def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=None, values=None, submit=False,
-            digest=True):
+            digest=True, stamp=True):
     """``(job, plan, problems)``: round one for one job's settings, as ``session`` (None: none, an AWS
     dry run) runs it, and the plan, its request rendered once: the job model, the session's own check
     of it, our rules (``round_one.model_problems``); then the facts (``facts``; default: the
     session's without a call, looked up by the session when ``submit`` and nothing is wrong yet), the
     plan (``digest``: with the code key the session gives it, when nothing is wrong yet) and the
-    service's limits on its request. Pipeline parameters among the settings are checked with their
+    service's limits on its request (``digest`` may be the archive's digest maker, ``job -> SHA-256``,
+    for a caller that builds the archive itself). Pipeline parameters among the settings are checked with their
     values in their place (``values``: name -> an execution's value; else their defaults), and the
     job holds those values, marked (``_model.variables``). ``submit``: a default job name's stamp is
-    claimed (``utils.claim_time``), as a job that is created gets it."""
+    claimed (``utils.claim_time``), as a job that is created gets it (unless ``stamp`` is False: a
+    pipeline step's job is named when it runs)."""
     settings, hidden, misplaced = variables.with_values(settings, values)
     job, problems = build.build(settings)
     problems = list(found) + misplaced + problems
@@ -138,9 +140,10 @@ def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=N
             facts = session.lookup_facts(job)
         except AWSError as exc:  # the request's own problems first, all at once: the look-up's failure after
             unanswered = exc
-    if submit and job.job_name is None:
+    if submit and stamp and job.job_name is None:
         now = utils.claim_time(now)
-    made = plan.make_plan(job, facts, now, code_digest=code_digest(session, job) if clean and digest else None)
+    digest = (digest(job) if callable(digest) else code_digest(session, job)) if clean and digest else None
+    made = plan.make_plan(job, facts, now, code_digest=digest)
     problems = round_one.plan_problems(made, problems)
     mine = set(id(p) for p in misplaced)
     problems = [p for p in problems if id(p) in mine or not variables.hides(p.path, hidden)]

@@ -500,7 +500,8 @@ class EstimatorBase(object):
             title += " (latest job: %s)" % self._current_job_name
         elif self._current_job_name:  # named by a dry run: nothing started
             title += " (dry run of %s; no job started)" % self._current_job_name
-        job, _ = _build.build(self.job_settings(self.latest_inputs))
+        # the job as the planner builds it (its problems are the checks'), as the session's facts show it
+        job = _runner.planned(self.job_settings(self.latest_inputs), None, facts=facts, digest=False)[0]
         from sagemaker_hetero._request import view
 
         return view.view_of_job(job, title, facts)

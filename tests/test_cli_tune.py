@@ -88,7 +88,7 @@ def test_tune_render_with_a_job_name_is_exactly_the_tuners_dry_run(capsys, spec_
                                 metric_definitions=[{"Name": "loss", "Regex": "loss=(.*)"}])
     inputs = {"raw": TrainingInput("s3://bucket/raw", instance_groups=["data"]),
               "dummy": TrainingInput("s3://bucket/dummy", instance_groups=["train"])}
-    # one path through for both (_runner.plan_for): the same code key, the archive's content address
+    # one path through for both (_runner.planned, with the code key): the same code key, the archive's content address
     assert rendered == json.loads(json.dumps(tuner.fit(inputs, job_name="cli-hpo", dry_run=True)))
     assert "/code/" in json.loads(definition["StaticHyperParameters"]["sagemaker_submit_directory"])
 

@@ -169,3 +169,61 @@ def test_a_request_problem_is_told_before_a_failed_look_up_of_its_facts(aws, mon
         est.fit(dict(INPUTS, train=TrainingInput(long_uri, instance_groups=["data"])), wait=False)
     assert [p.path for p in caught.value.problems] == ["inputs['train'].s3_data"], str(caught.value)
     assert aws.operations() == []
+
+
+EXAMPLES = os.path.join(os.path.dirname(PACKAGE), "examples")
+
+
+@pytest.mark.parametrize("argv, rendered", [
+    (["render", "spec.yaml"], {"training": 1, "tuning": 0}),
+    (["render", "spec.yaml", "--cost"], {"training": 1, "tuning": 0}),
+    (["cost", "spec.yaml", "--offline", "--prices", "prices.csv"], {"training": 1, "tuning": 0}),
+    (["tune", "render", "tune_spec.yaml"], {"training": 1, "tuning": 1}),
+])
+def test_the_clis_dry_commands_render_each_request_once(renders, monkeypatch, capsys, argv, rendered):
+    # the plan rendered for the spec's checks is the one printed: no second render for the code key
+    from sagemaker_hetero.cli import main
+
+    monkeypatch.setenv("AWS_REGION", "us-west-2")
+    argv = [os.path.join(EXAMPLES, a) if a.endswith((".yaml", ".csv")) else a for a in argv]
+    assert main(argv) == 0, capsys.readouterr().err
+    assert renders == rendered
+
+
+def _pipeline(session):
+    from sagemaker_hetero.workflow import ParameterInteger, ParameterString, Pipeline, TrainingStep
+
+    gpu_type, count = ParameterString("GpuType", default_value="ml.g5.xlarge"), ParameterInteger("GpuCount", default_value=1)
+    steps = [TrainingStep(name, estimator=pytorch(session, instance_groups=[InstanceGroup("data", "ml.c5.xlarge", 1),
+                                                                             InstanceGroup("dnn", gpu_type, count)]),
+                          inputs=INPUTS) for name in ("First", "Second")]
+    return Pipeline("one-path", parameters=[gpu_type, count], steps=steps)
+
+
+@pytest.mark.usefixtures("workdir")
+def test_a_pipelines_upsert_renders_each_steps_request_once(aws, renders):
+    # each step's plan: rendered once with its parameters' values, checked once, its definition written from it
+    boto3.client("s3").create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    pipeline = _pipeline(Session())
+    renders["training"] = 0  # the steps' constructors' checks are not the upsert's
+    pipeline.upsert(role_arn=ROLE)
+    assert renders == {"training": 2, "tuning": 0}
+    assert aws.operations("sagemaker") == ["CreatePipeline"]
+    renders["training"] = 0
+    definition = json.loads(pipeline.definition())
+    assert renders["training"] == 2
+    assert definition["Steps"][1]["Arguments"]["ResourceConfig"]["InstanceGroups"][1]["InstanceType"] == \
+        {"Get": "Parameters.GpuType"}
+
+
+@pytest.mark.usefixtures("workdir")
+def test_a_training_steps_jobs_report_every_problem_of_the_step():
+    # the step's inputs changed after its check: jobs() used to drop the build's problems
+    from sagemaker_hetero.workflow import TrainingStep
+
+    step = TrainingStep("Train", estimator=pytorch(), inputs=INPUTS)
+    step.inputs = {"train": TrainingInput("s3://bucket/train", instance_groups=["nowhere"]), "bad name!": "s3://b/x"}
+    with pytest.raises(ConfigError) as caught:
+        step.jobs()
+    assert [p.path for p in caught.value.problems] == ["inputs['train'].instance_groups[0]", "inputs",
+                                                      "inputs['bad name!']"], str(caught.value)

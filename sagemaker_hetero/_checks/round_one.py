@@ -1,9 +1,9 @@
 """Round one: every problem with a job before anything is sent, the same for a dry run, AWS and a
 local run. Pure: the clock (``now``) and the file system (``path_exists``) are passed in.
 
-:func:`check` takes the problems already found (the builder's and the session's), adds our own
-rules on the model (``_checks.rules``) and the role name's, then checks the request rendered with
-the session's facts against the service's field limits (``_checks.service``, botocore's model):
+:func:`model_problems` takes the problems already found (the builder's and the session's), adds our
+own rules on the model (``_checks.rules``) and the role name's; :func:`plan_problems` then checks the
+plan's request (rendered once with the session's facts, ``_runner.planned``) against the service's field limits (``_checks.service``, botocore's model):
 each problem under the user's argument name (the request's ``origins``), with the user's own value
 where the request holds a derived one, a pattern's meaning in words, and one problem per argument.
 :func:`rendered_problems` does the same for any rendered request (tuning jobs, pipelines).
@@ -14,16 +14,9 @@ from sagemaker_hetero._model import record
 from sagemaker_hetero._request import plan, render
 from sagemaker_hetero.exceptions import Problem
 
-__all__ = ["check", "model_problems", "plan_problems", "role_problems", "service_problems", "rendered_problems", "violations_as_problems"]
+__all__ = ["model_problems", "plan_problems", "role_problems", "service_problems", "rendered_problems", "violations_as_problems"]
 
 _OPERATION = plan.CREATE_TRAINING_JOB
-
-
-def check(job, facts, now, found=(), path_exists=None):
-    """Round one: every problem with ``job`` — ``found`` (the builder's and the session's), our own
-    rules, then the service's limits on the request rendered with ``facts`` (an unknown account
-    stood in for). A service problem of an argument already reported is left out."""
-    return plan_problems(plan.make_plan(job, facts, now), model_problems(job, facts, found, path_exists))
 
 
 def model_problems(job, facts, found=(), path_exists=None):

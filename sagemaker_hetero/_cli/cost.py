@@ -38,13 +38,10 @@ def _planned(args, account_id=None, region=None):
     region configured (needed: prices are per region) and the account of ``--account-id``."""
     import attrs
 
-    from sagemaker_hetero import _runner
-
     facts = attrs.evolve(_input.dry_run_facts(args), region=region or _input.required_region(args))
     if account_id is not None:
         facts = attrs.evolve(facts, account_id=None if account_id == ACCOUNT_PLACEHOLDER else account_id)
-    _, job, facts, now = _input.load(args, facts=facts)
-    return _runner.plan_for(job, facts, now, None)
+    return _input.load(args, facts=facts, digest=True)[2]
 
 
 def _cost(args):
@@ -68,10 +65,7 @@ def _cost_dry_plan(args):
     """The plan of the spec's job rendered as a dry run renders it where no region is configured (the
     placeholder ``<region>``): for ``cost`` with a price table, which needs no region for its prices
     of every region."""
-    from sagemaker_hetero import _runner
-
-    _, job, facts, now = _input.load(args, facts=_input.dry_run_facts(args))
-    return _runner.plan_for(job, facts, now, None)
+    return _input.load(args, facts=_input.dry_run_facts(args), digest=True)[2]
 
 
 def _diff(args):

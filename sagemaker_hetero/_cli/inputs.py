@@ -123,19 +123,20 @@ def read_spec(path):
     return data, base
 
 
-def load(args, session=None, facts=None):
-    """``(spec, job, facts, now)`` after every check of round one, as ``session`` (None: AWS) runs
-    the job (raises ConfigError listing all problems)."""
+def load(args, session=None, facts=None, digest=False):
+    """``(spec, job, plan, now)`` after every check of round one, as ``session`` (None: AWS) runs
+    the job (raises ConfigError listing all problems): the plan is the one rendered for the checks
+    (``digest``: with the code key a dry run shows, ``_runner.planned``'s)."""
     from sagemaker_hetero import _runner
     from sagemaker_hetero._cli.spec import parse
 
     data, base = read_spec(args.spec)
     spec = parse(data, base)
     now = time.time()
-    job, facts, problems = spec.check(session, facts, now, path_exists=_runner.local_path_exists)
+    job, made, problems = spec.planned(session, facts, now, path_exists=_runner.local_path_exists, digest=digest)
     if problems:
         raise E.ConfigError(problems)
-    return spec, job, facts, now
+    return spec, job, made, now
 
 
 def region(args):

@@ -93,8 +93,14 @@ class Spec(object):
 
     def check(self, session=None, facts=None, now=0.0, path_exists=None):
         """``(job, facts, problems)``: the job model and every problem, the spec's own first, then
-        round one's as ``session`` runs it (paths in the spec's terms); see ``_runner.prepare``."""
-        job, facts, found = _runner.prepare(self.settings(), session, now, path_exists, facts=facts)
+        round one's as ``session`` runs it (paths in the spec's terms); see :meth:`planned`."""
+        job, made, problems = self.planned(session, facts, now, path_exists, digest=False)
+        return job, made.facts, problems
+
+    def planned(self, session=None, facts=None, now=0.0, path_exists=None, digest=True):
+        """``(job, plan, problems)``: :meth:`check` with the plan, its request rendered once
+        (``_runner.planned``; ``digest``: with the code key, as a dry run shows it)."""
+        job, made, found = _runner.planned(self.settings(), session, now, path_exists, facts=facts, digest=digest)
         out = list(self.problems)
         reported = set(p.path for p in self.problems)
         for problem in found:
@@ -102,7 +108,7 @@ class Spec(object):
             if any(path == r or path.startswith(r + ".") or path.startswith(r + "[") for r in reported):
                 continue  # that part of the spec is already reported as malformed
             out.append(Problem(path, problem.message, problem.value) if problem.has_value else Problem(path, problem.message))
-        return job, facts, out
+        return job, made, out
 
     def estimator(self, sagemaker_session=None):
         """The estimator (raises :class:`ConfigError` like its constructor)."""

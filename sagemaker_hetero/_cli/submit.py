@@ -57,17 +57,17 @@ def add_to(commands, parents):
 
 
 def _render(args):
-    from sagemaker_hetero import _runner
+    built = []
 
-    _, job, facts, now = _input.load(args, facts=_input.dry_run_facts(args))
-    body = _built_archive(job) if args.archive else None  # built once: its digest is the key, its bytes the file
-    if body is None:
-        plan = _runner.plan_for(job, facts, now, None)  # the code key is the archive's SHA-256
-    else:
+    def archived(job):  # built once: its digest is the key, its bytes the file
         from sagemaker_hetero._model import archive as _archive
-        from sagemaker_hetero._request import plan as _plan
 
-        plan = _plan.make_plan(job, facts, now, code_digest=_archive.digest(body))
+        built.append(_built_archive(job))
+        return _archive.digest(built[0])
+
+    # the plan rendered once, for the checks: the code key is the archive's SHA-256
+    plan = _input.load(args, facts=_input.dry_run_facts(args), digest=archived if args.archive else True)[2]
+    body = built[0] if built else None
     text = json.dumps(plan.request, indent=2)
     if args.format == "cli-input-json":
         problems = _placeholder_problems(text)

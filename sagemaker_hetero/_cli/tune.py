@@ -32,8 +32,9 @@ def add_to(commands, parents):
     p.set_defaults(handler=_tune_status)
 
 
-def _load_tuning(args, session=None, facts=None):
-    """``(spec, section, job, tuning, facts, now)`` after every check of the spec's tuning job."""
+def _load_tuning(args, session=None, facts=None, digest=False):
+    """``(spec, section, job, tuning, plan, now)`` after every check of the spec's tuning job: the plan
+    rendered for the checks (``digest``: with the code key a dry run shows)."""
     from sagemaker_hetero import _runner
     from sagemaker_hetero._cli import tuning_spec as tuning
     from sagemaker_hetero._cli.spec import parse
@@ -41,21 +42,17 @@ def _load_tuning(args, session=None, facts=None):
     data, base = _input.read_spec(args.spec)
     spec = parse(data, base)
     now = time.time()
-    section, job, tuning_job, facts, problems = tuning.check(spec, session, facts, now,
-                                                             path_exists=_runner.local_path_exists)
+    section, job, tuning_job, made, problems = tuning.check(spec, session, facts, now,
+                                                            path_exists=_runner.local_path_exists, digest=digest)
     if problems:
         raise E.ConfigError(problems, "the tuning job")
-    return spec, section, job, tuning_job, facts, now
+    return spec, section, job, tuning_job, made, now
 
 
 def _tune_render(args):
-    from sagemaker_hetero import _runner
-    from sagemaker_hetero._tuning import render
-
-    _, _, job, tuning, facts, now = _load_tuning(args, facts=_input.dry_run_facts(args))
-    plan = _runner.plan_for(job, facts, now, None)  # as the tuner's dry run: the code key is the archive's SHA-256
-    rendered = render.render(tuning, plan, now)
-    sys.stdout.write(json.dumps(rendered.request, indent=2) + "\n")
+    # the plan rendered once, for the checks, as the tuner's dry run: the code key is the archive's SHA-256
+    plan = _load_tuning(args, facts=_input.dry_run_facts(args), digest=True)[4]
+    sys.stdout.write(json.dumps(plan.request, indent=2) + "\n")
     return EXIT_OK
 
 

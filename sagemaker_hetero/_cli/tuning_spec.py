@@ -176,9 +176,11 @@ def _spec_terms(path):
     return _where(path.replace("strategy_config.hyperband_strategy_config.", "strategy_config."))
 
 
-def check(spec, session=None, facts=None, now=0.0, path_exists=None):
-    """``(tuning_spec, job, tuning, facts, problems)``: the spec's tuning job and every problem, in the
-    spec's terms: the spec's own, the section's, then round one of the tuning job (``_tuning.checks.prepare``)."""
+def check(spec, session=None, facts=None, now=0.0, path_exists=None, digest=False):
+    """``(tuning_spec, job, tuning, plan, problems)``: the spec's tuning job, its plan (the training and
+    the tuning request each rendered once; ``digest``: with the code key a dry run shows) and every
+    problem, in the spec's terms: the spec's own, the section's, then round one of the tuning job
+    (``_tuning.checks.planned``)."""
     section = parse(spec.tuning)
     settings = build.settings(spec.estimator_class.framework, spec.kwargs, spec.inputs,
                                job_name=section.fit_kwargs.get("job_name"), experiment_config=spec.experiment_config)
@@ -186,7 +188,8 @@ def check(spec, session=None, facts=None, now=0.0, path_exists=None):
     for name, message in checks.UNSUPPORTED:
         if section.kwargs.get(name) not in (None, False):
             found.append(Problem(name, message, section.kwargs[name]))
-    job, tuning, facts, problems = checks.prepare(settings, section.settings(), session, facts, now, path_exists, found)
+    job, tuning, made, problems = checks.planned(settings, section.settings(), session, facts, now, path_exists, found,
+                                                 digest=digest)
     out = list(spec.problems) + list(section.problems)
     reported = set(p.path for p in out)
     for problem in problems:
@@ -194,4 +197,4 @@ def check(spec, session=None, facts=None, now=0.0, path_exists=None):
         if any(path == r or path.startswith(r + ".") or path.startswith(r + "[") for r in reported):
             continue  # that part of the spec is already reported as malformed
         out.append(problem.renamed(path))
-    return section, job, tuning, facts, out
+    return section, job, tuning, made, out

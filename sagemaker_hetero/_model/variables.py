@@ -20,7 +20,8 @@ import sys
 from sagemaker_hetero._model import record
 from sagemaker_hetero.exceptions import Problem
 
-__all__ = ["PLACES", "Marked", "find", "with_values", "with_tokens", "hides", "merged", "outside_pipeline"]
+__all__ = ["PLACES", "Marked", "find", "with_values", "with_tokens", "hides", "tokens_in", "derived_view", "merged",
+           "outside_pipeline"]
 
 #: ``(a pattern of the user's argument paths where a parameter may stand, its class's name, what it
 #: stands for)``; the patterns are compiled when first matched (``re``'s cache), as the tokens'
@@ -183,6 +184,47 @@ def outside_pipeline(settings):
 
 
 # -- the request with the parameters in it -----------------------------------------------------------
+
+
+def tokens_in(value):
+    """``value`` (a part of the request before its encoding) with each marked string as its parameter's
+    token, as :func:`with_tokens` puts it there; None when it holds no marked string. The renderer
+    notes what a string derived from a parameter would hold with the tokens (``Rendered.derived``)."""
+    found = []
+
+    def swapped(item):
+        if isinstance(item, _MarkedStr):
+            found.append(item)
+            return _TOKEN % item.parameter.name
+        if isinstance(item, dict):
+            return dict((k, swapped(v)) for k, v in item.items())
+        if isinstance(item, (list, tuple)):
+            return type(item)([swapped(v) for v in item])
+        return item
+
+    out = swapped(value)
+    return out if found else None
+
+
+def derived_view(request, derived):
+    """``request`` (rendered once, from :func:`with_values`' settings) as the request rendered from
+    :func:`with_tokens`' settings shows the parameters: each string derived from one (``derived``: wire
+    path -> the string with the tokens in it) in its place; what :func:`merged` reads as ``tokens``."""
+
+    def copied(value):
+        if isinstance(value, dict):
+            return dict((k, copied(v)) for k, v in value.items())
+        if isinstance(value, list):
+            return [copied(v) for v in value]
+        return value
+
+    view = copied(request)
+    for path, text in derived.items():
+        node = view
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = text
+    return view
 
 
 def merged(request, tokens):

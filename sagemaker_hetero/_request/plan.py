@@ -135,7 +135,7 @@ def make_plan(job, facts, now, code_digest=None):
         role_arn=facts.role_arn(job.role) if job.role is not None else None,
         output_path=output_path(job, facts),
         code_uri=code.s3_uri if code is not None else None,
-        local=facts.local,
+        facts=facts,
     )
     rendered = render.render(job, context)
     return Plan(job=job, job_name=job_name, rendered=rendered, code=code, region=region, facts=facts,

@@ -10,7 +10,7 @@ their own (the image, the cluster, channels, hyperparameters) sit next to each o
 :class:`Writer` writes a request with its origins (the tuning request's writer too).
 """
 from sagemaker_hetero._model import hyperparameters as H
-from sagemaker_hetero._model import images, record
+from sagemaker_hetero._model import images, record, variables
 from sagemaker_hetero._model.arguments import (ALWAYS, ARGUMENT, FIELDS, GIVEN, GROUP_FIELDS, TRUE, channel_fields, copied,
                                                data_source)
 from sagemaker_hetero._model.job import CODE, MODEL
@@ -44,27 +44,32 @@ _HEAD = ("AlgorithmSpecification", "OutputDataConfig", "TrainingJobName", "Stopp
 @model_class
 class Context(object):
     """What the request depends on besides the job: region, job name, role ARN, where the output
-    goes (the default bucket resolved), where the code archive lives (None: no code), and whether
-    the job runs locally (``file://`` URIs are local then; for AWS they are S3 URIs gone wrong)."""
+    goes (the default bucket resolved), where the code archive lives (None: no code), and the facts
+    it is rendered with (``_request.plan.Facts``; None: an AWS session's): whether the job runs on
+    this machine is theirs (``Facts.local``: ``file://`` URIs are local then; for AWS they are S3 URIs
+    gone wrong), read where the request's shape differs (:func:`_runs_here`)."""
 
     region = record.field()
     job_name = record.field()
     role_arn = record.field()
     output_path = record.field()
     code_uri = record.field(default=None)
-    local = record.field(default=False)  # a local run: file:// channels and output are read locally
+    facts = record.field(default=None, repr=False)
 
 
 @model_class
 class Rendered(object):
     """A request; ``origins``: wire path tuple -> the user's argument it came from; ``skip``: paths
     holding local-only values (a local run's ``file://`` channels and output); ``given``: wire path
-    -> the user's own value where the request holds one derived from it (a role name's ARN)."""
+    -> the user's own value where the request holds one derived from it (a role name's ARN);
+    ``derived``: wire path -> a string derived from a pipeline parameter's value, written with the
+    parameter's token instead (``_model.variables.tokens_in``; a pipeline step's definition)."""
 
     request = record.field()
     origins = record.field()
     skip = record.field(default=())
     given = record.field(factory=dict)
+    derived = record.field(factory=dict)
 
 
 class Writer(object):
@@ -77,6 +82,7 @@ class Writer(object):
         self.origins = {} if origins is None else origins
         self.skip = []
         self.given = {}
+        self.derived = {}
 
     def put(self, path, value, arg):
         """Write ``value`` at ``path`` (making the dicts on the way), coming from the argument ``arg``."""
@@ -88,7 +94,8 @@ class Writer(object):
             self.origins[path] = arg
 
     def rendered(self):
-        return Rendered(request=self.request, origins=self.origins, skip=tuple(self.skip), given=self.given)
+        return Rendered(request=self.request, origins=self.origins, skip=tuple(self.skip), given=self.given,
+                        derived=self.derived)
 
 
 def _training_writer():
@@ -97,6 +104,11 @@ def _training_writer():
     origins = dict((path, ARGUMENT[attr]) for path, attr, _, _ in FIELDS)
     origins.update(_FIXED_ORIGINS)
     return Writer(dict((key, None if key in ("TrainingJobName", "RoleArn") else {}) for key in _HEAD), origins)
+
+
+def _runs_here(context):
+    """Whether the request is a local run's (its facts'): its ``file://`` channels and output are read here."""
+    return context.facts is not None and bool(context.facts.local)
 
 
 def _when(when, value):
@@ -129,7 +141,7 @@ def render(job, context):
         for i in range(len(job.metric_definitions)):
             w.origins[path + (i,)] = "metric_definitions[%d]" % i
     w.put(("OutputDataConfig", "S3OutputPath"), context.output_path, "output_path")
-    if context.local and _is_file_uri(context.output_path):
+    if _runs_here(context) and _is_file_uri(context.output_path):
         w.skip.append(("OutputDataConfig", "S3OutputPath"))
     for path, attr, when, only_with in FIELDS:
         value = getattr(job, attr)
@@ -183,10 +195,9 @@ def _is_file_uri(value):
     return isinstance(value, str) and value.startswith("file://")
 
 
-def _channel_into(w, path, channel, uri, local=True):
-    """Write one channel's body at ``path``, with the origins of its parts; a local run's
-    ``file://`` channel is a ``FileDataSource`` (as in the SDK v2's local mode)."""
-    source = data_source(uri, local)
+def _channel_into(w, path, channel, uri, source):
+    """Write one channel's body at ``path`` from its data ``source`` (``_model.arguments.data_source``),
+    with the origins of its parts."""
     w.put(path + ("DataSource",), {source: {}}, channel.arg)
     for sub, attr, arg in channel_fields(source):
         origin = channel.arg if channel.plain else "%s.%s" % (channel.arg, arg)
@@ -202,12 +213,14 @@ def _render_channels(w, job, context):
     if not job.channels:
         return
     w.put(("InputDataConfig",), [], "inputs")
+    here = _runs_here(context)  # a local run's file:// channel is a FileDataSource (as in the SDK v2's local mode)
     for i, channel in enumerate(job.channels):
         w.request["InputDataConfig"].append({})
         path = ("InputDataConfig", i)
         w.put(path + ("ChannelName",), channel.name, "model_channel_name" if channel.kind == MODEL else channel.arg)
         w.origins[path] = channel.arg
-        _channel_into(w, path, channel, context.code_uri if channel.kind == CODE else channel.uri, context.local)
+        uri = context.code_uri if channel.kind == CODE else channel.uri
+        _channel_into(w, path, channel, uri, data_source(uri, here))
 
 
 def _resolve(value, context):
@@ -229,11 +242,15 @@ def _render_hyperparameters(w, job, context):
         hps[key] = value
         origins[key] = "hyperparameters[%r]" % (key,)
     for key, value, arg in H.sdk_entries(job):
+        value = _resolve(value, context)
         try:
-            hps[key] = H.encode(_resolve(value, context))
+            hps[key] = H.encode(value)
         except ValueError:
             continue  # reported by the checks
         origins[key] = arg
+        tokens = variables.tokens_in(value)  # a pipeline parameter's value in it: the definition shows its token
+        if tokens is not None:
+            w.derived[("HyperParameters", key)] = H.encode(tokens)
     if hps:
         w.put(("HyperParameters",), hps, "hyperparameters")
         for key, arg in origins.items():

@@ -3,7 +3,7 @@ and the service's limits on the rendered request. Pure.
 
 :func:`prepare` is round one for a tuning job, the same for ``HyperparameterTuner`` and the CLI's
 ``tune`` commands: the training job's round one (``_runner.prepare``; its problems named
-``estimator.<argument>``), the tuning model (``_tuning.model.build``), then :func:`check`: our rules
+``estimator.<argument>``), the tuning model (``_tuning.model.build``), then :func:`plan_problems`: our rules
 (:func:`problems`), the parts with no place (:func:`misplaced_problems`), then botocore's model on
 the rendered CreateHyperParameterTuningJob request, each problem under the user's argument name.
 """
@@ -16,7 +16,6 @@ from sagemaker_hetero import _runner
 from sagemaker_hetero._checks import round_one, rules, service
 from sagemaker_hetero._model import hyperparameters as H
 from sagemaker_hetero._request.describe import value_at
-from sagemaker_hetero._request.plan import make_plan
 from sagemaker_hetero._request.render import user_path
 from sagemaker_hetero._tuning.model import (CLASS_NAME_KEY, KINDS, LOGARITHMIC, MODULE_KEY, REVERSE_LOGARITHMIC,
                                             TUNING_OPERATION, build, estimator_arg)
@@ -25,7 +24,7 @@ from sagemaker_hetero._tuning.render import TRAINING_SHAPE, as_text, moves, shap
 from sagemaker_hetero.exceptions import Problem, Problems
 from sagemaker_hetero.parameter import CategoricalParameter, IntegerParameter
 
-__all__ = ["problems", "check", "plan_problems", "prepare", "planned", "misplaced_problems", "UNSUPPORTED"]
+__all__ = ["problems", "plan_problems", "prepare", "planned", "misplaced_problems", "UNSUPPORTED"]
 
 #: What the SDK v2's tuner takes that this tuner does not, and what to do instead (the tuner's
 #: arguments; a spec's tuning section is refused the same way).
@@ -44,12 +43,9 @@ def _is_number(value):
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
-def problems(tuning, job, local=False):
-    """Every problem of ours with ``tuning`` over the training ``job`` (``local``: its session runs jobs
-    on this machine)."""
+def problems(tuning, job):
+    """Every problem of ours with ``tuning`` over the training ``job``."""
     out = Problems()
-    if local:
-        out.add("sagemaker_session", "a LocalSession runs training jobs, not tuning jobs: tune with a Session")
     _check_ranges(tuning, job, out)
     _check_objective(tuning, job, out)
     _check_strategy(tuning, out)
@@ -139,23 +135,21 @@ def _check_strategy(tuning, out):
                 tuning.strategy)
 
 
-def check(tuning, job, facts, now, found=(), local=False):
-    """Round one for a tuning job: ``found`` (the builders' problems and the training job's, named as
-    the tuner names them), our rules, the training request's parts with no place in the definition,
-    then the service's limits on the request rendered with ``facts`` (an unknown account stood in
-    for). A problem of an argument already reported is left out."""
-    return plan_problems(tuning, make_plan(job, facts, now), now, found, local)[1]
-
-
-def plan_problems(tuning, training, now, found=(), local=False):
+def plan_problems(tuning, training, now, found=()):
     """``(plan, problems)``: the tuning job's :class:`~._request.plan.Plan` over the training job's plan
     ``training`` (its CreateHyperParameterTuningJob request rendered once, ``_tuning.render``), and
-    round one for it: ``found``, our rules, the training request's parts with no place in the
-    definition, then the service's limits on the rendered request (an unknown account stood in for)."""
+    round one for it: ``found``, a training plan for this machine refused (its facts' ``local``: a
+    LocalSession's), our rules, the training request's parts with no place in the definition, then
+    the service's limits on the rendered request (an unknown account stood in for). A problem of an
+    argument already reported is left out."""
     job = training.job
     out = list(found)
     given = set(p.path for p in out)
-    out.extend(p for p in problems(tuning, job, local) if p.path not in given)
+    mine = problems(tuning, job)
+    if training.facts is not None and training.facts.local:
+        mine.insert(0, Problem("sagemaker_session", "a LocalSession runs training jobs, not tuning jobs: tune with a "
+                                                    "Session"))
+    out.extend(p for p in mine if p.path not in given)
     out.extend(misplaced_problems(training))
     reported = set(p.path for p in out)
     rendered = _render.render(tuning, training, now)
@@ -169,7 +163,7 @@ def plan_problems(tuning, training, now, found=(), local=False):
 def prepare(settings, tuning_settings, session=None, facts=None, now=0.0, path_exists=None, found=()):
     """``(job, tuning, facts, problems)``: round one for a tuning job: the training job of ``settings``
     (``_runner.prepare``, its problems named ``estimator.<argument>``), the tuning model of
-    ``tuning_settings``, then :func:`check`, as ``session`` would run it."""
+    ``tuning_settings``, then :func:`plan_problems`, as ``session`` would run it."""
     job, tuning, made, problems = planned(settings, tuning_settings, session, facts, now, path_exists, found,
                                           digest=False)
     return job, tuning, made.facts, problems
@@ -184,8 +178,7 @@ def planned(settings, tuning_settings, session=None, facts=None, now=0.0, path_e
                                               digest=digest)
     found = list(found) + [p.renamed(estimator_arg(p.path)) for p in problems]
     tuning, more = build(tuning_settings)
-    local = session is not None and session.local_mode
-    made, problems = plan_problems(tuning, training, now, found + more, local)
+    made, problems = plan_problems(tuning, training, now, found + more)
     return job, tuning, made, problems
 
 

@@ -34,11 +34,11 @@ def step_arg(step_name, path):
     return "steps[%r].%s" % (step_name, path)
 
 
-def step_arguments(plan, tokens_plan):
-    """A training step's arguments: ``plan``'s request (rendered from the values of its parameters) with
-    the parameters written in where ``tokens_plan`` (rendered from their tokens) shows them, without
-    the training job's name."""
-    arguments = _variables.merged(plan.request, tokens_plan.request)
+def step_arguments(plan):
+    """A training step's arguments: ``plan``'s request (rendered once, from the values of its parameters,
+    marked) with the parameters written in where their values went, and where a string derived from
+    one holds it (the request's ``derived``), without the training job's name."""
+    arguments = _variables.merged(plan.request, _variables.derived_view(plan.request, plan.rendered.derived))
     arguments.pop("TrainingJobName", None)
     hyperparameters = arguments.get("HyperParameters")
     if isinstance(hyperparameters, dict):

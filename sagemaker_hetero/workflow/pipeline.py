@@ -11,8 +11,6 @@ import uuid
 from typing import Any, Dict, List, Optional
 
 from sagemaker_hetero import _runner
-from sagemaker_hetero._checks import round_one
-from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._aws import poller
 from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
 from sagemaker_hetero.workflow import _definition
@@ -94,19 +92,26 @@ class Pipeline(object):
         values : dict, optional
             Parameter name to an execution's value, in place of the defaults.
         """
-        out = []
+        return self._planned(values, digest=False)[0]
+
+    def _planned(self, values=None, session=None, submit=False, digest=True):
+        """``(problems, plans)``: every problem with the pipeline, and each step's plan, its request
+        rendered once and checked once (``TrainingStep.planned``; None for a step that is no TrainingStep)."""
+        out, plans, shapes = [], [], []
         if not isinstance(self.steps, list) or not self.steps:
             out.append(Problem("steps", "must hold at least one TrainingStep", self.steps))
-        shapes = []
         for i, step in enumerate(self.steps):
             if not isinstance(step, TrainingStep):
                 out.append(Problem("steps[%d]" % i, "must be a TrainingStep", step))
+                plans.append(None)
                 continue
-            out.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in step.problems(values))
+            made, problems = step.planned(values, session=session, submit=submit, digest=digest)
+            plans.append(made)
+            out.extend(p.renamed(_definition.step_arg(step.name, p.path)) for p in problems)
             used = step.parameters() if hasattr(step.estimator, "job_settings") else []
             shapes.append((step.name, step.depends_on, used))
         out.extend(_definition.pipeline_problems(self.parameters, shapes))
-        return out
+        return out, plans
 
     def _check(self, problems):
         if problems:
@@ -121,8 +126,9 @@ class Pipeline(object):
         """The pipeline definition (JSON text), with what the steps' sessions know without a call (an
         unknown account shows as ``<account-id>`` in a default bucket); raises :class:`ConfigError`
         listing every problem first."""
-        self._check(self.problems())
-        return self._definition_text([step.arguments for step in self.steps])
+        problems, plans = self._planned()
+        self._check(problems)
+        return self._definition_text([_definition.step_arguments(plan) for plan in plans])
 
     def upsert(self, role_arn: Optional[str] = None, description: Optional[str] = None,
                tags: Optional[List[Dict[str, str]]] = None, parallelism_config: Optional[Dict[str, Any]] = None
@@ -145,32 +151,24 @@ class Pipeline(object):
         parallelism_config : dict, optional
             ``{"MaxParallelExecutionSteps": n}``.
         """
-        problems = self.problems()
+        early = [] if isinstance(self.steps, list) and self.steps else [None]
+        early.extend(i for i, step in enumerate(self.steps or ()) if not isinstance(step, TrainingStep))
+        # each step's plan rendered once and checked once, with the facts the pipeline's session looks up
+        # (nothing created) when the pipeline has a role and its steps are steps
+        session = self.sagemaker_session if role_arn is not None and not early else None
+        problems, plans = self._planned(session=session, submit=session is not None)
         if role_arn is None:
             problems.append(Problem("role_arn", "is required: the IAM role ARN SageMaker Pipelines runs the "
                                                 "steps with", None))
         token = uuid.uuid4().hex
-        # The request as far as it is known without a call (with steps that have problems, without them).
-        text = self._definition_text([step.arguments for step in self.steps]) if not problems else "{}"
+        text = "{}"  # the request as far as it is known (with steps that have problems, without them)
+        if not problems:
+            text = self._definition_text([_definition.step_arguments(plan) for plan in plans])
+        request = _definition.create_request(self.name, role_arn, text, token, description, tags, parallelism_config)
         reported = set(p.path for p in problems)
-        problems.extend(p for p in _definition.request_problems(_definition.create_request(
-            self.name, role_arn, text, token, description, tags, parallelism_config)) if p.path not in reported)
+        problems.extend(p for p in _definition.request_problems(request) if p.path not in reported)
         self._check(problems)
-        session = self.sagemaker_session
-        plans, arguments = [], []
-        for step in self.steps:
-            job, tokens_job = step.jobs()
-            plan = session.plan_job(job, step.made_at)  # the facts looked up (nothing created), rendered once
-            plans.append((step, plan))
-            arguments.append(_definition.step_arguments(plan, _plan.make_plan(tokens_job, plan.facts, step.made_at,
-                                                                              code_digest=plan.code_digest)))
-            problems.extend(p.renamed(_definition.step_arg(step.name, p.path))
-                            for p in round_one.service_problems(plan))
-        self._check(problems)
-        request = _definition.create_request(self.name, role_arn, self._definition_text(arguments), token,
-                                             description, tags, parallelism_config)
-        problems.extend(_definition.request_problems(request))
-        self._check(problems)
+        plans = list(zip(self.steps, plans))
         try:  # the runner's upload leg: every step's input buckets, default bucket and role, then the code
             _runner.upload(session, [plan for _, plan in plans],
                            lambda i, p: p.renamed(_definition.step_arg(plans[i][0].name, p.path)))

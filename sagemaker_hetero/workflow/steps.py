@@ -2,7 +2,6 @@
 import time
 from typing import Any, Dict, List, Optional, Union
 
-from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero import _runner
@@ -97,6 +96,27 @@ class TrainingStep(object):
         path_exists : callable
             ``path_exists(kind, path)``, how local code paths are checked.
         """
+        return self.planned(values, path_exists, digest=False)[1]
+
+    def planned(self, values=None, path_exists=_runner.local_path_exists, session=None, submit=False, digest=True):
+        """``(plan, problems)``: the step's plan, its request rendered once with its parameters' values in
+        their place (marked: :func:`~._definition.step_arguments` writes the parameters in), and every
+        problem with the step, found on that request (``_runner.planned``; the plan is None for a step
+        without an estimator of ours). Internal but stable: the pipeline's.
+
+        Parameters
+        ----------
+        values : dict, optional
+            Parameter name to an execution's value, in place of the defaults.
+        path_exists : callable
+            ``path_exists(kind, path)``, how local code paths are checked.
+        session : Session, optional
+            The session the step is created with (a pipeline's); default: the estimator's.
+        submit : bool
+            With the facts ``session`` looks up (the account, a role name's ARN), as the pipeline is created.
+        digest : bool
+            With the code key the session gives the archive.
+        """
         found = []
         if not isinstance(self.name, str) or not self.name:
             found.append(Problem("name", "must be a step name", self.name))
@@ -107,15 +127,17 @@ class TrainingStep(object):
         if not isinstance(self.estimator, EstimatorBase):
             found.append(Problem("estimator", "must be an estimator of sagemaker_hetero (Estimator, PyTorch, TensorFlow)",
                                  self.estimator))
-            return found
-        session = self.estimator.given_session
-        if _runner.is_session(session) and session.local_mode:
+            return None, found
+        given = self.estimator.given_session
+        if _runner.is_session(given) and given.local_mode:
             found.append(Problem("estimator.sagemaker_session", "a pipeline runs its steps in SageMaker: give the "
                                                                 "estimator a Session, not a LocalSession"))
-            session = None
-        _, _, more = _runner.prepare(self._settings(), session, self.made_at, path_exists,
-                                     facts=_runner.session_facts(session), values=values)
-        return found + more
+            given = session = None
+        session = given if session is None else session
+        _, made, more = _runner.planned(self._settings(), session, self.made_at, path_exists,
+                                        facts=_runner.session_facts(session), values=values, submit=submit,
+                                        digest=digest, stamp=False)
+        return made, found + more
 
     def check(self):
         """Raise :class:`ConfigError` listing every problem with the step."""
@@ -129,29 +151,26 @@ class TrainingStep(object):
 
     def jobs(self, values=None):
         """``(job, tokens_job)``: the step's job with its parameters' values in their place, and with their
-        tokens (what ``_model.variables.merged`` reads).
+        tokens; raises :class:`ConfigError` listing every problem of the step's job.
 
         Parameters
         ----------
         values : dict, optional
             Parameter name to an execution's value, in place of the defaults.
         """
-        settings = self._settings()
-        job = _build.build(_variables.with_values(settings, values)[0])[0]
-        tokens_job = _build.build(_variables.with_tokens(settings))[0]
-        return job, tokens_job
+        made, problems = self.planned(values, digest=False)
+        if problems:
+            raise ConfigError(problems, "the training step %r" % (self.name,))
+        return made.job, _build.build(_variables.with_tokens(self._settings()))[0]
 
     # -- the step in a definition --------------------------------------------------------------
 
     @property
     def arguments(self) -> Dict[str, Any]:
         """The CreateTrainingJob request the step sends, with what the estimator's session knows
-        without a call (an unknown account shows as ``<account-id>`` in the default bucket)."""
-        job, tokens_job = self.jobs()
-        session = self.estimator.given_session
-        facts, digest = _runner.session_facts(session), _runner.code_digest(session, job)
-        return _definition.step_arguments(_plan.make_plan(job, facts, self.made_at, code_digest=digest),
-                                          _plan.make_plan(tokens_job, facts, self.made_at, code_digest=digest))
+        without a call (an unknown account shows as ``<account-id>`` in the default bucket): its plan's
+        request, rendered once, with the parameters written in."""
+        return _definition.step_arguments(self.planned()[0])
 
     def to_request(self, arguments=None) -> Dict[str, Any]:
         """The step as a pipeline definition lists it.

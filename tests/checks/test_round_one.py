@@ -14,9 +14,14 @@ from tests._pure import FACTS, PYTORCH, ROUTED, settings
 NO_ACCOUNT = plan.Facts(region="us-west-2")
 
 
+def _round_one(job, facts, found):
+    """Round one as the runner runs it: our rules and the role's, then the service's limits on the plan's request."""
+    return round_one.plan_problems(plan.make_plan(job, facts, 0), round_one.model_problems(job, facts, found))
+
+
 def _check(inputs=ROUTED, job_name="a-job", facts=FACTS, **changes):
     job, found = build.build(settings("pytorch", inputs, job_name, **dict(PYTORCH, **changes)))
-    return [(p.path, p.message, p.value if p.has_value else "<none>") for p in round_one.check(job, facts, 0, found)]
+    return [(p.path, p.message, p.value if p.has_value else "<none>") for p in _round_one(job, facts, found)]
 
 
 # (id, changes, the problem's path, a fragment of its message, the value it shows)
@@ -65,7 +70,7 @@ def test_one_problem_per_argument_and_none_for_an_argument_already_reported():
     assert [p for p, _, _ in found] == ["job_name"]
     job, _ = build.build(settings("pytorch", ROUTED, "my_job", **PYTORCH))
     already = [Problem("job_name", "is mine")]
-    assert [(p.path, p.message) for p in round_one.check(job, FACTS, 0, already)] == [("job_name", "is mine")]
+    assert [(p.path, p.message) for p in _round_one(job, FACTS, already)] == [("job_name", "is mine")]
 
 
 def test_our_rules_come_first_then_the_services():

@@ -118,11 +118,11 @@ def test_a_default_job_name_is_the_bases_and_a_role_names_arn_keeps_the_name_giv
 def test_a_local_context_reads_file_uris_locally_and_an_aws_one_does_not():
     j = job("pytorch", {"train": TrainingInput("file:///data/train")}, "a-job", **dict(PYTORCH, instance_groups=[GPU]))
     context = dict(region="us-west-2", job_name="a-job", role_arn=ROLE, output_path="file:///out")
-    local = render.render(j, render.Context(local=True, **context))
+    local = render.render(j, render.Context(facts=plan.Facts(region="us-west-2", local=True), **context))
     assert local.request["InputDataConfig"][0]["DataSource"] == {"FileDataSource": {"FileUri": "file:///data/train",
                                                                                     "FileDataDistributionType": "FullyReplicated"}}
     assert set(local.skip) == {("OutputDataConfig", "S3OutputPath"), ("InputDataConfig", 0, "DataSource", "FileDataSource")}
-    remote = render.render(j, render.Context(local=False, **context))
+    remote = render.render(j, render.Context(facts=plan.Facts(region="us-west-2"), **context))
     assert "S3DataSource" in remote.request["InputDataConfig"][0]["DataSource"] and remote.skip == ()
 
 

@@ -2,6 +2,7 @@
 limits on the rendered tuning request, called directly on the models (no tuner, no session)."""
 import pytest
 
+from sagemaker_hetero._model import record
 from sagemaker_hetero._request import plan
 from sagemaker_hetero._tuning import checks, model
 from sagemaker_hetero._tuning.config import HyperbandStrategyConfig, StrategyConfig
@@ -18,7 +19,8 @@ def _problems(tuner_changes=None, local=False, **job_changes):
     tuning, found = model.build(model.TuningSettings(**tuner))
     arguments = dict((k, v) for k, v in dict(PYTORCH, **job_changes).items() if v is not None)
     training = job("pytorch", ROUTED, **arguments)
-    return [(p.path, p.message) for p in checks.check(tuning, training, FACTS, 0, found, local=local)]
+    facts = record.evolve(FACTS, local=True) if local else FACTS  # a LocalSession's facts
+    return [(p.path, p.message) for p in checks.plan_problems(tuning, plan.make_plan(training, facts, 0), 0, found)[1]]
 
 
 # (id, tuner changes, job changes, the problem's path, a fragment of its message)
@@ -65,7 +67,8 @@ def test_each_tuning_problem_names_the_argument(tuner, job_changes, path, fragme
 def _homogeneous(tuner, job_changes):
     tuning, found = model.build(model.TuningSettings(**dict(TUNER, **tuner)))
     arguments = dict((k, v) for k, v in dict(PYTORCH, **job_changes).items() if v is not None)
-    return [(p.path, p.message) for p in checks.check(tuning, job("pytorch", "s3://b/t", **arguments), FACTS, 0, found)]
+    training = plan.make_plan(job("pytorch", "s3://b/t", **arguments), FACTS, 0)
+    return [(p.path, p.message) for p in checks.plan_problems(tuning, training, 0, found)[1]]
 
 
 def test_a_valid_tuning_job_has_no_problem_and_a_local_session_is_refused():
