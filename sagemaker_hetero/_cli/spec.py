@@ -29,7 +29,7 @@ from sagemaker_hetero._checks import rules
 from sagemaker_hetero import _runner
 from sagemaker_hetero._model import build
 from sagemaker_hetero._model import keywords as _keywords
-from sagemaker_hetero.exceptions import ConfigError, Problem
+from sagemaker_hetero.exceptions import ConfigError, Problem, Problems
 from sagemaker_hetero.inputs import TrainingInput
 
 __all__ = ["Spec", "parse", "spec_path", "FRAMEWORKS", "GROUP_KEYS", "INPUT_KEYS", "TUNING_KEY"]
@@ -95,14 +95,9 @@ class Spec(object):
         """``(job, facts, problems)``: the job model and every problem, the spec's own first, then
         round one's as ``session`` runs it (paths in the spec's terms); see ``_runner.prepare``."""
         job, facts, found = _runner.prepare(self.settings(), session, now, path_exists, facts=facts)
-        out = list(self.problems)
-        reported = set(p.path for p in self.problems)
-        for problem in found:
-            path = spec_path(problem.path, self.group_paths)
-            if any(path == r or path.startswith(r + ".") or path.startswith(r + "[") for r in reported):
-                continue  # that part of the spec is already reported as malformed
-            out.append(Problem(path, problem.message, problem.value) if problem.has_value else Problem(path, problem.message))
-        return job, facts, out
+        out = Problems(self.problems)
+        out.add_new((p.renamed(spec_path(p.path, self.group_paths)) for p in found), within=True)
+        return job, facts, out.items
 
     def estimator(self, sagemaker_session=None):
         """The estimator (raises :class:`ConfigError` like its constructor)."""

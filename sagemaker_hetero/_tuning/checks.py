@@ -153,14 +153,11 @@ def plan_problems(tuning, training, now, found=(), local=False):
     round one for it: ``found``, our rules, the training request's parts with no place in the
     definition, then the service's limits on the rendered request (an unknown account stood in for)."""
     job = training.job
-    out = list(found)
-    given = set(p.path for p in out)
-    out.extend(p for p in problems(tuning, job, local) if p.path not in given)
-    out.extend(misplaced_problems(training))
-    reported = set(p.path for p in out)
+    out = Problems(found)
+    out.add_new(problems(tuning, job, local))
+    out.items.extend(misplaced_problems(training))
     rendered = _render.render(tuning, training, now)
-    out.extend(p for p in round_one.rendered_problems(round_one.stood_in(rendered, training.facts), TUNING_OPERATION)
-               if p.path not in reported)
+    out = out.add_new(round_one.rendered_problems(round_one.stood_in(rendered, training.facts), TUNING_OPERATION))
     made = attrs.evolve(training, rendered=rendered, job_name=rendered.request["HyperParameterTuningJobName"],
                         operation=TUNING_OPERATION, training=training)
     return made, out

@@ -14,7 +14,7 @@ from sagemaker_hetero import _runner
 from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero._aws import poller
-from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
+from sagemaker_hetero.exceptions import ConfigError, Problem, Problems, UnexpectedStatusException
 from sagemaker_hetero.workflow import _definition
 from sagemaker_hetero.workflow.parameters import Parameter
 from sagemaker_hetero.workflow.steps import TrainingStep
@@ -152,9 +152,8 @@ class Pipeline(object):
         token = uuid.uuid4().hex
         # The request as far as it is known without a call (with steps that have problems, without them).
         text = self._definition_text([step.arguments for step in self.steps]) if not problems else "{}"
-        reported = set(p.path for p in problems)
-        problems.extend(p for p in _definition.request_problems(_definition.create_request(
-            self.name, role_arn, text, token, description, tags, parallelism_config)) if p.path not in reported)
+        problems = Problems(problems).add_new(_definition.request_problems(_definition.create_request(
+            self.name, role_arn, text, token, description, tags, parallelism_config)))
         self._check(problems)
         session = self.sagemaker_session
         plans, arguments = [], []

@@ -1,0 +1,38 @@
+"""Each fact in one place (issue 29): the scans that fail when a fact is written again elsewhere."""
+import os
+import re
+
+import pytest
+
+from sagemaker_hetero.exceptions import Problem, Problems
+
+PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sagemaker_hetero")
+
+
+def sources():
+    for folder, _, files in os.walk(PACKAGE):
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as handle:
+                    yield os.path.relpath(path, PACKAGE).replace(os.sep, "/"), handle.read()
+
+
+def places(pattern, skip=()):
+    return sorted(name for name, text in sources() if re.search(pattern, text) and name not in skip)
+
+
+def test_only_the_collector_skips_problems_of_paths_already_reported():
+    # "skip problems whose path is already reported" is Problems.add_new's, written nowhere else.
+    assert places(r"set\(\w+\.path for \w+ in|\.path not in (reported|given)\b", skip=("exceptions.py",)) == []
+
+
+@pytest.mark.parametrize("within, expected", [
+    (False, ["b", "b", "a.x", "c[0]"]),
+    (True, ["b", "b"]),
+])
+def test_add_new_leaves_out_the_paths_reported_before_it(within, expected):
+    out = Problems([Problem("a", "first"), Problem("c", "first")])
+    out.add_new([Problem("a", "again"), Problem("b", "one"), Problem("b", "two"), Problem("a.x", "in"),
+                 Problem("c[0]", "in")], within=within)
+    assert [p.path for p in out.items if p.message != "first"] == expected
