@@ -49,8 +49,8 @@ def _fit_problems(session, logs, dry_run, preflight):
     found = []
     if logs not in _LOGS:
         found.append(Problem("logs", "must be one of %s" % ", ".join(map(repr, _LOGS)), logs))
-    if not dry_run and _names.known_region(_runner.session_facts(session).region) is None:
-        found.append(Problem("sagemaker_session", _names.NO_REGION))
+    if not dry_run:
+        found.extend(_names.region_problems(_runner.session_facts(session).region, "sagemaker_session"))
     if preflight is not None:
         from sagemaker_hetero._preflight import modes
 
@@ -320,7 +320,7 @@ class EstimatorBase(object):
         side effect on the estimator; ``account_id`` stands in for an account the session has not looked up."""
         session = self._sagemaker_session
         facts = _runner.session_facts(session)
-        found = [] if facts.region is not None else [Problem("sagemaker_session", _names.NO_REGION)]
+        found = _names.region_problems(facts.region, "sagemaker_session", placeholder_ok=True)
         if facts.account_id is None and account_id is not None:
             facts = record.evolve(facts, account_id=account_id)
         now = time.time()

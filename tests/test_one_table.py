@@ -36,3 +36,11 @@ def test_add_new_leaves_out_the_paths_reported_before_it(within, expected):
     out.add_new([Problem("a", "again"), Problem("b", "one"), Problem("b", "two"), Problem("a.x", "in"),
                  Problem("c[0]", "in")], within=within)
     assert [p.path for p in out.items if p.message != "first"] == expected
+
+
+def test_the_region_check_and_its_words_are_names_alone():
+    # One check, one wording (issue 29): the estimator, the tuner, the session, the CLI and the apps
+    # call names.region_problems; none writes "no AWS region" or builds the problem itself.
+    assert places(r"no AWS region|NO_REGION\)", skip=("_request/names.py",)) == []
+    assert places(r"region_problems\(") == sorted(["_request/names.py", "estimator.py", "tuner.py", "session.py",
+                                                  "_cli/inputs.py", "_aws/apps.py"])
