@@ -58,6 +58,13 @@ def _fit_problems(session, logs, dry_run, preflight):
     return found
 
 
+def _checked(settings, session, now, found=(), job_only=False, path_exists=_runner.local_path_exists, **kwargs):
+    """THE estimator's settings -> checked job (``path_exists``: this machine's): the runner's plan, or
+    with ``job_only`` ``(job, facts)``; raises :class:`ConfigError` with every problem."""
+    check = _runner.checked_job if job_only else _runner.checked_plan
+    return check(settings, session, now, path_exists=path_exists, found=found, **kwargs)
+
+
 def _dry_run_estimate(plan, prices=None):
     """The cost estimate a dry run's view shows: with the prices known without a call (``prices``, a price
     file's path or a mapping, else ``SAGEMAKER_HETERO_PRICES``'s file, then the cache)."""
@@ -96,7 +103,8 @@ class EstimatorBase(object):
         #: the channels (``{name: TrainingInput or URI}``) of the latest ``fit`` or ``attach``
         self.latest_inputs = None
         self._current_job_name = None
-        _runner.checked_job(self.job_settings(), self._sagemaker_session, time.time(), later=_runner.FIT_DECIDES)
+        _checked(self.job_settings(), self._sagemaker_session, time.time(), job_only=True, path_exists=None,
+                 later=_runner.FIT_DECIDES)
         if "distribution" in self.__dict__:  # kept as the SDK v2 keeps it, once checked
             self.distribution = _build.sdk_distribution(self.framework, self.distribution, self.instance_groups)
 
@@ -294,8 +302,7 @@ class EstimatorBase(object):
         found.extend(_variables.outside_pipeline(settings))
         if session is None and not dry_run and not found:  # a submission's session, made before its facts
             session = self.sagemaker_session
-        plan = _runner.checked_plan(settings, session, now, path_exists=_runner.local_path_exists, found=found,
-                                    submit=not dry_run)
+        plan = _checked(settings, session, now, found, submit=not dry_run)
         self.latest_inputs = dict(settings.channels) or None
         if dry_run:
             self._current_job_name = plan.job_name
@@ -325,8 +332,7 @@ class EstimatorBase(object):
             facts = record.evolve(facts, account_id=account_id)
         now = time.time()
         settings = self.job_settings(self.latest_inputs if inputs is None else inputs, job_name, experiment_config)
-        return _runner.checked_plan(settings, session, now, path_exists=_runner.local_path_exists, found=found,
-                                    facts=facts)
+        return _checked(settings, session, now, found, facts=facts)
 
     def estimate_cost(self, inputs=None, prices=None, fetch=True):
         """What the job would cost, per instance group (see docs/cost.md): count x on-demand USD per
@@ -417,8 +423,7 @@ class EstimatorBase(object):
             found.append(Problem("sagemaker_session", "a preflight checks a job against an AWS account: pass a "
                                                       "Session, not a local one", session))
         now = time.time()
-        job, _ = _runner.checked_job(self.job_settings(inputs, job_name, experiment_config), session, now,
-                                     path_exists=_runner.local_path_exists, found=found)
+        job, _ = _checked(self.job_settings(inputs, job_name, experiment_config), session, now, found, job_only=True)
         return run.run(session, job, now, chosen)
 
     def _started(self, job):

@@ -44,3 +44,11 @@ def test_the_region_check_and_its_words_are_names_alone():
     assert places(r"no AWS region|NO_REGION\)", skip=("_request/names.py",)) == []
     assert places(r"region_problems\(") == sorted(["_request/names.py", "estimator.py", "tuner.py", "session.py",
                                                   "_cli/inputs.py", "_aws/apps.py"])
+
+
+def test_the_estimator_turns_settings_into_a_checked_job_in_one_place():
+    # The constructor, fit, the dry plan and preflight() all go through estimator._checked.
+    with open(os.path.join(PACKAGE, "estimator.py"), encoding="utf-8") as handle:
+        text = handle.read()
+    assert len(re.findall(r"_runner\.checked_(plan|job)\b", text)) == 2  # the one helper's two outcomes
+    assert len(re.findall(r"\b_checked\(", text)) == 5  # its definition and the four callers
