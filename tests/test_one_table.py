@@ -52,3 +52,10 @@ def test_the_estimator_turns_settings_into_a_checked_job_in_one_place():
         text = handle.read()
     assert len(re.findall(r"_runner\.checked_(plan|job)\b", text)) == 2  # the one helper's two outcomes
     assert len(re.findall(r"\b_checked\(", text)) == 5  # its definition and the four callers
+
+
+def test_a_requests_image_is_read_by_describe_image_of_alone():
+    # The plan's image, the view, the tuning job's name, the preflight's subjects and diff's region
+    # read it through describe.image_of (render writes it; create compares what a job echoes).
+    found = places(r"""["']TrainingImage["']\)""")
+    assert found == sorted(["_request/describe.py", "_request/render.py", "_aws/create.py"])

@@ -72,7 +72,7 @@ def image_framework(image):
 
 
 def image_of(desc):
-    """The job's training image URI."""
+    """THE reading of a job's training image URI from a request or a description (None: none)."""
     return value_at(desc, ("AlgorithmSpecification", "TrainingImage"))
 
 

@@ -15,8 +15,8 @@ from sagemaker_hetero import utils
 from sagemaker_hetero._model import images, outside
 from sagemaker_hetero.exceptions import Problem
 
-__all__ = ["configured_region", "dry_run_region", "known_region", "partition_for", "default_bucket_name", "role_arn_for", "NO_REGION", "no_region", "region_problems",
-           "default_job_name", "image_base_name"]
+__all__ = ["configured_region", "dry_run_region", "known_region", "partition_for", "default_bucket_name", "role_arn_for",
+           "NO_REGION", "no_region", "region_problems", "default_job_name", "image_base_name"]
 
 #: What an estimator, a tuner or an app is passed to name a region.
 SESSION_FIX = "or pass sagemaker_session=Session(boto_session=boto3.Session(region_name=...))"
