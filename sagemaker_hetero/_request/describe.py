@@ -20,7 +20,7 @@ from sagemaker_hetero._model.job import CODE, INPUT, MODEL, Channel, Code, Distr
 from sagemaker_hetero._request.s3_uris import s3_key
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
-__all__ = ["AUTO", "job_from_description", "value_at", "group_names", "image_framework", "image_of", "region_of",
+__all__ = ["AUTO", "job_from_description", "value_at", "groups_of", "group_names", "image_framework", "image_of", "region_of",
            "job_status", "status_summary", "iso", "decoded"]
 
 #: ``framework=AUTO``: tell the framework from the training image.
@@ -50,10 +50,19 @@ def _groups_of(desc):
     return [tuple(g.get(key) for key, _, _ in GROUP_FIELDS) for g in groups]
 
 
+def groups_of(desc):
+    """THE reading back of a request's (or description's) cluster: ``[(name, instance_type, count)]`` of its
+    instance groups, or for a cluster without groups the one ``homogeneousCluster`` of its type and count."""
+    groups = _groups_of(desc)
+    if groups is None:
+        return [(D.HOMOGENEOUS_GROUP, value_at(desc, ("ResourceConfig", "InstanceType")),
+                 value_at(desc, ("ResourceConfig", "InstanceCount")))]
+    return groups
+
+
 def group_names(desc):
     """The job's instance group names; ``["homogeneousCluster"]`` for a cluster without groups."""
-    groups = _groups_of(desc)
-    return [D.HOMOGENEOUS_GROUP] if groups is None else [g[0] for g in groups]
+    return [g[0] for g in groups_of(desc)]
 
 
 def image_framework(image):
@@ -108,10 +117,7 @@ def iso(value):
 def status_summary(desc):
     """A job's state as plain JSON-ready data with snake_case keys (``sagemaker-hetero status``)."""
     status, secondary, message = job_status(desc)
-    groups = _groups_of(desc)
-    if groups is None:
-        groups = [(D.HOMOGENEOUS_GROUP, value_at(desc, ("ResourceConfig", "InstanceType")),
-                   value_at(desc, ("ResourceConfig", "InstanceCount")))]
+    groups = groups_of(desc)
     return {
         "job_name": desc.get("TrainingJobName"),
         "status": status,
@@ -218,15 +224,12 @@ def job_from_description(desc, framework=AUTO, region=None, model_channel_name=D
     Tags are read from a request but are not part of a description.
     """
     job_name = desc.get("TrainingJobName")
-    listed = _groups_of(desc)
-    if listed is None:
-        resource = desc.get("ResourceConfig") or {}
-        groups = (Group(D.HOMOGENEOUS_GROUP, resource.get("InstanceType"), resource.get("InstanceCount")),)
-    else:
-        groups = tuple(Group(n, t, c, arg="instance_groups[%d]" % i) for i, (n, t, c) in enumerate(listed))
+    listed = _groups_of(desc) is not None
+    groups = tuple(Group(n, t, c, arg="instance_groups[%d]" % i) if listed else Group(n, t, c)
+                   for i, (n, t, c) in enumerate(groups_of(desc)))
     framework, version, py_version, image = _framework_and_image(desc, framework, region or region_of(desc), groups)
     values = dict(framework=framework, framework_version=version, py_version=py_version, image_uri=image,
-                  heterogeneous=listed is not None, groups=groups, output_path=value_at(desc, ("OutputDataConfig",
+                  heterogeneous=listed, groups=groups, output_path=value_at(desc, ("OutputDataConfig",
                                                                                                 "S3OutputPath")),
                   role=desc.get("RoleArn"))
     values.update(_plain_fields(desc))
