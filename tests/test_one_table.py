@@ -72,3 +72,24 @@ def test_a_requests_instance_groups_are_read_back_by_describe_groups_of_alone():
     assert estimate.groups_of is describe.groups_of
     assert describe.groups_of({"ResourceConfig": {"InstanceType": "ml.m5.xlarge", "InstanceCount": 2}}) == [
         ("homogeneousCluster", "ml.m5.xlarge", 2)]
+
+
+_NAMES = "|".join(("mpi", "smdistributed", "torch_distributed", "pytorchddp", "parameter_server",
+                   "multi_worker_mirrored_strategy", "pytorchxla"))
+
+
+def test_the_distribution_strategies_are_one_table():
+    # Lists of strategy names and their request flags are _model/strategies.py's (the job model, the
+    # rules, the hyperparameters, their reading back and the local launchers derive theirs from it);
+    # training/ is the in-job toolkit, reading the environment the container gets.
+    listed = r"""["'](%s)["'],\s*["'](%s)["']""" % (_NAMES, _NAMES)
+    flags = r"""["']sagemaker_(mpi|torch_distributed|pytorch_xla_multi_worker|parameter_server|""" \
+            r"""multi_worker_mirrored_strategy|distributed_dataparallel)_enabled["']"""
+    found = [name for name in places(listed) + places(flags) if not name.startswith("training/")]
+    assert sorted(set(found)) == ["_model/strategies.py"]
+    from sagemaker_hetero._checks import rules
+    from sagemaker_hetero._model import job, strategies
+    from sagemaker_hetero.local import _launchers
+
+    assert job.STRATEGIES is strategies.STRATEGIES and rules.LAUNCHERS is strategies.LAUNCHERS
+    assert (_launchers.MPI, _launchers.TORCHRUN) == ("mpi", "torchrun")

@@ -17,6 +17,7 @@ from sagemaker_hetero._model import images
 from sagemaker_hetero._model.arguments import FIELDS, GROUP_FIELDS, LIST_ATTRS, TRUE, channel_fields
 from sagemaker_hetero._model.hyperparameters import decode
 from sagemaker_hetero._model.job import CODE, INPUT, MODEL, Channel, Code, Distribution, Group, Job
+from sagemaker_hetero._model.strategies import FLAG, PLAIN
 from sagemaker_hetero._request.s3_uris import s3_key
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
@@ -152,17 +153,17 @@ def _distribution_of(hps, framework):
     options = {}
     groups = hps.pop("sagemaker_distribution_instance_groups", None)
     hps.pop("sagemaker_instance_type", None)  # derived from the group's type again when rendered
-    if "sagemaker_mpi_enabled" in hps:
-        mpi = {"enabled": bool(hps.pop("sagemaker_mpi_enabled"))}
+    if FLAG["mpi"] in hps:
+        mpi = {"enabled": bool(hps.pop(FLAG["mpi"]))}
         if "sagemaker_mpi_num_of_processes_per_host" in hps:
             mpi["processes_per_host"] = hps.pop("sagemaker_mpi_num_of_processes_per_host")
         custom = hps.pop("sagemaker_mpi_custom_mpi_options", "")
         if custom:
             mpi["custom_mpi_options"] = custom
         options["mpi"] = mpi
-    if "sagemaker_distributed_dataparallel_enabled" in hps or "mp_parameters" in hps:
+    if FLAG["smdistributed"] in hps or "mp_parameters" in hps:
         smdistributed = {}
-        ddp = hps.pop("sagemaker_distributed_dataparallel_enabled", False)
+        ddp = hps.pop(FLAG["smdistributed"], False)
         custom = hps.pop("sagemaker_distributed_dataparallel_custom_mpi_options", "")
         if "mp_parameters" in hps:
             smdistributed["modelparallel"] = {"enabled": True, "parameters": hps.pop("mp_parameters")}
@@ -171,12 +172,7 @@ def _distribution_of(hps, framework):
             if custom:
                 smdistributed["dataparallel"]["custom_mpi_options"] = custom
         options["smdistributed"] = smdistributed
-    for key, strategy in (
-        ("sagemaker_torch_distributed_enabled", "torch_distributed"),
-        ("sagemaker_pytorch_xla_multi_worker_enabled", "pytorchxla"),
-        ("sagemaker_parameter_server_enabled", "parameter_server"),
-        ("sagemaker_multi_worker_mirrored_strategy_enabled", "multi_worker_mirrored_strategy"),
-    ):
+    for key, strategy in PLAIN:
         if key in hps:
             options[strategy] = {"enabled": bool(hps.pop(key))}
     named = tuple(groups) if isinstance(groups, list) else ((groups,) if groups is not None else None)
