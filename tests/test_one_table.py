@@ -58,14 +58,14 @@ def test_a_requests_image_is_read_by_describe_image_of_alone():
     # The plan's image, the view, the tuning job's name, the preflight's subjects and diff's region
     # read it through describe.image_of (render writes it; create compares what a job echoes).
     found = places(r"""["']TrainingImage["']\)""")
-    assert found == sorted(["_request/describe.py", "_request/render.py", "_aws/create.py"])
+    assert found == sorted(["_request/read_back.py", "_request/render.py", "_aws/create.py"])
 
 
 def test_a_requests_instance_groups_are_read_back_by_describe_groups_of_alone():
     # Status, job_from_description, group_names and the cost estimates and bills read a cluster through
     # describe.groups_of (one homogeneousCluster for a cluster without groups).
     assert places(r"""get\(\s*["']InstanceGroups["']|["']ResourceConfig["'], ["']InstanceGroups["']\)\)""") == [
-        "_request/describe.py"]
+        "_request/read_back.py"]
     from sagemaker_hetero._cost import estimate
     from sagemaker_hetero._request import describe
 

@@ -9,15 +9,14 @@ TensorFlow's ``model_dir``, and the image back into framework and versions. :fun
 """
 import re
 
-import attrs
-
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import utils
-from sagemaker_hetero._model import images
+from sagemaker_hetero._model import images, record
 from sagemaker_hetero._model.arguments import FIELDS, GROUP_FIELDS, LIST_ATTRS, TRUE, channel_fields
 from sagemaker_hetero._model.hyperparameters import decode
 from sagemaker_hetero._model.job import CODE, INPUT, MODEL, Channel, Code, Distribution, Group, Job
 from sagemaker_hetero._model.strategies import FLAG, PLAIN
+from sagemaker_hetero._request.read_back import _groups_of, group_names, groups_of, image_of, value_at  # noqa: F401
 from sagemaker_hetero._request.s3_uris import s3_key
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
@@ -33,39 +32,6 @@ _DLC_IMAGE = re.compile(
 )
 
 
-def value_at(desc, path):
-    """The value at ``path`` (a tuple of keys) in a request or description, or None if it is not there."""
-    node = desc
-    for key in path:
-        if not isinstance(node, dict) or key not in node:
-            return None
-        node = node[key]
-    return node
-
-
-def _groups_of(desc):
-    """``[(name, type, count)]`` of ResourceConfig.InstanceGroups, or None without instance groups."""
-    groups = value_at(desc, ("ResourceConfig", "InstanceGroups"))
-    if not groups:
-        return None
-    return [tuple(g.get(key) for key, _, _ in GROUP_FIELDS) for g in groups]
-
-
-def groups_of(desc):
-    """THE reading back of a request's (or description's) cluster: ``[(name, instance_type, count)]`` of its
-    instance groups, or for a cluster without groups the one ``homogeneousCluster`` of its type and count."""
-    groups = _groups_of(desc)
-    if groups is None:
-        return [(D.HOMOGENEOUS_GROUP, value_at(desc, ("ResourceConfig", "InstanceType")),
-                 value_at(desc, ("ResourceConfig", "InstanceCount")))]
-    return groups
-
-
-def group_names(desc):
-    """The job's instance group names; ``["homogeneousCluster"]`` for a cluster without groups."""
-    return [g[0] for g in groups_of(desc)]
-
-
 def image_framework(image):
     """``(framework, version, processor, py_version, region)`` of a deep learning container image URI
     (``framework`` ``"pytorch"`` or ``"tensorflow"``), else ``None``."""
@@ -79,11 +45,6 @@ def image_framework(image):
             return (framework, match.group("version"), match.group("processor"), match.group("py_version"),
                     match.group("region"))
     return None
-
-
-def image_of(desc):
-    """THE reading of a job's training image URI from a request or a description (None: none)."""
-    return value_at(desc, ("AlgorithmSpecification", "TrainingImage"))
 
 
 def region_of(desc):
@@ -238,7 +199,7 @@ def job_from_description(desc, framework=AUTO, region=None, model_channel_name=D
 def _plain_fields(desc):
     """The Job attributes of the table's plain fields (a field left out: the attribute's default)."""
     values = {}
-    defaults = attrs.fields_dict(Job)
+    defaults = record.fields_dict(Job)
     for path, attr, when, _ in FIELDS:
         value = value_at(desc, path)
         if when == TRUE:
@@ -283,10 +244,10 @@ def _channels_of(desc, code, submit, model_channel_name):
         name = body.get("ChannelName")
         if isolated_code and name == D.CODE_CHANNEL:
             channel = _read_channel(body, CODE)
-            code = attrs.evolve(code, source_dir=channel.uri)
-            channel = attrs.evolve(channel, uri=None, arg="source_dir", plain=True)
+            code = record.evolve(code, source_dir=channel.uri)
+            channel = record.evolve(channel, uri=None, arg="source_dir", plain=True)
         elif name == model_channel_name and body.get("ContentType") == D.MODEL_CONTENT_TYPE:
-            channel = attrs.evolve(_read_channel(body, MODEL), arg="model_uri", plain=True)
+            channel = record.evolve(_read_channel(body, MODEL), arg="model_uri", plain=True)
         else:
             channel = _read_channel(body)
         channels.append(channel)

@@ -13,7 +13,7 @@ import attrs
 
 from sagemaker_hetero._model import images
 from sagemaker_hetero._request import plan as _plan
-from sagemaker_hetero._request.describe import image_of
+from sagemaker_hetero._request.read_back import image_of
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.job import CODE, MODEL
 from sagemaker_hetero.exceptions import shown
