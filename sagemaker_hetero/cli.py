@@ -17,11 +17,8 @@
     sagemaker-hetero diff SPEC --against JOB|FILE [--json]          what changed since a job (exit 1: a change)
 
 ``--region``, ``--profile`` and ``--debug`` go before or after the command; ``--version`` prints the
-version. Exit codes: 0 success (job Completed), 1 job Failed or Stopped, 2 invalid spec or usage (or a
-preflight problem), 3 AWS error, 4 unexpected error (one line on stderr; the traceback with ``--debug``
-or ``SAGEMAKER_HETERO_DEBUG=1``), 5 ``preflight`` found no problem but could not make every check, 130
-interrupted, 141 stdout closed early (``| head``). A crash never exits 1, so 1 always means a job that
-ended Failed or Stopped, but for ``diff``, where it means a difference (as diff(1)'s). ``render``
+version. The exit codes and what each means are ``_cli.exits``' table (``--help`` and docs/cli.md tell
+it). ``render``
 (``--cost`` too), ``validate``, ``cost --offline`` and ``diff --against FILE`` import neither boto3 nor
 botocore; ``render`` and ``validate`` need no region (a placeholder stands for it). Messages speak the
 command line's language: the Python API's hints (``fit(dry_run=True)``, ``Session(...)``) are said
@@ -38,6 +35,7 @@ import traceback
 
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._cli import inputs as _input
+from sagemaker_hetero._cli import exits
 from sagemaker_hetero._cli.exits import (EXIT_AWS, EXIT_BROKEN_PIPE, EXIT_DIFFERENT, EXIT_INTERRUPTED,  # noqa: F401
                                          EXIT_JOB_FAILED, EXIT_OK, EXIT_UNEXPECTED, EXIT_UNKNOWN, EXIT_USAGE)
 from sagemaker_hetero._cli.inputs import CLI_WORDS, PROG  # noqa: F401 (part of this module's interface)
@@ -60,7 +58,8 @@ def _global_options(parser):
                         help="AWS region (default: AWS_DEFAULT_REGION, AWS_REGION or the profile's)")
     parser.add_argument("--profile", default=argparse.SUPPRESS, help="AWS profile (default: AWS_PROFILE or 'default')")
     parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
-                        help="on an unexpected error (exit 4), print its traceback too (also: %s=1)" % DEBUG_VARIABLE)
+                        help="on an unexpected error (exit %d), print its traceback too (also: %s=1)" % (
+                            exits.EXIT_UNEXPECTED, DEBUG_VARIABLE))
     return parser
 
 
@@ -96,9 +95,7 @@ def _parser():
     parser = _global_options(argparse.ArgumentParser(
         prog=PROG,
         description="Render, validate, submit and watch SageMaker training jobs on heterogeneous clusters.",
-        epilog="Exit codes: 0 success, 1 job Failed or Stopped, 2 invalid spec or usage (or a preflight problem), "
-        "3 AWS error, 4 unexpected error (--debug shows its traceback), 5 preflight could not make every check. "
-        "See docs/cli.md for the spec format.",
+        epilog=exits.epilog(),
     ))
     parser.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -3,9 +3,8 @@
 The names and arguments are those of the SageMaker Python SDK v2, so code written for it runs
 after changing ``sagemaker`` to ``sagemaker_hetero`` in its imports.
 
-One way through, for the constructor, a dry run, AWS and a local run alike (``_runner``): the
-arguments become one job model, the session checks it, everything is checked in one round, then
-the session runs it (``execute``) or the dry run renders it. Internal but stable, for the tuner,
+One way through, for the constructor, a dry run, AWS and a local run alike (``_runner``): one job
+model, one plan rendered and checked once, run by the one executor. Internal but stable, for the tuner,
 pipeline steps and the CLI: :attr:`EstimatorBase.framework`, :meth:`EstimatorBase.job_settings`,
 :attr:`EstimatorBase.given_session`, :meth:`EstimatorBase.allowed_arguments` and
 :attr:`EstimatorBase.current_job_name` (docs/architecture.md).
@@ -49,13 +48,20 @@ def _fit_problems(session, logs, dry_run, preflight):
     found = []
     if logs not in _LOGS:
         found.append(Problem("logs", "must be one of %s" % ", ".join(map(repr, _LOGS)), logs))
-    if not dry_run and _names.known_region(_runner.session_facts(session).region) is None:
-        found.append(Problem("sagemaker_session", _names.NO_REGION))
+    if not dry_run:
+        found.extend(_names.region_problems(_runner.session_facts(session).region, "sagemaker_session"))
     if preflight is not None:
         from sagemaker_hetero._preflight import modes
 
         found.extend(modes.problems(preflight, _runner.is_session(session) and session.local_mode, dry_run))
     return found
+
+
+def _checked(settings, session, now, found=(), job_only=False, path_exists=_runner.local_path_exists, **kwargs):
+    """THE estimator's settings -> checked job (``path_exists``: this machine's): the runner's plan, or
+    with ``job_only`` ``(job, facts)``; raises :class:`ConfigError` with every problem."""
+    check = _runner.checked_job if job_only else _runner.checked_plan
+    return check(settings, session, now, path_exists=path_exists, found=found, **kwargs)
 
 
 def _dry_run_estimate(plan, prices=None):
@@ -96,7 +102,8 @@ class EstimatorBase(object):
         #: the channels (``{name: TrainingInput or URI}``) of the latest ``fit`` or ``attach``
         self.latest_inputs = None
         self._current_job_name = None
-        _runner.checked_job(self.job_settings(), self._sagemaker_session, time.time(), later=_runner.FIT_DECIDES)
+        _checked(self.job_settings(), self._sagemaker_session, time.time(), job_only=True, path_exists=None,
+                 later=_runner.FIT_DECIDES)
         if "distribution" in self.__dict__:  # kept as the SDK v2 keeps it, once checked
             self.distribution = _build.sdk_distribution(self.framework, self.distribution, self.instance_groups)
 
@@ -294,8 +301,7 @@ class EstimatorBase(object):
         found.extend(_variables.outside_pipeline(settings))
         if session is None and not dry_run and not found:  # a submission's session, made before its facts
             session = self.sagemaker_session
-        plan = _runner.checked_plan(settings, session, now, path_exists=_runner.local_path_exists, found=found,
-                                    submit=not dry_run)
+        plan = _checked(settings, session, now, found, submit=not dry_run)
         self.latest_inputs = dict(settings.channels) or None
         if dry_run:
             self._current_job_name = plan.job_name
@@ -320,13 +326,12 @@ class EstimatorBase(object):
         side effect on the estimator; ``account_id`` stands in for an account the session has not looked up."""
         session = self._sagemaker_session
         facts = _runner.session_facts(session)
-        found = [] if facts.region is not None else [Problem("sagemaker_session", _names.NO_REGION)]
+        found = _names.region_problems(facts.region, "sagemaker_session", placeholder_ok=True)
         if facts.account_id is None and account_id is not None:
             facts = record.evolve(facts, account_id=account_id)
         now = time.time()
         settings = self.job_settings(self.latest_inputs if inputs is None else inputs, job_name, experiment_config)
-        return _runner.checked_plan(settings, session, now, path_exists=_runner.local_path_exists, found=found,
-                                    facts=facts)
+        return _checked(settings, session, now, found, facts=facts)
 
     def estimate_cost(self, inputs=None, prices=None, fetch=True):
         """What the job would cost, per instance group (see docs/cost.md): count x on-demand USD per
@@ -417,8 +422,7 @@ class EstimatorBase(object):
             found.append(Problem("sagemaker_session", "a preflight checks a job against an AWS account: pass a "
                                                       "Session, not a local one", session))
         now = time.time()
-        job, _ = _runner.checked_job(self.job_settings(inputs, job_name, experiment_config), session, now,
-                                     path_exists=_runner.local_path_exists, found=found)
+        job, _ = _checked(self.job_settings(inputs, job_name, experiment_config), session, now, found, job_only=True)
         return run.run(session, job, now, chosen)
 
     def _started(self, job):

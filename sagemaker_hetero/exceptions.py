@@ -189,13 +189,27 @@ class Problem(object):
 
 class Problems(object):
     """The one problem collector: ``add(path, message[, value])`` appends a :class:`Problem` to
-    ``items``, so every check reports everything it finds at once."""
+    ``items``, so every check reports everything it finds at once; :meth:`add_new` appends only the
+    problems of paths not reported yet (a later round's problem of an argument already named is left out)."""
 
-    def __init__(self):
-        self.items = []
+    def __init__(self, items=()):
+        self.items = list(items)
 
     def add(self, path, message, value=Problem._MISSING):
         self.items.append(Problem(path, message, value))
+
+    def add_new(self, problems, within=False):
+        """Append each of ``problems`` whose path is not one already in ``items`` (with ``within``, nor
+        inside one: ``a.b`` or ``a[0]`` under a reported ``a``: that part is already reported as
+        malformed); returns ``items``. The paths reported are those before the call."""
+        reported = set(p.path for p in self.items)
+        for problem in list(problems):
+            path = problem.path
+            if path in reported or (within and any(path.startswith(r + ".") or path.startswith(r + "[")
+                                                   for r in reported)):
+                continue
+            self.items.append(problem)
+        return self.items
 
 
 def _show(value):

@@ -38,8 +38,6 @@ __all__ = ["Session", "get_execution_role"]
 DEFAULT_NAME_ATTEMPTS = 5
 #: What the problems of making a session are problems with (a ConfigError's subject): no training job yet.
 _SESSION_SUBJECT = "the SageMaker session"
-_NO_REGION = ("no AWS region is configured: set AWS_REGION (or AWS_DEFAULT_REGION), a region in your AWS profile, "
-              "or pass boto_session=boto3.Session(region_name=...)")
 
 
 class Session(object):
@@ -102,8 +100,10 @@ class Session(object):
             boto_session = clients.new_boto_session(region_name=files.region_from_environment())
         self.boto_session = boto_session
         self.boto_region_name = boto_session.region_name or files.region_from_environment()
-        if self.boto_region_name is None:
-            raise E.ConfigError([E.Problem("boto_session", _NO_REGION)], _SESSION_SUBJECT)
+        problems = names.region_problems(self.boto_region_name, "boto_session", "or pass boto_session=boto3.Session("
+                                         "region_name=...)", placeholder_ok=True)
+        if problems:
+            raise E.ConfigError(problems, _SESSION_SUBJECT)
         self._clients = clients.Clients(boto_session, self.boto_region_name, sagemaker_client)
         # The SDK v2 takes these for endpoints, feature store and metrics; a training job uses none.
         self.sagemaker_runtime_client = sagemaker_runtime_client

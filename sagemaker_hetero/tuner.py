@@ -223,8 +223,8 @@ class HyperparameterTuner(object):
             found.append(Problem("estimator.sagemaker_session", "must be a sagemaker_hetero Session", session))
             session = None
         facts = _runner.session_facts(session)
-        if need_region and not dry_run and _names.known_region(facts.region) is None:
-            found.append(Problem("estimator.sagemaker_session", _names.NO_REGION))
+        if need_region and not dry_run:
+            found.extend(_names.region_problems(facts.region, "estimator.sagemaker_session"))
         settings = estimator.job_settings(inputs, job_name)
         if need_region:  # fit: a tuning job is started with values
             found.extend(p.renamed(model.estimator_arg(p.path)) for p in _variables.outside_pipeline(settings))

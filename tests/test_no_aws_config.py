@@ -89,7 +89,7 @@ def test_the_cli_renders_with_placeholders_and_needs_a_region_to_send(bare, monk
                          "123456789012")
     assert code == 0 and "<" not in out, err
     code, out, err = cli("submit", spec)
-    assert code == 2 and "--region: no AWS region is configured: pass --region" in err
+    assert code == 2 and "--region: no AWS region is configured: set AWS_REGION (or AWS_DEFAULT_REGION), a region in your AWS profile, or pass --region" in err
 
 
 def test_diff_against_a_render_made_with_no_region_needs_none_and_finds_it_equal(bare, monkeypatch, capsys, tmp_path):

@@ -8,7 +8,7 @@ import base64
 import json
 
 from sagemaker_hetero._request import names as _names
-from sagemaker_hetero.exceptions import ConfigError, Problem
+from sagemaker_hetero.exceptions import ConfigError
 
 __all__ = ["TENSORBOARD", "STUDIO_METADATA_FILE", "studio_user", "tensorboard_url", "app_url"]
 
@@ -58,8 +58,9 @@ def app_url(app_type, region, job_name, get_session, open_in_browser, create_pre
     name = getattr(app_type, "name", app_type)
     if not isinstance(name, str) or name.lower() != TENSORBOARD:
         raise ValueError("%s does not support URL retrieval." % (name,))
-    if region is None:
-        raise ConfigError([Problem("sagemaker_session", _names.NO_REGION)])
+    problems = _names.region_problems(region, "sagemaker_session", placeholder_ok=True)
+    if problems:
+        raise ConfigError(problems)
     studio = studio_user()
     presign = None
     if studio is None and create_presigned_domain_url and domain_id and user_profile_name:

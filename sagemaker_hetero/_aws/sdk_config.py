@@ -77,19 +77,23 @@ def _tags(value):
 
 
 _STRING, _BOOLEAN, _STRINGS = (_string, "a string"), (_boolean, "true or false"), (_strings, "a list of strings")
+#: The type the SDK v2's schema gives each argument the table (``_model/arguments.py``'s ``config``
+#: column) reads from a configuration; the paths are the table's, written nowhere else.
+_KIND_OF = {
+    "role": _STRING,
+    "volume_kms_key": _STRING,
+    "output_kms_key": _STRING,
+    "subnets": _STRINGS,
+    "security_group_ids": _STRINGS,
+    "encrypt_inter_container_traffic": _BOOLEAN,
+    "enable_network_isolation": _BOOLEAN,
+    "disable_profiler": _BOOLEAN,
+    "environment": (_string_map, "a mapping of variable names to strings (quote numbers)"),
+}
 #: ``(path, (test, what it must be))``: every value the package reads from a configuration, with the
 #: type the SDK v2's schema (``sagemaker.config.config_schema``) gives it. The SDK v2 refuses a file
 #: where one has another type, so it is refused here too, rather than ignored or used as it is.
-KINDS = (
-    (_JOB + ("RoleArn",), _STRING),
-    (_JOB + ("OutputDataConfig", "KmsKeyId"), _STRING),
-    (_JOB + ("ResourceConfig", "VolumeKmsKeyId"), _STRING),
-    (_JOB + ("VpcConfig", "Subnets"), _STRINGS),
-    (_JOB + ("VpcConfig", "SecurityGroupIds"), _STRINGS),
-    (_JOB + ("EnableInterContainerTrafficEncryption",), _BOOLEAN),
-    (_JOB + ("EnableNetworkIsolation",), _BOOLEAN),
-    (_JOB + ("Environment",), (_string_map, "a mapping of variable names to strings (quote numbers)")),
-    (_JOB + ("ProfilerConfig", "DisableProfiler"), _BOOLEAN),
+KINDS = tuple((path, _KIND_OF[name]) for name, path in TRAINING_JOB_DEFAULTS) + (
     (TAGS, (_tags, "a list of {Key: ..., Value: ...} mappings of strings")),
     (DEBUG_HOOK, _BOOLEAN),
     (DEFAULT_BUCKET, _STRING),

@@ -12,7 +12,7 @@ from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._checks import rules, service
 from sagemaker_hetero._model import record
 from sagemaker_hetero._request import plan, render
-from sagemaker_hetero.exceptions import Problem
+from sagemaker_hetero.exceptions import Problem, Problems
 
 __all__ = ["model_problems", "plan_problems", "role_problems", "service_problems", "rendered_problems", "violations_as_problems"]
 
@@ -30,10 +30,7 @@ def model_problems(job, facts, found=(), path_exists=None):
 def plan_problems(made, found=()):
     """``found``, then the service's limits on the plan's rendered request (:func:`service_problems`) for
     the arguments not reported in ``found``: round one's end, on the request the plan holds."""
-    out = list(found)
-    reported = set(p.path for p in out)
-    out.extend(p for p in service_problems(made) if p.path not in reported)
-    return out
+    return Problems(found).add_new(service_problems(made))
 
 
 # What the service model's patterns mean, in words (keyed by the pattern itself: a pattern that

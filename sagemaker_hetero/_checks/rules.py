@@ -15,19 +15,16 @@ from sagemaker_hetero._model import hyperparameters as H
 from sagemaker_hetero._request import s3_uris
 from sagemaker_hetero._model import images, instance_types
 from sagemaker_hetero._model.archive import archive_name
-from sagemaker_hetero._model.job import CODE, INPUT, MODEL, STRATEGIES
+from sagemaker_hetero._model import strategies
+from sagemaker_hetero._model.job import CODE, INPUT, MODEL
+from sagemaker_hetero._model.strategies import LAUNCHERS, STRATEGIES, UNGROUPABLE
 from sagemaker_hetero._model.keywords import did_you_mean
 from sagemaker_hetero.exceptions import Problems
 
 __all__ = ["problems", "did_you_mean", "tag_problems"]
 
-_UNGROUPABLE = ("parameter_server", "multi_worker_mirrored_strategy")
-# Strategies that each launch the training: the SDK v2 sends one of two enabled together (PyTorch's
-# torch_distributed drops mpi) or both (and the container runs one), so at most one may be enabled.
-# smdistributed is not one: modelparallel runs under mpi, dataparallel alone or under torch_distributed.
-_LAUNCHERS = ("mpi", "torch_distributed", "pytorchxla", "parameter_server", "multi_worker_mirrored_strategy")
-_PYTORCH_ONLY = ("torch_distributed", "pytorchddp", "pytorchxla")
-_TENSORFLOW_ONLY = ("parameter_server", "multi_worker_mirrored_strategy")
+# The strategies' facts (frameworks, launchers and their order, groupable) are _model/strategies.py's table.
+_PYTORCH_ONLY, _TENSORFLOW_ONLY = strategies.only_for("pytorch"), strategies.only_for("tensorflow")
 
 
 def _is_int(value):
@@ -207,13 +204,13 @@ def _check_distribution(job, out):
     if job.framework == "tensorflow":
         for key in _PYTORCH_ONLY:
             if key in options:
-                out.add("distribution.%s" % key, "is a PyTorch strategy; TensorFlow supports mpi, smdistributed, "
-                        "parameter_server and multi_worker_mirrored_strategy", key)
+                out.add("distribution.%s" % key, "is a PyTorch strategy; TensorFlow supports %s" % _said(
+                        [s.name for s in strategies.TABLE if "tensorflow" in s.frameworks]), key)
     elif job.framework == "pytorch":
         for key in _TENSORFLOW_ONLY:
             if key in options:
                 out.add("distribution.%s" % key, "is a TensorFlow strategy", key)
-    launchers = [key for key in _LAUNCHERS if dist.enabled(key)]
+    launchers = [key for key in LAUNCHERS if dist.enabled(key)]
     if len(launchers) > 1:
         out.add("distribution", "%s all launch the training: enable one (the SDK v2 would silently run only one)"
                 % " and ".join(launchers), launchers)
@@ -241,6 +238,11 @@ def _check_distribution(job, out):
     _check_p5(job, dist, out)
 
 
+def _said(names):
+    """``a, b and c``."""
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _check_enabled_flags(options, out):
     """Each strategy section's ``enabled``, when given, is True or False (the job model's one rule,
     ``_model.enabled``, reads nothing else as enabled)."""
@@ -261,7 +263,7 @@ def _check_distribution_group(job, dist, out):
     if not job.heterogeneous:
         _check_smddp_type(job, job.groups[0] if job.groups else None, "instance_type", dist, out)
         return
-    for key in _UNGROUPABLE:
+    for key in UNGROUPABLE:
         if key in dist.options:
             out.add("distribution.%s" % key, "cannot be tied to one instance group; heterogeneous clusters support mpi, "
                     "smdistributed and torch_distributed", key)

@@ -160,7 +160,6 @@ def dry_run_facts(args):
                        default_bucket=getattr(args, "default_bucket", None))
 
 
-_NO_REGION = E.Problem("--region", "no AWS region is configured: pass --region, or set AWS_REGION or a profile's region")
 
 
 def boto_session(args):
@@ -173,9 +172,16 @@ def boto_session(args):
 def required_region(args):
     """The region of :func:`region`; refused at once, naming ``--region``, where none is configured."""
     found = region(args)
-    if found is None:
-        raise E.ConfigError([_NO_REGION], COMMAND_LINE)
+    _refuse_without(found)
     return found
+
+
+def _refuse_without(found):
+    from sagemaker_hetero._request import names as _context
+
+    problems = _context.region_problems(found, "--region", "or pass --region", placeholder_ok=True)
+    if problems:
+        raise E.ConfigError(problems, COMMAND_LINE)
 
 
 def session(args):
@@ -183,6 +189,5 @@ def session(args):
     from sagemaker_hetero.session import Session
 
     boto = boto_session(args)
-    if not boto.region_name:
-        raise E.ConfigError([_NO_REGION], COMMAND_LINE)
+    _refuse_without(boto.region_name)
     return Session(boto_session=boto, default_bucket=getattr(args, "default_bucket", None))

@@ -29,7 +29,7 @@ from sagemaker_hetero._checks import rules
 from sagemaker_hetero import _runner
 from sagemaker_hetero._model import build
 from sagemaker_hetero._model import keywords as _keywords
-from sagemaker_hetero.exceptions import ConfigError, Problem
+from sagemaker_hetero.exceptions import ConfigError, Problem, Problems
 from sagemaker_hetero.inputs import TrainingInput
 
 __all__ = ["Spec", "parse", "spec_path", "FRAMEWORKS", "GROUP_KEYS", "INPUT_KEYS", "TUNING_KEY"]
@@ -101,14 +101,9 @@ class Spec(object):
         """``(job, plan, problems)``: :meth:`check` with the plan, its request rendered once
         (``_runner.planned``; ``digest``: with the code key, as a dry run shows it)."""
         job, made, found = _runner.planned(self.settings(), session, now, path_exists, facts=facts, digest=digest)
-        out = list(self.problems)
-        reported = set(p.path for p in self.problems)
-        for problem in found:
-            path = spec_path(problem.path, self.group_paths)
-            if any(path == r or path.startswith(r + ".") or path.startswith(r + "[") for r in reported):
-                continue  # that part of the spec is already reported as malformed
-            out.append(Problem(path, problem.message, problem.value) if problem.has_value else Problem(path, problem.message))
-        return job, made, out
+        out = Problems(self.problems)  # a part of the spec reported as malformed is not reported again
+        out.add_new((p.renamed(spec_path(p.path, self.group_paths)) for p in found), within=True)
+        return job, made, out.items
 
     def estimator(self, sagemaker_session=None):
         """The estimator (raises :class:`ConfigError` like its constructor)."""

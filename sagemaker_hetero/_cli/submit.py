@@ -85,11 +85,12 @@ def _render(args):
 
 def _placeholder_problems(text):
     """Why a request ``text`` holding placeholders cannot go to ``aws sagemaker create-training-job``."""
+    from sagemaker_hetero._request import names
+
     problems = []
     if REGION_PLACEHOLDER in text:
-        problems.append(E.Problem("--format cli-input-json", "the request holds the placeholder %s (no AWS region is "
-                                  "configured): pass --region, or set AWS_REGION or a profile's region"
-                                  % REGION_PLACEHOLDER))
+        problems.append(E.Problem("--format cli-input-json", "the request holds the placeholder %s (%s)"
+                                  % (REGION_PLACEHOLDER, names.no_region("or pass --region"))))
     if ACCOUNT_PLACEHOLDER in text:
         problems.append(E.Problem("--format cli-input-json", "the request holds the placeholder %s (the default "
                                   "bucket or a role name's ARN); pass --account-id or --default-bucket, or give "

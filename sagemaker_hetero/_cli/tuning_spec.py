@@ -30,7 +30,7 @@ from sagemaker_hetero._cli.spec import TUNING_KEY, spec_path
 from sagemaker_hetero._tuning import checks, model
 from sagemaker_hetero._tuning.config import (HyperbandStrategyConfig, StrategyConfig, TuningJobCompletionCriteriaConfig,
                                              WarmStartConfig)
-from sagemaker_hetero.exceptions import Problem
+from sagemaker_hetero.exceptions import Problem, Problems
 from sagemaker_hetero.parameter import CategoricalParameter, ContinuousParameter, IntegerParameter
 from sagemaker_hetero.tuner import HyperparameterTuner
 
@@ -190,11 +190,6 @@ def check(spec, session=None, facts=None, now=0.0, path_exists=None, digest=Fals
             found.append(Problem(name, message, section.kwargs[name]))
     job, tuning, made, problems = checks.planned(settings, section.settings(), session, facts, now, path_exists, found,
                                                  digest=digest)
-    out = list(spec.problems) + list(section.problems)
-    reported = set(p.path for p in out)
-    for problem in problems:
-        path = _spec_terms(problem.path)
-        if any(path == r or path.startswith(r + ".") or path.startswith(r + "[") for r in reported):
-            continue  # that part of the spec is already reported as malformed
-        out.append(problem.renamed(path))
-    return section, job, tuning, made, out
+    out = Problems(list(spec.problems) + list(section.problems))  # a malformed part is not reported again
+    out.add_new((p.renamed(_spec_terms(p.path)) for p in problems), within=True)
+    return section, job, tuning, made, out.items

@@ -104,7 +104,7 @@ def facts_of(old):
     buckets = [_DEFAULT_BUCKET.match(uri) for uri in (_describe.value_at(old, ("OutputDataConfig", "S3OutputPath")),
                                                        _describe.decoded(hyperparameters.get("sagemaker_submit_directory")))
                if isinstance(uri, str)]
-    image = _describe.value_at(old, ("AlgorithmSpecification", "TrainingImage"))
+    image = _describe.image_of(old)
     found = [m for m in buckets if m] + [_IMAGE_REGION.search(image) if isinstance(image, str) else None]
     regions = ([named] if isinstance(named, str) and named else []) + [m.group("region") for m in found if m]
     role = _ROLE_ACCOUNT.match(old["RoleArn"]) if isinstance(old.get("RoleArn"), str) else None

@@ -14,6 +14,7 @@ import attrs
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._cost.prices import Price, Unknown
+from sagemaker_hetero._request.describe import groups_of  # noqa: F401 (re-exported: billed reads it here)
 from sagemaker_hetero.exceptions import shown
 
 __all__ = ["GroupCost", "Estimate", "estimate", "groups_of", "usd_text", "rate_text", "duration", "instance_types",
@@ -71,15 +72,6 @@ def price_notes(groups):
         if g.instance_type not in types:
             types.append(g.instance_type)
     return ["%s: %s" % (", ".join(map(str, types)), text) for text, types in words.items()]
-
-
-def groups_of(request):
-    """``[(name, instance_type, count)]`` of a request's (or description's) cluster."""
-    resource = request.get("ResourceConfig") or {}
-    groups = resource.get("InstanceGroups")
-    if groups:
-        return [(g.get("InstanceGroupName"), g.get("InstanceType"), g.get("InstanceCount")) for g in groups]
-    return [(D.HOMOGENEOUS_GROUP, resource.get("InstanceType"), resource.get("InstanceCount"))]
 
 
 def instance_types(request):

@@ -8,6 +8,7 @@ import json
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.job import enabled as _enabled
+from sagemaker_hetero._model.strategies import FLAG
 
 __all__ = ["Ref", "JOB_NAME", "REGION", "CODE_URI", "MODEL_DIR", "encode", "sdk_entries", "distribution_hyperparameters",
            "decode"]
@@ -63,7 +64,7 @@ def sdk_entries(job):
     if job.framework == "tensorflow" and job.model_dir is not False:
         model_dir, where = job.model_dir, "model_dir"
         if model_dir is None:  # the default: a constant, or made of the output path and the job's name
-            model_dir = D.TF_MPI_MODEL_DIR if dist.get("sagemaker_mpi_enabled") else MODEL_DIR
+            model_dir = D.TF_MPI_MODEL_DIR if dist.get(FLAG["mpi"]) else MODEL_DIR
             where = "job_name"
         out.append(("model_dir", model_dir, where))
     return out
@@ -87,7 +88,7 @@ def distribution_hyperparameters(job):
     if job.framework == "pytorch" and _enabled(dist.get("torch_distributed")):
         if "smdistributed" in dist:
             out.update(_generic(dist, instance_type))
-        out["sagemaker_torch_distributed_enabled"] = True
+        out[FLAG["torch_distributed"]] = True
         if own_type is not None:
             out["sagemaker_instance_type"] = own_type
         return out
@@ -98,12 +99,12 @@ def distribution_hyperparameters(job):
 def _generic(dist, instance_type):
     out = {}
     if "pytorchxla" in dist:
-        out["sagemaker_pytorch_xla_multi_worker_enabled"] = _enabled(dist["pytorchxla"])
+        out[FLAG["pytorchxla"]] = _enabled(dist["pytorchxla"])
     if "parameter_server" in dist:
-        out["sagemaker_parameter_server_enabled"] = _enabled(dist["parameter_server"])
+        out[FLAG["parameter_server"]] = _enabled(dist["parameter_server"])
     if "mpi" in dist:
         mpi = dist["mpi"]
-        out["sagemaker_mpi_enabled"] = _enabled(mpi)
+        out[FLAG["mpi"]] = _enabled(mpi)
         if mpi.get("processes_per_host"):
             out["sagemaker_mpi_num_of_processes_per_host"] = mpi["processes_per_host"]
         out["sagemaker_mpi_custom_mpi_options"] = mpi.get("custom_mpi_options", "")
@@ -113,12 +114,12 @@ def _generic(dist, instance_type):
         if _enabled(mp):
             out["mp_parameters"] = mp.get("parameters", {})
         ddp = sm.get("dataparallel") if isinstance(sm.get("dataparallel"), dict) else {}
-        out["sagemaker_distributed_dataparallel_enabled"] = _enabled(ddp)
+        out[FLAG["smdistributed"]] = _enabled(ddp)
         out["sagemaker_instance_type"] = instance_type
         if _enabled(ddp):
             out["sagemaker_distributed_dataparallel_custom_mpi_options"] = ddp.get("custom_mpi_options", "")
     if "multi_worker_mirrored_strategy" in dist:
-        out["sagemaker_multi_worker_mirrored_strategy_enabled"] = _enabled(dist["multi_worker_mirrored_strategy"])
+        out[FLAG["multi_worker_mirrored_strategy"]] = _enabled(dist["multi_worker_mirrored_strategy"])
     return out
 
 

@@ -20,21 +20,12 @@ from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import record
 from sagemaker_hetero._model.arguments import ARGUMENTS, job_default
 from sagemaker_hetero._model.settings import model_class
+from sagemaker_hetero._model.strategies import PLAIN, STRATEGIES  # noqa: F401 (STRATEGIES re-exported)
 
 __all__ = ["Group", "Channel", "Distribution", "Code", "Job", "group_name", "enabled", "NOT_GIVEN", "STRATEGIES"]
 
 NOT_GIVEN = object()
 
-#: The keys of a ``distribution`` dict that name strategies (``instance_groups`` names the group).
-STRATEGIES = (
-    "mpi",
-    "smdistributed",
-    "torch_distributed",
-    "pytorchddp",
-    "parameter_server",
-    "multi_worker_mirrored_strategy",
-    "pytorchxla",
-)
 #: Channel kinds: the user's ``fit`` inputs, the SDK's model channel, the code of an isolated job.
 INPUT, MODEL, CODE = "input", "model", "code"
 
@@ -163,7 +154,7 @@ class Distribution(object):
         sm = self.options.get("smdistributed")
         if isinstance(sm, dict):
             labels.extend("smdistributed %s" % part for part in ("dataparallel", "modelparallel") if enabled(sm.get(part)))
-        for key in ("pytorchddp", "torch_distributed", "pytorchxla", "parameter_server", "multi_worker_mirrored_strategy"):
+        for key in ("pytorchddp",) + tuple(name for _, name in PLAIN):
             if self.enabled(key):
                 labels.append(key)
         return " + ".join(labels) or None

@@ -75,7 +75,7 @@ def subjects_of(plan):
         account=plan.facts.account_id if plan.facts is not None else None,
         role=job.role,
         role_arn=request.get("RoleArn"),
-        image=value_at(request, ("AlgorithmSpecification", "TrainingImage")),
+        image=plan.image,
         image_from_table=job.image_uri is None,
         keys=tuple((arg, key) for arg, key in (("volume_kms_key", job.volume_kms_key),
                                                ("output_kms_key", job.output_kms_key)) if key),

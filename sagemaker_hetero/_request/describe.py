@@ -9,18 +9,18 @@ TensorFlow's ``model_dir``, and the image back into framework and versions. :fun
 """
 import re
 
-import attrs
-
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import utils
-from sagemaker_hetero._model import images
+from sagemaker_hetero._model import images, record
 from sagemaker_hetero._model.arguments import FIELDS, GROUP_FIELDS, LIST_ATTRS, TRUE, channel_fields
 from sagemaker_hetero._model.hyperparameters import decode
 from sagemaker_hetero._model.job import CODE, INPUT, MODEL, Channel, Code, Distribution, Group, Job
+from sagemaker_hetero._model.strategies import FLAG, PLAIN
+from sagemaker_hetero._request.read_back import _groups_of, group_names, groups_of, image_of, value_at  # noqa: F401
 from sagemaker_hetero._request.s3_uris import s3_key
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
-__all__ = ["AUTO", "job_from_description", "value_at", "group_names", "image_framework", "image_of", "region_of",
+__all__ = ["AUTO", "job_from_description", "value_at", "groups_of", "group_names", "image_framework", "image_of", "region_of",
            "job_status", "status_summary", "iso", "decoded"]
 
 #: ``framework=AUTO``: tell the framework from the training image.
@@ -30,30 +30,6 @@ _DLC_IMAGE = re.compile(
     r"^(?P<account>\d{12})\.dkr\.ecr\.(?P<region>[a-z0-9-]+)\.amazonaws\.com(\.cn)?/"
     r"(?P<repository>[^:]+):(?P<version>\d[^-]*)-(?P<processor>cpu|gpu)-(?P<py_version>py\d+)$"
 )
-
-
-def value_at(desc, path):
-    """The value at ``path`` (a tuple of keys) in a request or description, or None if it is not there."""
-    node = desc
-    for key in path:
-        if not isinstance(node, dict) or key not in node:
-            return None
-        node = node[key]
-    return node
-
-
-def _groups_of(desc):
-    """``[(name, type, count)]`` of ResourceConfig.InstanceGroups, or None without instance groups."""
-    groups = value_at(desc, ("ResourceConfig", "InstanceGroups"))
-    if not groups:
-        return None
-    return [tuple(g.get(key) for key, _, _ in GROUP_FIELDS) for g in groups]
-
-
-def group_names(desc):
-    """The job's instance group names; ``["homogeneousCluster"]`` for a cluster without groups."""
-    groups = _groups_of(desc)
-    return [D.HOMOGENEOUS_GROUP] if groups is None else [g[0] for g in groups]
 
 
 def image_framework(image):
@@ -69,11 +45,6 @@ def image_framework(image):
             return (framework, match.group("version"), match.group("processor"), match.group("py_version"),
                     match.group("region"))
     return None
-
-
-def image_of(desc):
-    """The job's training image URI."""
-    return value_at(desc, ("AlgorithmSpecification", "TrainingImage"))
 
 
 def region_of(desc):
@@ -108,10 +79,7 @@ def iso(value):
 def status_summary(desc):
     """A job's state as plain JSON-ready data with snake_case keys (``sagemaker-hetero status``)."""
     status, secondary, message = job_status(desc)
-    groups = _groups_of(desc)
-    if groups is None:
-        groups = [(D.HOMOGENEOUS_GROUP, value_at(desc, ("ResourceConfig", "InstanceType")),
-                   value_at(desc, ("ResourceConfig", "InstanceCount")))]
+    groups = groups_of(desc)
     return {
         "job_name": desc.get("TrainingJobName"),
         "status": status,
@@ -146,17 +114,17 @@ def _distribution_of(hps, framework):
     options = {}
     groups = hps.pop("sagemaker_distribution_instance_groups", None)
     hps.pop("sagemaker_instance_type", None)  # derived from the group's type again when rendered
-    if "sagemaker_mpi_enabled" in hps:
-        mpi = {"enabled": bool(hps.pop("sagemaker_mpi_enabled"))}
+    if FLAG["mpi"] in hps:
+        mpi = {"enabled": bool(hps.pop(FLAG["mpi"]))}
         if "sagemaker_mpi_num_of_processes_per_host" in hps:
             mpi["processes_per_host"] = hps.pop("sagemaker_mpi_num_of_processes_per_host")
         custom = hps.pop("sagemaker_mpi_custom_mpi_options", "")
         if custom:
             mpi["custom_mpi_options"] = custom
         options["mpi"] = mpi
-    if "sagemaker_distributed_dataparallel_enabled" in hps or "mp_parameters" in hps:
+    if FLAG["smdistributed"] in hps or "mp_parameters" in hps:
         smdistributed = {}
-        ddp = hps.pop("sagemaker_distributed_dataparallel_enabled", False)
+        ddp = hps.pop(FLAG["smdistributed"], False)
         custom = hps.pop("sagemaker_distributed_dataparallel_custom_mpi_options", "")
         if "mp_parameters" in hps:
             smdistributed["modelparallel"] = {"enabled": True, "parameters": hps.pop("mp_parameters")}
@@ -165,12 +133,7 @@ def _distribution_of(hps, framework):
             if custom:
                 smdistributed["dataparallel"]["custom_mpi_options"] = custom
         options["smdistributed"] = smdistributed
-    for key, strategy in (
-        ("sagemaker_torch_distributed_enabled", "torch_distributed"),
-        ("sagemaker_pytorch_xla_multi_worker_enabled", "pytorchxla"),
-        ("sagemaker_parameter_server_enabled", "parameter_server"),
-        ("sagemaker_multi_worker_mirrored_strategy_enabled", "multi_worker_mirrored_strategy"),
-    ):
+    for key, strategy in PLAIN:
         if key in hps:
             options[strategy] = {"enabled": bool(hps.pop(key))}
     named = tuple(groups) if isinstance(groups, list) else ((groups,) if groups is not None else None)
@@ -218,15 +181,12 @@ def job_from_description(desc, framework=AUTO, region=None, model_channel_name=D
     Tags are read from a request but are not part of a description.
     """
     job_name = desc.get("TrainingJobName")
-    listed = _groups_of(desc)
-    if listed is None:
-        resource = desc.get("ResourceConfig") or {}
-        groups = (Group(D.HOMOGENEOUS_GROUP, resource.get("InstanceType"), resource.get("InstanceCount")),)
-    else:
-        groups = tuple(Group(n, t, c, arg="instance_groups[%d]" % i) for i, (n, t, c) in enumerate(listed))
+    listed = _groups_of(desc) is not None
+    groups = tuple(Group(n, t, c, arg="instance_groups[%d]" % i) if listed else Group(n, t, c)
+                   for i, (n, t, c) in enumerate(groups_of(desc)))
     framework, version, py_version, image = _framework_and_image(desc, framework, region or region_of(desc), groups)
     values = dict(framework=framework, framework_version=version, py_version=py_version, image_uri=image,
-                  heterogeneous=listed is not None, groups=groups, output_path=value_at(desc, ("OutputDataConfig",
+                  heterogeneous=listed, groups=groups, output_path=value_at(desc, ("OutputDataConfig",
                                                                                                 "S3OutputPath")),
                   role=desc.get("RoleArn"))
     values.update(_plain_fields(desc))
@@ -239,7 +199,7 @@ def job_from_description(desc, framework=AUTO, region=None, model_channel_name=D
 def _plain_fields(desc):
     """The Job attributes of the table's plain fields (a field left out: the attribute's default)."""
     values = {}
-    defaults = attrs.fields_dict(Job)
+    defaults = record.fields_dict(Job)
     for path, attr, when, _ in FIELDS:
         value = value_at(desc, path)
         if when == TRUE:
@@ -284,10 +244,10 @@ def _channels_of(desc, code, submit, model_channel_name):
         name = body.get("ChannelName")
         if isolated_code and name == D.CODE_CHANNEL:
             channel = _read_channel(body, CODE)
-            code = attrs.evolve(code, source_dir=channel.uri)
-            channel = attrs.evolve(channel, uri=None, arg="source_dir", plain=True)
+            code = record.evolve(code, source_dir=channel.uri)
+            channel = record.evolve(channel, uri=None, arg="source_dir", plain=True)
         elif name == model_channel_name and body.get("ContentType") == D.MODEL_CONTENT_TYPE:
-            channel = attrs.evolve(_read_channel(body, MODEL), arg="model_uri", plain=True)
+            channel = record.evolve(_read_channel(body, MODEL), arg="model_uri", plain=True)
         else:
             channel = _read_channel(body)
         channels.append(channel)

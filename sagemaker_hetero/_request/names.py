@@ -13,16 +13,32 @@ import re
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import utils
 from sagemaker_hetero._model import images, outside
+from sagemaker_hetero.exceptions import Problem
 
-__all__ = ["configured_region", "dry_run_region", "known_region", "partition_for", "default_bucket_name", "role_arn_for", "NO_REGION",
-           "default_job_name", "image_base_name"]
+__all__ = ["configured_region", "dry_run_region", "known_region", "partition_for", "default_bucket_name", "role_arn_for",
+           "NO_REGION", "no_region", "region_problems", "default_job_name", "image_base_name"]
 
-#: What to do when no region is configured (the one region rule: an explicit session's, else
-#: ``AWS_DEFAULT_REGION``, ``AWS_REGION``, the profile's).
-NO_REGION = (
-    "no AWS region is configured: set AWS_REGION (or AWS_DEFAULT_REGION), a region in your AWS profile, "
-    "or pass sagemaker_session=Session(boto_session=boto3.Session(region_name=...))"
-)
+#: What an estimator, a tuner or an app is passed to name a region.
+SESSION_FIX = "or pass sagemaker_session=Session(boto_session=boto3.Session(region_name=...))"
+
+
+def no_region(fix=SESSION_FIX):
+    """What to do when no region is configured (the one region rule: an explicit session's, else
+    ``AWS_DEFAULT_REGION``, ``AWS_REGION``, the profile's), ``fix`` saying what the caller is passed."""
+    return ("no AWS region is configured: set AWS_REGION (or AWS_DEFAULT_REGION), a region in your AWS profile, "
+            "%s" % fix)
+
+
+#: :func:`no_region` for an estimator's ``sagemaker_session``.
+NO_REGION = no_region()
+
+
+def region_problems(region, argument, fix=SESSION_FIX, placeholder_ok=False):
+    """THE region check: ``[]`` if ``region`` is a region (with ``placeholder_ok``, or the placeholder a
+    dry run renders with), else the one problem of ``argument``, saying :func:`no_region`."""
+    if (region if placeholder_ok else known_region(region)):
+        return []
+    return [Problem(argument, no_region(fix))]
 
 
 def configured_region(environ):

@@ -9,7 +9,7 @@ role ARNs); the places the SDK v2 puts output and code follow from them (:func:`
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model import record
 from sagemaker_hetero._model.settings import model_class
-from sagemaker_hetero._request import names, render, s3_uris
+from sagemaker_hetero._request import names, read_back, render, s3_uris
 
 __all__ = ["Facts", "CodePlan", "Plan", "CREATE_TRAINING_JOB", "make_plan", "code_plan", "output_path", "needs_default_bucket"]
 
@@ -81,8 +81,7 @@ class Plan(object):
     @property
     def image(self):
         """The training image the request was rendered with (None: none)."""
-        training = self.training.request if self.training is not None else self.request
-        return (training.get("AlgorithmSpecification") or {}).get("TrainingImage")
+        return read_back.image_of(self.training.request if self.training is not None else self.request)
 
 
 def output_path(job, facts):

@@ -13,6 +13,7 @@ import attrs
 
 from sagemaker_hetero._model import images
 from sagemaker_hetero._request import plan as _plan
+from sagemaker_hetero._request.read_back import image_of
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.job import CODE, MODEL
 from sagemaker_hetero.exceptions import shown
@@ -160,6 +161,6 @@ def view_of_plan(plan, request):
     output path exactly as the request holds them, and the code archive's URI it was rendered with."""
     label = D.FRAMEWORK_LABELS[plan.job.framework] if plan.job.framework else "Generic"
     title = "%s training job %s" % (label, request.get("TrainingJobName", plan.job_name))
-    image = request.get("AlgorithmSpecification", {}).get("TrainingImage")
+    image = image_of(request)
     output = request.get("OutputDataConfig", {}).get("S3OutputPath")
     return view_of(plan.job, title, _str(image), _str(output), code=plan.code.s3_uri if plan.code is not None else None)

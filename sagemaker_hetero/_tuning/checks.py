@@ -143,18 +143,15 @@ def plan_problems(tuning, training, now, found=()):
     the service's limits on the rendered request (an unknown account stood in for). A problem of an
     argument already reported is left out."""
     job = training.job
-    out = list(found)
-    given = set(p.path for p in out)
+    out = Problems(found)
     mine = problems(tuning, job)
     if training.facts is not None and training.facts.local:
         mine.insert(0, Problem("sagemaker_session", "a LocalSession runs training jobs, not tuning jobs: tune with a "
                                                     "Session"))
-    out.extend(p for p in mine if p.path not in given)
-    out.extend(misplaced_problems(training))
-    reported = set(p.path for p in out)
+    out.add_new(mine)
+    out.items.extend(misplaced_problems(training))
     rendered = _render.render(tuning, training, now)
-    out.extend(p for p in round_one.rendered_problems(round_one.stood_in(rendered, training.facts), TUNING_OPERATION)
-               if p.path not in reported)
+    out = out.add_new(round_one.rendered_problems(round_one.stood_in(rendered, training.facts), TUNING_OPERATION))
     made = attrs.evolve(training, rendered=rendered, job_name=rendered.request["HyperParameterTuningJobName"],
                         operation=TUNING_OPERATION, training=training)
     return made, out

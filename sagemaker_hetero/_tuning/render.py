@@ -107,7 +107,7 @@ def render(tuning, plan, now):
     """The CreateHyperParameterTuningJob request of ``tuning`` over the training job ``plan`` (a
     :class:`Rendered`); ``now`` (epoch seconds) names a tuning job without a name."""
     training = plan.rendered
-    image = (training.request.get("AlgorithmSpecification") or {}).get("TrainingImage")
+    image = plan.image
     w = Writer()
     name, name_arg = tuning_job_name(tuning, image, now)
     w.put(("HyperParameterTuningJobName",), name, name_arg)

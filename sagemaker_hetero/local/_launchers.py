@@ -25,12 +25,13 @@ import os
 import shutil
 
 from sagemaker_hetero._model import hyperparameters as _hyperparameters
+from sagemaker_hetero._model.strategies import FLAG, LOCAL
 
 __all__ = ["TORCHRUN", "MPI", "MASTER_PORT", "AGENT", "WORKER", "MPI_DIR_ENV", "MPI_MISSING", "SMDISTRIBUTED_REFUSED",
            "launcher_of", "refusal", "mpirun_for", "write_agent", "wrap", "wrap_mpi"]
 
-TORCHRUN = "torchrun"
-MPI = "mpi"
+#: The local launchers, named by the strategies' table (``_model/strategies.py``'s ``local`` column).
+MPI, TORCHRUN = (local for _, _, local in LOCAL)
 MPI_DIR_ENV = "SAGEMAKER_HETERO_MPI_DIR"  # the job's FIFOs, one pair per host: <host>.cmd, <host>.done
 MPI_MISSING = (
     "no 'mpirun' on the hosts' PATH (%s): install Open MPI where the session's interpreter finds it, e.g. "
@@ -71,9 +72,9 @@ def refusal(job):
     request enables SMDDP (``smdistributed.dataparallel``, or PyTorch's ``pytorchddp``, which the
     SDK v2 sends as SMDDP) or model parallelism, and not ``torch_distributed``."""
     flags = _flags(job)
-    if flags.get("sagemaker_torch_distributed_enabled") is True:
+    if flags.get(FLAG["torch_distributed"]) is True:
         return None
-    if flags.get("sagemaker_distributed_dataparallel_enabled") is True or "mp_parameters" in flags:
+    if flags.get(FLAG["smdistributed"]) is True or "mp_parameters" in flags:
         options = job.distribution.options
         key = "smdistributed" if "smdistributed" in options else "pytorchddp"
         return "distribution.%s" % key, SMDISTRIBUTED_REFUSED, options.get(key)
@@ -104,10 +105,12 @@ def launcher_of(job):
     1), then ``sagemaker_torch_distributed_enabled`` (``processes_per_host`` of ``torch_distributed``
     if given, a local extension)."""
     flags = _flags(job)
-    if flags.get("sagemaker_mpi_enabled") is True:
-        return MPI, flags.get("sagemaker_mpi_num_of_processes_per_host") or 1
-    if flags.get("sagemaker_torch_distributed_enabled") is True:
-        section = job.distribution.options.get("torch_distributed")
+    for name, flag, launcher in LOCAL:  # the toolkit's order
+        if flags.get(flag) is not True:
+            continue
+        if launcher == MPI:
+            return MPI, flags.get("sagemaker_mpi_num_of_processes_per_host") or 1
+        section = job.distribution.options.get(name)
         return TORCHRUN, section.get("processes_per_host") if isinstance(section, dict) else None
     return None
 

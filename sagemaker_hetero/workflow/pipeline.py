@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional
 
 from sagemaker_hetero import _runner
 from sagemaker_hetero._aws import poller
-from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
+from sagemaker_hetero.exceptions import ConfigError, Problem, Problems, UnexpectedStatusException
 from sagemaker_hetero.workflow import _definition
 from sagemaker_hetero.workflow.parameters import Parameter
 from sagemaker_hetero.workflow.steps import TrainingStep
@@ -165,8 +165,7 @@ class Pipeline(object):
         if not problems:
             text = self._definition_text([_definition.step_arguments(plan) for plan in plans])
         request = _definition.create_request(self.name, role_arn, text, token, description, tags, parallelism_config)
-        reported = set(p.path for p in problems)
-        problems.extend(p for p in _definition.request_problems(request) if p.path not in reported)
+        problems = Problems(problems).add_new(_definition.request_problems(request))
         self._check(problems)
         plans = list(zip(self.steps, plans))
         try:  # the runner's upload leg: every step's input buckets, default bucket and role, then the code

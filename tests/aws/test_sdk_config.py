@@ -245,3 +245,16 @@ def test_an_s3_configuration_over_the_size_limit_is_refused_by_its_size():
     [problem] = info.value.problems
     assert (problem.path, problem.value) == (sdk_config.ADMIN_OVERRIDE, "s3://org/cfg.yaml")
     assert problem.message.startswith("is larger than 1,048,576 bytes")
+
+
+def test_the_configured_paths_are_the_argument_tables_alone():
+    # KINDS' training-job paths are the argument table's config column, in its order: a path written
+    # again in sdk_config (or a configured argument without a type) fails here.
+    from sagemaker_hetero._model.arguments import CONFIGURED
+
+    assert sorted(sdk_config._KIND_OF) == sorted(name for name, _ in CONFIGURED)
+    assert [path for path, _ in sdk_config.KINDS[: len(CONFIGURED)]] == [("SageMaker", "TrainingJob") + path
+                                                                       for _, path in CONFIGURED]
+    import inspect
+
+    assert '"VpcConfig"' not in inspect.getsource(sdk_config)

@@ -9,7 +9,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def _codes():
-    return dict((name, getattr(exits, name)) for name in exits.__all__)
+    return dict((name, getattr(exits, name)) for name in exits.__all__ if name.startswith("EXIT_"))
 
 
 def _doc_table():
@@ -17,6 +17,40 @@ def _doc_table():
         text = f.read()
     section = text.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
     return [int(m) for m in re.findall(r"^\| (\d+) \|", section, flags=re.M)]
+
+
+def _doc_rows():
+    with open(os.path.join(ROOT, "docs", "cli.md")) as f:
+        section = f.read().split("## Exit codes", 1)[1].split("\n## ", 1)[0]
+    return [(int(code), words.replace("\\|", "|"))
+            for code, words in re.findall(r"^\| (\d+) \| (.*) \|$", section, flags=re.M)]
+
+
+def test_docs_cli_md_says_the_tables_words_for_every_code():
+    assert _doc_rows() == [(code, words) for code, _, words in exits.MEANINGS]
+
+
+def test_the_help_epilog_is_the_tables():
+    from sagemaker_hetero import cli
+
+    assert cli._parser().epilog == exits.epilog()
+    assert exits.epilog() == ("Exit codes: 0 success, 1 job Failed or Stopped, 2 invalid spec or usage (or a preflight "
+                              "problem), 3 AWS error, 4 unexpected error (--debug shows its traceback), 5 preflight could "
+                              "not make every check. See docs/cli.md for the spec format.")
+
+
+def test_no_other_module_says_the_codes():
+    # The codes' meanings are written in _cli/exits.py alone: cli.py's docstring once restated them.
+    import sagemaker_hetero
+
+    package = os.path.dirname(sagemaker_hetero.__file__)
+    for folder, _, files in os.walk(package):
+        for name in files:
+            path = os.path.join(folder, name)
+            if name.endswith(".py") and path != exits.__file__:
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+                assert not re.search(r"\b(130|141)\b|\b1 job Failed|exit 4\b", text), path
 
 
 def test_every_exit_code_is_in_docs_cli_md_and_the_table_holds_no_other():
@@ -46,4 +80,4 @@ def test_codes_are_distinct_but_for_diffs_and_a_jobs_failure():
 def test_the_cli_re_exports_the_table():
     from sagemaker_hetero import cli
 
-    assert dict((name, getattr(cli, name)) for name in exits.__all__) == _codes()
+    assert dict((name, getattr(cli, name)) for name in _codes()) == _codes()
