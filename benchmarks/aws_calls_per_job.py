@@ -210,7 +210,7 @@ def _best(fn, runs=5):
 
 
 def _archive_vs_tar_gzip(files=1000):
-    from sagemaker_hetero._model import archive as _archive
+    from sagemaker_hetero._aws import code_archive as _archive
     from sagemaker_hetero._model.job import Code
 
     root = tempfile.mkdtemp()

@@ -193,12 +193,6 @@ def checked_job(settings, session, now, path_exists=None, found=(), later=()):
     return job, facts
 
 
-def plan_for(job, facts, now, session):
-    """The :class:`~._request.plan.Plan` of a checked ``job`` with ``facts``, its code under the key
-    ``session`` would store it at (:func:`code_digest`): what a dry run shows."""
-    return plan.make_plan(job, facts, now, code_digest=code_digest(session, job))
-
-
 def execute(session, made, preflight=None, out=None):
     """Run the checked plan ``made`` through ``session``: the preflight ``preflight`` asks for, what the
     account must hold and the code upload (:func:`upload`), then the plan's one create call; the started job."""
