@@ -171,7 +171,7 @@ def _principal(ctx, identity, subject):
         return arn, None
     if parts[2:3] == ["sts"] and resource.startswith("assumed-role/"):
         name = resource.split("/")[1]
-        return ctx.asker.through("iam:GetRole", lambda: ctx.session.iam_role(name)["Arn"]), None
+        return ctx.asker.through("iam:GetRole", lambda: ctx.session.iam_role(name, quick=True)["Arn"]), None
     return None, unknown(ROLE, subject, None, "%s is neither a user nor a role: its policies cannot be simulated"
                          % arn)
 
@@ -206,8 +206,9 @@ def _role(ctx, given, name, account):
     answer = None
     for fresh in (False, True):  # a problem is told from a fresh answer
         try:
-            answer = ctx.asker.through("iam:GetRole", lambda: _described(ctx.session.iam_role(name, fresh=fresh)),
-                                       missing=("NoSuchEntity",))
+            answer = ctx.asker.through(
+                "iam:GetRole", lambda: _described(ctx.session.iam_role(name, fresh=fresh, quick=True)),
+                missing=("NoSuchEntity",))
         except Unanswered as exc:
             return unknown(ROLE, subject, exc.permission, exc.why), None
         finding = judge.role(given, name, answer, ctx.identity["Account"])

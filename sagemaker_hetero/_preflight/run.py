@@ -23,9 +23,10 @@ def run(session, job, now, checks=CHECKS):
     with state.lock:
         if state.asker is None:
             state.asker = Asker(session)
+        state.asker.begin()
         try:
             identity = state.asked(("GetCallerIdentity",), lambda: state.asker.through(
-                "sts:GetCallerIdentity", session.caller_identity))
+                "sts:GetCallerIdentity", lambda: session.caller_identity(quick=True)))
         except Unanswered as exc:
             identity = exc
         plan = _plan.make_plan(job, session.facts(), now)
