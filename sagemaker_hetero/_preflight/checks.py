@@ -117,8 +117,8 @@ def _judged(ctx, needs, codes, again):
     """The findings of ``needs``; ``again``: ask for what was remembered rather than asked in this run."""
     use, gap = (None if again and not ctx.counted else ctx.state.use()), None
     if use is None and any(n.counted and n.name in codes for n in needs):
-        try:
-            use = _use(ctx)
+        try:  # jobs in progress that could not be counted are not asked about again in this session
+            use = ctx.state.asked(("jobs in progress",), lambda: _use(ctx))
         except Unanswered as exc:
             gap = (exc.permission, exc.why)
     out = []

@@ -1,6 +1,7 @@
 """What a preflight does with an endpoint that fails, answers slowly or not at all: each of its calls is
 made once (throttling aside), with short timeouts, whatever client the session keeps for its own calls, and a
-preflight asks for at most ``ask.BUDGET`` seconds. Against the moto server over HTTP, through a FaultProxy.
+preflight asks for at most ``ask.BUDGET`` seconds, and what could not be asked is not asked again by a later
+job of the session. Against the moto server over HTTP, through a FaultProxy.
 """
 import threading
 
@@ -72,3 +73,15 @@ def test_a_preflight_asks_for_at_most_its_budget_then_says_so(busy, fault_proxy)
     asked = fault_proxy.operations()
     assert "SimulatePrincipalPolicy" not in asked and len(asked) <= 3, asked
 
+
+@pytest.mark.parametrize("kind", ["status", "throttle"])
+def test_jobs_in_progress_that_cannot_be_described_are_not_asked_about_by_a_later_job(busy, fault_proxy, monkeypatch,
+                                                                                      kind):
+    monkeypatch.setattr(ask, "THROTTLE_DELAYS", (0.0, 0.0, 0.0))
+    fault_proxy.add_fault("DescribeTrainingJob", kind=kind, status=500 if kind == "status" else None,
+                          code="InternalFailure" if kind == "status" else None, times=None)
+    session = Session()
+    job(session).fit(wait=False)
+    fault_proxy.clear_requests()
+    job(session).fit(wait=False)
+    assert fault_proxy.operations() == ["CreateTrainingJob"]
