@@ -11,8 +11,10 @@ import pytest
 from sagemaker_hetero import InstanceGroup, PyTorch, Session
 from sagemaker_hetero._aws import clients
 from sagemaker_hetero._preflight import ask
+from sagemaker_hetero._preflight.report import ACTIONS
 from sagemaker_hetero._preflight.state import state_of
 from tests._aws import FaultProxy
+from tests.test_preflight import TWO, account, estimator, inputs, world  # noqa: F401 - the account and its fixtures
 
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
 GROUPS = [InstanceGroup("cpu", "ml.c5.18xlarge", 2), InstanceGroup("gpu", "ml.p3dn.24xlarge", 1)]
@@ -85,3 +87,38 @@ def test_jobs_in_progress_that_cannot_be_described_are_not_asked_about_by_a_late
     fault_proxy.clear_requests()
     job(session).fit(wait=False)
     assert fault_proxy.operations() == ["CreateTrainingJob"]
+
+
+HTML = "<html><head><title>Sign in</title></head><body><p>Welcome to the network</p></body></html>"
+_IAM = "https://iam.amazonaws.com/doc/2010-05-08/"
+GARBLED_ROLE = ('<GetRoleResponse xmlns="%s"><GetRoleResult><Role><Path>/</Path><RoleName>SageMakerRole</RoleName>'
+                '<RoleId>AROA1</RoleId><Arn>%s</Arn><CreateDate>2024-01-01T00:00:00Z</CreateDate>'
+                '<AssumeRolePolicyDocument>not a policy</AssumeRolePolicyDocument></Role></GetRoleResult>'
+                '<ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></GetRoleResponse>' % (_IAM, ROLE))
+#: (operation, body, content type) of answers no AWS service gives, each read by a check as a verdict before
+QUEER = [
+    ("GetBucketLocation", HTML, "text/html"),
+    ("GetBucketLocation", '<LocationConstraint xmlns="http://s3.amazonaws.com/doc/2006-03-01/">Mars</LocationConstraint>',
+     "application/xml"),
+    ("ListObjectsV2", HTML, "text/html"),
+    ("ListObjectsV2", "", "application/xml"),
+    ("DescribeSubnets", HTML, "text/html"),
+    ("DescribeSecurityGroups", HTML, "text/html"),
+    ("DescribeKey", {"KeyMetadata": {"KeyId": "k", "KeyState": 7}}, None),
+    ("DescribeKey", {"KeyMetadata": None}, None),
+    ("GetRole", GARBLED_ROLE, "text/xml"),
+    ("ListServiceQuotas", {"Quotas": [{"QuotaName": "ml.p3dn.24xlarge for training job usage", "QuotaCode": "L-1",
+                                       "Value": True}]}, None),
+    ("ListServiceQuotas", {"Quotas": [{"QuotaName": "ml.p3dn.24xlarge for training job usage", "QuotaCode": "L-1",
+                                       "Value": -1}]}, None),
+]
+
+
+@pytest.mark.parametrize("operation,body,kind", QUEER, ids=["%s-%d" % (q[0], i) for i, q in enumerate(QUEER)])
+def test_an_answer_no_aws_service_gives_is_unknown_never_a_problem(world, fault_proxy, operation, body, kind):
+    fault_proxy.add_fault(operation, kind="status", status=200, body=body, times=None,
+                          headers={"Content-Type": kind} if kind else None)
+    report = estimator(world, TWO).preflight(inputs(TWO))
+    assert [(f.check, f.subject, f.detail) for f in report.problems] == []
+    [permission] = [p for (_, name), p in ACTIONS.items() if name == operation]
+    assert permission in [f.permission for f in report.unknowns]
