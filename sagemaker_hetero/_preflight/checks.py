@@ -333,9 +333,9 @@ def check_s3(ctx):
 
 def _vpc_findings(ctx, subnets, groups):
     try:
-        found = ctx.asker.call("ec2", "DescribeSubnets", read=R.items("Subnets", "SubnetId"),
+        found = ctx.asker.call("ec2", "DescribeSubnets", read=R.subnets(subnets),
                                Filters=[{"Name": "subnet-id", "Values": list(subnets)}])
-        found_groups = ctx.asker.call("ec2", "DescribeSecurityGroups", read=R.items("SecurityGroups", "GroupId"),
+        found_groups = ctx.asker.call("ec2", "DescribeSecurityGroups", read=R.groups(groups),
                                       Filters=[{"Name": "group-id", "Values": list(groups)}])
     except Unanswered as exc:
         return [unknown(VPC, ", ".join(subnets + groups), exc.permission, exc.why)]

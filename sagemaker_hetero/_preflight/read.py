@@ -9,7 +9,7 @@ import math
 import re
 from urllib.parse import unquote
 
-__all__ = ["quota_item", "quota_value", "job_name", "location", "listing", "items", "key_metadata", "role",
+__all__ = ["quota_item", "quota_value", "job_name", "location", "listing", "subnets", "groups", "key_metadata", "role",
            "KEY_STATES"]
 
 #: The states DescribeKey gives a KMS key.
@@ -72,15 +72,31 @@ def listing(answer):
     return answer
 
 
-def items(key, id_field):
-    """A reader of a Describe answer's list ``key`` of dicts, each naming its ``id_field``."""
+def _vpc_items(key, id_field, asked, counted):
+    """A reader of DescribeSubnets' or DescribeSecurityGroups' list ``key``: dicts naming one of the ids
+    ``asked`` (the filter asked for no other) and their VPC (and, ``counted``, their free addresses)."""
     def read(answer):
         found = answer.get(key)
-        if not isinstance(found, list) or not all(isinstance(i, dict) and isinstance(i.get(id_field), str)
-                                                  for i in found):
+        if not isinstance(found, list):
             raise _wrong(key, found)
+        for item in found:
+            free = item.get("AvailableIpAddressCount") if isinstance(item, dict) else None
+            if (not isinstance(item, dict) or item.get(id_field) not in asked
+                    or not str(item.get("VpcId") or "").startswith("vpc-")
+                    or (counted and (isinstance(free, bool) or not isinstance(free, int) or free < 0))):
+                raise _wrong("an item of %s" % key, item)
         return found
     return read
+
+
+def subnets(asked):
+    """A reader of DescribeSubnets' ``Subnets`` for the subnet ids ``asked``."""
+    return _vpc_items("Subnets", "SubnetId", list(asked), True)
+
+
+def groups(asked):
+    """A reader of DescribeSecurityGroups' ``SecurityGroups`` for the group ids ``asked``."""
+    return _vpc_items("SecurityGroups", "GroupId", list(asked), False)
 
 
 def key_metadata(answer):

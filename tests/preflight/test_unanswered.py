@@ -104,6 +104,9 @@ QUEER = [
     ("ListObjectsV2", "", "application/xml"),
     ("DescribeSubnets", HTML, "text/html"),
     ("DescribeSecurityGroups", HTML, "text/html"),
+    ("DescribeSubnets", '<DescribeSubnetsResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>r</requestId>'
+     '<subnetSet><item><subnetId>subnet-0000</subnetId><vpcId>vpc-1</vpcId><availableIpAddressCount>9'
+     '</availableIpAddressCount></item></subnetSet></DescribeSubnetsResponse>', "text/xml"),  # not the subnet asked
     ("DescribeKey", {"KeyMetadata": {"KeyId": "k", "KeyState": 7}}, None),
     ("DescribeKey", {"KeyMetadata": None}, None),
     ("GetRole", GARBLED_ROLE, "text/xml"),
