@@ -167,7 +167,8 @@ def _unreadable(exc, operation, endpoint, hint):
     another shape): what came back and what it means, never the body itself."""
     body = str(exc).partition("\n")[2]
     what = "an HTML page (%r)" % _page_title(body) if _is_page(body) else (
-        "an answer of another shape (%s: %s)" % (type(exc).__name__, str(exc)[:80]) if _in_parser(exc) else
+        "an answer of another shape (%s: %s)" % (type(exc).__name__, str(exc)[:80])
+        if not isinstance(exc, _parse_errors()) else
         "an empty answer" if not body.strip(" b'\"") else "an answer that is not AWS's")
     message = ("botocore could not read the answer, %s: %s did not answer as AWS does (an emulator such as moto "
                "answers so for an operation it lacks, or a proxy answered)" % (what, _where(endpoint)))
