@@ -266,6 +266,13 @@ def test_an_answer_of_another_shape_is_an_aws_error_not_an_unexpected_one(capsys
     assert "%s failed with ResponseParserError" % operation in err and "another shape (KeyError" in err
 
 
+def test_preflight_asks_an_endpoint_that_fails_without_the_sessions_retries(capsys, spec_dir, fault_proxy, data_bucket):
+    fault_proxy.add_fault("GetCallerIdentity", kind="status", status=500, code="InternalFailure", times=None)
+    code, out, _ = run(capsys, "preflight", write_spec(spec_dir, small_spec()))
+    assert code == 5 and "1 unknown" in out
+    assert len(fault_proxy.calls(operation="GetCallerIdentity")) <= 2  # the command's look-up, the preflight's
+
+
 FAILED = {"TrainingJobName": "cli-job", "TrainingJobStatus": "Failed", "SecondaryStatus": "Failed",
           "FailureReason": "AlgorithmError: boom",
           "SecondaryStatusTransitions": [{"Status": "Failed", "StatusMessage": "Training job failed"}]}
