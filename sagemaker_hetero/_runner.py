@@ -63,6 +63,9 @@ class SessionProtocol(Protocol):
     def execute(self, job, now) -> Any:
         """A checked job -> a started job (the plan made and run through :func:`execute`)."""
 
+    def quick_client(self, service) -> Any:
+        """The boto3 client a preflight asks ``service`` with: one attempt, short timeouts (None: local)."""
+
     def caller_identity(self) -> Optional[dict]:
         """GetCallerIdentity's answer; None where there is no AWS account (a local session)."""
 

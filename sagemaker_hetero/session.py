@@ -150,11 +150,17 @@ class Session(object):
         """The caller's AWS account id (one STS call per session)."""
         return self._account.id()
 
-    def caller_identity(self):
-        """GetCallerIdentity's answer (``Account``, ``Arn``, ``UserId``), asked once per session."""
-        return self._account.caller_identity()
+    def caller_identity(self, quick=False):
+        """GetCallerIdentity's answer (``Account``, ``Arn``, ``UserId``), asked once per session.
 
-    def iam_role(self, name, fresh=False):
+        Parameters
+        ----------
+        quick : bool, default False
+            Ask by one attempt with short timeouts (as a preflight asks), not with the session's retries.
+        """
+        return self._account.caller_identity(quick)
+
+    def iam_role(self, name, fresh=False, quick=False):
         """IAM's description of a role (GetRole's ``Role``), asked once per session.
 
         Parameters
@@ -163,8 +169,21 @@ class Session(object):
             The role's name.
         fresh : bool, default False
             Ask IAM again instead of using the answer this session has.
+        quick : bool, default False
+            Ask by one attempt with short timeouts (as a preflight asks), not with the session's retries.
         """
-        return self._account.iam_role(name, fresh)
+        return self._account.iam_role(name, fresh, quick)
+
+    def quick_client(self, service):
+        """The client a preflight asks with: one attempt, short timeouts (the SageMaker client given to
+        the session, if one was).
+
+        Parameters
+        ----------
+        service : str
+            The service's name, as boto3 takes it (``"sts"``, ``"service-quotas"``...).
+        """
+        return self._client(service + "-quick")
 
     def default_bucket(self):
         """The default bucket's name, created if missing (``sagemaker-{region}-{account}``)."""

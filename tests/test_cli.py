@@ -254,6 +254,25 @@ def test_submit_runs_the_preflight_first_unless_told_not_to(capsys, spec_dir, aw
     assert aws.operations()[-1] == "CreateTrainingJob"
 
 
+@pytest.mark.parametrize("operation", ["GetCallerIdentity", "GetRole"])
+def test_an_answer_of_another_shape_is_an_aws_error_not_an_unexpected_one(capsys, spec_dir, fault_proxy, data_bucket,
+                                                                          operation):
+    # a web page botocore's XML parser reads, then fails on (KeyError: 'GetCallerIdentityResult')
+    page = "<html><head><title>Sign in</title></head><body><p>Welcome</p></body></html>"
+    fault_proxy.add_fault(operation, kind="status", status=200, body=page, headers={"Content-Type": "text/html"},
+                          times=None)
+    code, _, err = run(capsys, "submit", write_spec(spec_dir, small_spec(role="SageMakerRole")))
+    assert code == 3, err
+    assert "%s failed with ResponseParserError: botocore could not read the answer" % operation in err, err
+
+
+def test_preflight_asks_an_endpoint_that_fails_without_the_sessions_retries(capsys, spec_dir, fault_proxy, data_bucket):
+    fault_proxy.add_fault("GetCallerIdentity", kind="status", status=500, code="InternalFailure", times=None)
+    code, out, _ = run(capsys, "preflight", write_spec(spec_dir, small_spec()))
+    assert code == 5 and "1 unknown" in out
+    assert len(fault_proxy.calls(operation="GetCallerIdentity")) <= 2  # the command's look-up, the preflight's
+
+
 FAILED = {"TrainingJobName": "cli-job", "TrainingJobStatus": "Failed", "SecondaryStatus": "Failed",
           "FailureReason": "AlgorithmError: boom",
           "SecondaryStatusTransitions": [{"Status": "Failed", "StatusMessage": "Training job failed"}]}

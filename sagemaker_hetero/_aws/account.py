@@ -46,20 +46,23 @@ class Account(object):
         """The caller's AWS account id (one STS call per session)."""
         return self.caller_identity()["Account"]
 
-    def caller_identity(self):
-        """GetCallerIdentity's answer (``Account``, ``Arn``, ``UserId``), asked once per session."""
+    def caller_identity(self, quick=False):
+        """GetCallerIdentity's answer (``Account``, ``Arn``, ``UserId``), asked once per session (``quick``:
+        by a single attempt, with short timeouts)."""
         with self._lock:
             if self._caller is None:
-                response = errors.call(self.clients.client("sts"), "GetCallerIdentity")
+                response = errors.call(self.clients.client("sts-quick" if quick else "sts"), "GetCallerIdentity")
                 self._caller = dict((k, response.get(k)) for k in ("Account", "Arn", "UserId"))
                 self.known_id = response["Account"]
             return dict(self._caller)
 
-    def iam_role(self, name, fresh=False):
-        """IAM's description of the role ``name`` (GetRole's ``Role``), asked once per session unless ``fresh``."""
+    def iam_role(self, name, fresh=False, quick=False):
+        """IAM's description of the role ``name`` (GetRole's ``Role``), asked once per session unless ``fresh``
+        (``quick``: by a single attempt, with short timeouts)."""
         with self._lock:
             if fresh or name not in self._roles:
-                self._roles[name] = errors.call(self.clients.client("iam"), "GetRole", RoleName=name)["Role"]
+                iam = self.clients.client("iam-quick" if quick else "iam")
+                self._roles[name] = errors.call(iam, "GetRole", RoleName=name)["Role"]
             return self._roles[name]
 
     def default_bucket(self):

@@ -3,8 +3,11 @@
 :class:`Clients` holds one client per name: ``"sagemaker"``, ``"s3"``, ``"sts"``, ``"iam"`` with
 botocore's standard retries (:data:`RETRIES`), and ``"<service>-poll"`` (``"sagemaker-poll"``,
 ``"logs-poll"``) with adaptive retries (:data:`POLL_RETRIES`) for polling and log reading, which
-can afford to slow down under throttling. Retries the user configured (``AWS_RETRY_MODE``,
-``AWS_MAX_ATTEMPTS``, the profile's ``retry_mode``/``max_attempts``) win, as they do for boto3.
+can afford to slow down under throttling, and ``"<service>-quick"`` (:func:`single_attempt_client`: one
+attempt, :data:`QUICK_TIMEOUTS`) for what must not wait on an endpoint (a preflight; a given SageMaker
+client serves ``"sagemaker-quick"`` too). Retries the user configured (``AWS_RETRY_MODE``,
+``AWS_MAX_ATTEMPTS``, the profile's ``retry_mode``/``max_attempts``) win, as they do for boto3, except
+for the single-attempt clients.
 
 :func:`new_boto_session` makes the boto3 sessions the SDK builds itself (``Session()`` without
 ``boto_session``, the CLI's, the local runner's for ``s3://`` data): every ``boto3.Session()``
@@ -27,7 +30,7 @@ import botocore.session
 from sagemaker_hetero._aws import errors
 
 __all__ = ["Clients", "new_boto_session", "checked_boto_session", "retries", "single_attempt_client", "USER_AGENT",
-           "RETRIES", "POLL_RETRIES"]
+           "RETRIES", "POLL_RETRIES", "QUICK_TIMEOUTS"]
 
 #: Added to botocore's user agent on every call of ours.
 USER_AGENT = "sagemaker-hetero/0.1.0"
@@ -35,7 +38,10 @@ USER_AGENT = "sagemaker-hetero/0.1.0"
 RETRIES = {"mode": "standard", "max_attempts": 8}
 #: Polling and log reading can afford to slow down under throttling: adaptive mode.
 POLL_RETRIES = {"mode": "adaptive", "max_attempts": 10}
+#: Seconds a single-attempt client waits to connect and for an answer (botocore's default: 60 each).
+QUICK_TIMEOUTS = {"connect_timeout": 5, "read_timeout": 15}
 _POLL = "-poll"
+_QUICK = "-quick"
 _LOADERS = {}  # type: Dict[Optional[str], Any]
 _LOCK = threading.Lock()
 
@@ -95,14 +101,14 @@ _SINGLE = weakref.WeakKeyDictionary()
 def single_attempt_client(boto_session, service, region, purpose):
     """A client of ``service`` in ``region`` made from ``boto_session`` without botocore's own retries (its
     caller retries what it wants to: a preflight retries throttling only, and does not wait on an
-    endpoint that is down), shared by every caller with that boto3 session; ``purpose`` goes into the
-    user agent."""
+    endpoint that is down or slow: :data:`QUICK_TIMEOUTS`), shared by every caller with that boto3
+    session; ``purpose`` goes into the user agent."""
     with _LOCK:
         made = _SINGLE.setdefault(boto_session, {})
         client = made.get((service, region, purpose))
         if client is None:
             config = botocore.config.Config(retries={"mode": "standard", "total_max_attempts": 1},
-                                            user_agent_extra="%s %s" % (USER_AGENT, purpose))
+                                            user_agent_extra="%s %s" % (USER_AGENT, purpose), **QUICK_TIMEOUTS)
             client = made[(service, region, purpose)] = boto_session.client(service, region_name=region, config=config)
         return client
 
@@ -110,7 +116,7 @@ def single_attempt_client(boto_session, service, region, purpose):
 class Clients(object):
     """The clients of one ``boto_session`` in ``region``, by name, each made on first use (thread-safe).
 
-    A given ``sagemaker_client`` serves both ``"sagemaker"`` and ``"sagemaker-poll"``."""
+    A given ``sagemaker_client`` serves ``"sagemaker"``, ``"sagemaker-poll"`` and ``"sagemaker-quick"``."""
 
     def __init__(self, boto_session, region, sagemaker_client=None):
         self.boto_session = boto_session
@@ -119,9 +125,13 @@ class Clients(object):
         self._lock = threading.Lock()
         if sagemaker_client is not None:
             self._made["sagemaker"] = self._made["sagemaker" + _POLL] = sagemaker_client
+            self._made["sagemaker" + _QUICK] = sagemaker_client
 
     def client(self, name):
-        """The client ``name``: a service's name, or ``"<service>-poll"`` for its polling client."""
+        """The client ``name``: a service's name, ``"<service>-poll"`` for its polling client, or
+        ``"<service>-quick"`` for its single-attempt one (:func:`single_attempt_client`, shared)."""
+        if name.endswith(_QUICK) and name not in self._made:
+            return single_attempt_client(self.boto_session, name[:-len(_QUICK)], self.region, "preflight")
         with self._lock:
             client = self._made.get(name)
             if client is None:

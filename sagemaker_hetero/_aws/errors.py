@@ -173,14 +173,27 @@ def _parse_errors():
 
 
 def _is_parse_error(exc):
-    return isinstance(exc, _parse_errors())
+    return isinstance(exc, _parse_errors()) or _in_parser(exc)
+
+
+def _in_parser(exc):
+    """Whether ``exc`` (a ``KeyError``, ``TypeError``...) was raised while botocore read an answer: its
+    parsers raise such errors for a well-formed body of another shape (an HTML page an XML parser reads)."""
+    tb = getattr(exc, "__traceback__", None)
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.replace("\\", "/").endswith("/botocore/parsers.py"):
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def _unreadable(exc, operation, endpoint, hint):
-    """One line for an answer botocore could not parse (an HTML page, an empty or cut body): what came
-    back and what it means, never the body itself."""
+    """One line for an answer botocore could not parse (an HTML page, an empty or cut body, a body of
+    another shape): what came back and what it means, never the body itself."""
     body = str(exc).partition("\n")[2]
     what = "an HTML page (%r)" % _page_title(body) if _is_page(body) else (
+        "an answer of another shape (%s: %s)" % (type(exc).__name__, str(exc)[:80])
+        if not isinstance(exc, _parse_errors()) else
         "an empty answer" if not body.strip(" b'\"") else "an answer that is not AWS's")
     message = ("botocore could not read the answer, %s: %s did not answer as AWS does (an emulator such as moto "
                "answers so for an operation it lacks, or a proxy answered)" % (what, _where(endpoint)))

@@ -216,7 +216,7 @@ def _preflight(args):
     spec, _, _, _ = _input.load(args, facts=_input.dry_run_facts(args))
     session = _input.session(args)
     try:
-        session.caller_identity()  # asked once per session: the preflight uses this answer
+        session.caller_identity(quick=True)  # asked once per session, as the preflight asks: it uses this answer
     except E.NoCredentialsError:
         raise
     except Exception:  # noqa: BLE001 - any other failure to ask is the report's unknown rows

@@ -7,22 +7,24 @@ endpoint without the operation, an answer botocore cannot read, throttling that 
 :data:`THROTTLE_DELAYS`, any other exception of a stub, a proxy or an in-process emulator (moto's
 ``mock_aws`` raises ``NotImplementedError``), an answer without what the check reads from it — raises
 :class:`Unanswered`, which the checks report as "unknown" naming the IAM action the call needs. The
-clients are made from the session's boto3 session, without botocore's own retries (this module
-retries throttling, and nothing else: a preflight does not wait on an endpoint that is down), and
-shared by every session made with that boto3 session; the SageMaker calls use the session's
-SageMaker client.
+clients are the session's single-attempt ones (``Session.quick_client``: no botocore retries, short
+timeouts; this module retries throttling, and nothing else: a preflight does not wait on an endpoint
+that is down or slow), a SageMaker client given to the session excepted. A preflight asks for at most
+:data:`BUDGET` seconds (:meth:`Asker.begin`): a call not made within them is unanswered, not asked.
 """
 import time
 
-from sagemaker_hetero._aws import clients, errors
+from sagemaker_hetero._aws import errors
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._preflight.judge import Missing
 from sagemaker_hetero._preflight.report import ACTIONS
 
-__all__ = ["Asker", "Unanswered", "THROTTLE_DELAYS", "why", "named"]
+__all__ = ["Asker", "Unanswered", "THROTTLE_DELAYS", "BUDGET", "why", "named"]
 
 #: Seconds waited before each new attempt of a throttled call (so at most 4 attempts).
 THROTTLE_DELAYS = (0.5, 1.0, 2.0)
+#: Seconds one preflight spends asking at most (with each call's own timeouts: about a minute at worst).
+BUDGET = 45.0
 
 
 class Unanswered(Exception):
@@ -52,6 +54,9 @@ def why(exc, permission):
     if isinstance(exc, E.ThrottlingError):
         return "throttled after %d attempts" % (len(THROTTLE_DELAYS) + 1)
     if exc.code == "ConnectionError":
+        text = str(exc.aws_message or "")
+        if "timeout" in text.lower():  # botocore's 'Read timeout on endpoint URL: "..."' (or connect timeout)
+            return "no answer in time (%s)" % " ".join(text.split())[:160]
         return "the endpoint could not be reached"
     text = " ".join(str(exc.aws_message or "").split())
     return "%s: %s" % (exc.code or "error", text[:160])
@@ -59,18 +64,30 @@ def why(exc, permission):
 
 class Asker(object):
     """The calls of preflights of one session (clients made on first use); ``sleep`` waits ``delays``
-    (default :data:`THROTTLE_DELAYS`) between throttled attempts."""
+    (default :data:`THROTTLE_DELAYS`) between throttled attempts; ``clock`` (monotonic seconds) times
+    each preflight's ``budget`` (default :data:`BUDGET`)."""
 
-    def __init__(self, session, sleep=time.sleep, delays=None):
+    def __init__(self, session, sleep=time.sleep, delays=None, clock=time.monotonic, budget=None):
         self.session = session
         self.region = session.boto_region_name
         self.sleep = sleep
         self.delays = tuple(THROTTLE_DELAYS if delays is None else delays)
+        self.clock = clock
+        self.budget = BUDGET if budget is None else budget
+        self.deadline = None  # no limit until a preflight begins
+
+    def begin(self):
+        """A preflight begins: its calls are made within :attr:`budget` seconds from now."""
+        self.deadline = self.clock() + self.budget
 
     def client(self, service):
-        if service == "sagemaker":
-            return self.session.sagemaker_client
-        return clients.single_attempt_client(self.session.boto_session, service, self.region, "preflight")
+        return self.session.quick_client(service)  # one attempt, short timeouts (SessionProtocol)
+
+    def _in_time(self, permission, wait=0.0):
+        """Raise :class:`Unanswered` when waiting ``wait`` seconds more would pass the preflight's budget."""
+        if self.deadline is not None and self.clock() + wait > self.deadline:
+            raise Unanswered(permission, "no answer within the preflight's %g s (the endpoint answers slowly, "
+                                         "throttles or does not answer)" % self.budget)
 
     def call(self, service, operation, missing=(), read=None, **params):
         """``operation``'s answer, or ``read(answer)`` (what a check takes from it: an answer without it is
@@ -86,11 +103,13 @@ class Asker(object):
         throttled; an error code in ``missing`` is a :class:`Missing` answer; any other exception
         (not only an AWS error: whatever a stub, a proxy or an emulator raises) is :class:`Unanswered`."""
         for delay in self.delays + (None,):
+            self._in_time(permission)
             try:
                 return ask()
             except E.ThrottlingError as exc:
                 if delay is None:
                     raise Unanswered(permission, why(exc, permission))
+                self._in_time(permission, delay)
                 self.sleep(delay)
             except E.AWSError as exc:
                 if exc.code in missing:

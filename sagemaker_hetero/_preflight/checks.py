@@ -10,7 +10,7 @@ quota-name map comes from the session, the file (``cache``), or ListServiceQuota
 import attrs
 
 from sagemaker_hetero import exceptions as E
-from sagemaker_hetero._preflight import cache, judge, quotas
+from sagemaker_hetero._preflight import cache, judge, quotas, read as R
 from sagemaker_hetero._preflight.ask import Unanswered
 from sagemaker_hetero._preflight.report import (ACTIONS, IMAGE, KMS, OK, PROBLEM, QUOTAS, ROLE, S3, VPC, Finding,
                                                 unknown)
@@ -62,11 +62,6 @@ def _page(key, read):
     return lambda answer: ([read(item) for item in answer.get(key) or ()], answer.get("NextToken"))
 
 
-def _quota(item):
-    value = item.get("Value")
-    return item["QuotaName"], item["QuotaCode"], None if value is None else float(value)
-
-
 def quota_codes(ctx):
     """``{quota name: code}`` of SageMaker in the job's region (the session's, the file's, or listed:
     the values listed are kept too)."""
@@ -75,7 +70,7 @@ def quota_codes(ctx):
         codes = cache.read(ctx.region, ctx.now)
         if codes is None:
             listed = state.asked(("ListServiceQuotas",), lambda: _pages(lambda token: ctx.asker.call(
-                "service-quotas", "ListServiceQuotas", read=_page("Quotas", _quota), MaxResults=100,
+                "service-quotas", "ListServiceQuotas", read=_page("Quotas", R.quota_item), MaxResults=100,
                 **dict(quotas.SERVICE, **({"NextToken": token} if token else {}))),
                 ACTIONS[("service-quotas", "ListServiceQuotas")]))
             codes = dict((name, code) for name, code, _ in listed)
@@ -93,7 +88,7 @@ def _use(ctx):
     """``{quota name: instances}`` of the account's training jobs in progress (each described once per
     session while in progress)."""
     names = ctx.state.asked(("ListTrainingJobs",), lambda: _pages(lambda token: ctx.asker.call(
-        "sagemaker", "ListTrainingJobs", read=_page("TrainingJobSummaries", lambda s: s["TrainingJobName"]),
+        "sagemaker", "ListTrainingJobs", read=_page("TrainingJobSummaries", R.job_name),
         StatusEquals="InProgress", MaxResults=100, **({"NextToken": token} if token else {})),
         ACTIONS[("sagemaker", "ListTrainingJobs")]))
     described, use = {}, {}
@@ -117,8 +112,8 @@ def _judged(ctx, needs, codes, again):
     """The findings of ``needs``; ``again``: ask for what was remembered rather than asked in this run."""
     use, gap = (None if again and not ctx.counted else ctx.state.use()), None
     if use is None and any(n.counted and n.name in codes for n in needs):
-        try:
-            use = _use(ctx)
+        try:  # jobs in progress that could not be counted are not asked about again in this session
+            use = ctx.state.asked(("jobs in progress",), lambda: _use(ctx))
         except Unanswered as exc:
             gap = (exc.permission, exc.why)
     out = []
@@ -131,7 +126,7 @@ def _judged(ctx, needs, codes, again):
         if code not in ctx.fresh and (again or code not in ctx.state.values):
             try:
                 value = ctx.state.asked(("GetServiceQuota", code), lambda: ctx.asker.call(
-                    "service-quotas", "GetServiceQuota", read=lambda answer: float(answer["Quota"]["Value"]),
+                    "service-quotas", "GetServiceQuota", read=lambda answer: R.quota_value(answer["Quota"]["Value"]),
                     QuotaCode=code, **quotas.SERVICE))
             except Unanswered as exc:
                 out.append(unknown(QUOTAS, need.name, exc.permission, exc.why))
@@ -171,7 +166,7 @@ def _principal(ctx, identity, subject):
         return arn, None
     if parts[2:3] == ["sts"] and resource.startswith("assumed-role/"):
         name = resource.split("/")[1]
-        return ctx.asker.through("iam:GetRole", lambda: ctx.session.iam_role(name)["Arn"]), None
+        return ctx.asker.through("iam:GetRole", lambda: ctx.session.iam_role(name, quick=True)["Arn"]), None
     return None, unknown(ROLE, subject, None, "%s is neither a user nor a role: its policies cannot be simulated"
                          % arn)
 
@@ -206,22 +201,15 @@ def _role(ctx, given, name, account):
     answer = None
     for fresh in (False, True):  # a problem is told from a fresh answer
         try:
-            answer = ctx.asker.through("iam:GetRole", lambda: _described(ctx.session.iam_role(name, fresh=fresh)),
-                                       missing=("NoSuchEntity",))
+            answer = ctx.asker.through(
+                "iam:GetRole", lambda: R.role(ctx.session.iam_role(name, fresh=fresh, quick=True)),
+                missing=("NoSuchEntity",))
         except Unanswered as exc:
             return unknown(ROLE, subject, exc.permission, exc.why), None
         finding = judge.role(given, name, answer, ctx.identity["Account"])
         if finding.result != PROBLEM or isinstance(answer, judge.Missing):
             break
     return finding, (answer if not isinstance(answer, judge.Missing) else None)
-
-
-def _described(role):
-    """GetRole's description of a role, which must hold what the role check judges (else it raises)."""
-    for field in ("Arn", "AssumeRolePolicyDocument"):
-        if not role.get(field):
-            raise KeyError("GetRole's answer holds no %s" % field)
-    return role
 
 
 def check_role(ctx):
@@ -287,11 +275,11 @@ def _key_finding(ctx, argument, key_id):
                        argument=argument, value=key_id,
                        fix="pass a key of %s (a KMS key is used in its own region only)" % ctx.region)
     try:
-        answer = ctx.asker.call("kms", "DescribeKey", missing=("NotFoundException",), KeyId=key_id)
+        answer = ctx.asker.call("kms", "DescribeKey", missing=("NotFoundException",), read=R.key_metadata,
+                                KeyId=key_id)
     except Unanswered as exc:
         return unknown(KMS, key_id, exc.permission, exc.why)
-    return judge.key(argument, key_id, answer if isinstance(answer, judge.Missing) else answer["KeyMetadata"],
-                     ctx.region)
+    return judge.key(argument, key_id, answer, ctx.region)
 
 
 def check_kms(ctx):
@@ -310,7 +298,8 @@ def _remembered(ctx, key, make):
 
 def _bucket_findings(ctx, subject):
     try:
-        answer = ctx.asker.call("s3", "GetBucketLocation", missing=("NoSuchBucket",), Bucket=subject.name)
+        answer = ctx.asker.call("s3", "GetBucketLocation", missing=("NoSuchBucket",), Bucket=subject.name,
+                                read=lambda answer: {"LocationConstraint": R.location(answer)})
     except Unanswered as exc:
         return [unknown(S3, "s3://%s" % subject.name, exc.permission, exc.why)]
     finding = judge.bucket(subject, answer, ctx.region)
@@ -322,7 +311,7 @@ def _bucket_findings(ctx, subject):
 def _data_findings(ctx, subject):
     try:
         answer = ctx.asker.call("s3", "ListObjectsV2", missing=("NoSuchBucket",), Bucket=subject.bucket,
-                                Prefix=subject.key, MaxKeys=1)
+                                Prefix=subject.key, MaxKeys=1, read=R.listing)
     except Unanswered as exc:
         return [unknown(S3, subject.uri, exc.permission, exc.why)]
     return [judge.data(subject, answer)]
@@ -344,13 +333,13 @@ def check_s3(ctx):
 
 def _vpc_findings(ctx, subnets, groups):
     try:
-        found = ctx.asker.call("ec2", "DescribeSubnets", Filters=[{"Name": "subnet-id", "Values": list(subnets)}])
-        found_groups = ctx.asker.call("ec2", "DescribeSecurityGroups",
+        found = ctx.asker.call("ec2", "DescribeSubnets", read=R.subnets(subnets),
+                               Filters=[{"Name": "subnet-id", "Values": list(subnets)}])
+        found_groups = ctx.asker.call("ec2", "DescribeSecurityGroups", read=R.groups(groups),
                                       Filters=[{"Name": "group-id", "Values": list(groups)}])
     except Unanswered as exc:
         return [unknown(VPC, ", ".join(subnets + groups), exc.permission, exc.why)]
-    return judge.vpc(subnets, groups, found.get("Subnets") or [], found_groups.get("SecurityGroups") or [],
-                     ctx.subjects.job.host_count)
+    return judge.vpc(subnets, groups, found, found_groups, ctx.subjects.job.host_count)
 
 
 def check_vpc(ctx):

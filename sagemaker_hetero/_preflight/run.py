@@ -27,9 +27,10 @@ def run(session, job, now, checks=CHECKS, plan=None):
     with state.lock:
         if state.asker is None:
             state.asker = Asker(session)
+        state.asker.begin()
         try:
             identity = state.asked(("GetCallerIdentity",), lambda: state.asker.through(
-                "sts:GetCallerIdentity", session.caller_identity))
+                "sts:GetCallerIdentity", lambda: session.caller_identity(quick=True)))
         except Unanswered as exc:
             identity = exc
         if plan is None:

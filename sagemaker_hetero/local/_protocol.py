@@ -64,6 +64,16 @@ class NotAws(object):
             The job's plan.
         """
 
+    def quick_client(self, service):
+        """None: a local run asks AWS nothing.
+
+        Parameters
+        ----------
+        service : str
+            The service's name.
+        """
+        return None
+
     def caller_identity(self):
         """None: a local run has no AWS caller."""
         return None

@@ -105,3 +105,22 @@ def test_call_translates_an_answer_botocore_cannot_parse():
     with pytest.raises(E.AWSError) as info:
         call(Client(), "SimulatePrincipalPolicy", PolicySourceArn="arn")
     assert info.value.operation == "SimulatePrincipalPolicy" and info.value.code == "ResponseParserError"
+
+
+def test_an_answer_the_parser_itself_cannot_read_is_told_as_before_and_one_of_another_shape_names_the_error():
+    import botocore.session
+    from botocore import parsers
+
+    model = botocore.session.get_session().get_service_model("sts").operation_model("GetCallerIdentity")
+
+    def raised(body):
+        try:
+            parsers.create_parser("query").parse({"body": body, "headers": {}, "status_code": 200}, model.output_shape)
+        except Exception as exc:  # noqa: BLE001 - whatever the parser raises, raised by the parser
+            return exc
+        raise AssertionError("parsed")
+
+    cut = translate(raised(b"<GetCallerIdentityResponse><GetCallerIdentityResult>"), "GetCallerIdentity")
+    assert cut.code == "ResponseParserError" and "an answer that is not AWS's" in str(cut)
+    page = translate(raised(b"<html><body>Welcome</body></html>"), "GetCallerIdentity")
+    assert page.code == "ResponseParserError" and "another shape (KeyError: 'GetCallerIdentityResult')" in str(page)
