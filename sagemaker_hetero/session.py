@@ -1,19 +1,11 @@
 """The SDK v2's ``Session``: it performs the calls a validated request needs, through the AWS edge.
 
-``Session(boto_session=None, sagemaker_client=None, default_bucket=None)`` with the names the
-SageMaker Python SDK v2 uses. It honours the usual boto3 configuration (profiles,
-``AWS_DEFAULT_REGION``/``AWS_REGION``, ``AWS_ENDPOINT_URL``) and remembers what it looked up
-(account, default bucket, role ARNs, input buckets), so a session launching many jobs pays for
-those look-ups once: after the first job, a job costs one upload and one CreateTrainingJob.
-
-Also the SDK v2's helpers notebooks use: :func:`get_execution_role` (and
-``Session.get_caller_identity_arn``), ``Session.upload_data`` and the other S3 data methods
-(``sagemaker_hetero.s3`` wraps them by URI).
-
-This module keeps the SDK v2's names and signatures and the session protocol (``facts``,
-``check``, ``execute``); the work is the AWS edge's (``_aws``): clients and retries (``clients``),
-the look-ups (``account``), the code upload (``code_upload``), the lost-answer-proof create
-(``create``), S3 data (``s3_data``), the caller's role (``roles``) and the logs (``log_tail``).
+It honours the usual boto3 configuration and remembers what it looked up (account, default bucket,
+role ARNs, input buckets): after the first job, a job costs one upload and one CreateTrainingJob.
+Also the SDK v2's helpers notebooks use: :func:`get_execution_role`, ``upload_data`` and the other
+S3 data methods (``sagemaker_hetero.s3`` wraps them by URI). It keeps the SDK v2's names and
+signatures and follows ``_runner.SessionProtocol``; the work is ``_aws``'s (clients, account,
+code_upload, create, s3_data, roles, log_tail).
 """
 import errno
 import os
@@ -217,23 +209,12 @@ class Session(object):
         """
         from sagemaker_hetero import _runner
 
-        plan = self.plan_job(job, utils.claim_time(now) if job.job_name is None else now)
+        now = utils.claim_time(now) if job.job_name is None else now
+        plan = make_plan(job, self.lookup_facts(job), now, code_digest=self.code_digest(job))  # nothing created
         problems = round_one.service_problems(plan)
         if problems:  # e.g. a role ARN from IAM or a bucket name the service does not take
             raise E.ConfigError(problems)
         return _runner.execute(self, plan, preflight=False)
-
-    def plan_job(self, job, now):
-        """The plan of a checked job with the facts looked up (:meth:`lookup_facts`); nothing is created.
-
-        Parameters
-        ----------
-        job : Job
-            The checked job model.
-        now : float
-            The time (seconds since the epoch) a default name is stamped with.
-        """
-        return make_plan(job, self.lookup_facts(job), now, code_digest=self.code_digest(job))
 
     def lookup_facts(self, job):
         """The facts ``job``'s request needs (the protocol): the account when the default bucket is named
