@@ -10,7 +10,7 @@ import pytest
 
 from tests.aws.test_terminal_text import (ARTIFACTS, CLIPBOARD, HOSTILE, HOSTILE_GROUP, assert_shown,
                                           assert_text_only, put_logs)
-from tests.test_cli import run, small_spec, write_spec
+from tests.test_cli import region, run, small_spec, spec_dir, write_spec  # noqa: F401 (the CLI tests' fixtures)
 
 JOB = "cli-job"
 GROUPS = [{"InstanceGroupName": name, "InstanceType": "ml.c5.xlarge", "InstanceCount": 1} for name in ("data", "train")]
@@ -23,17 +23,6 @@ BILLED = {"TrainingJobName": JOB, "TrainingJobStatus": "Stopped", "SecondaryStat
           "ResourceConfig": {"InstanceGroups": [{"InstanceGroupName": HOSTILE_GROUP, "InstanceType": "ml.c5.xlarge",
                                                  "InstanceCount": 1}]},
           "SecondaryStatusTransitions": [{"Status": "Stopped", "StatusMessage": HOSTILE}]}
-
-
-@pytest.fixture(autouse=True)
-def region(monkeypatch):
-    monkeypatch.setenv("AWS_REGION", "us-west-2")
-
-
-@pytest.fixture
-def spec_dir(tmp_path):
-    (tmp_path / "train.py").write_text("print('train')\n")
-    return tmp_path
 
 
 def describe_as(fault_proxy, description):

@@ -10,18 +10,7 @@ import pytest
 
 from sagemaker_hetero import cli
 from sagemaker_hetero.exceptions import ConfigError
-from tests.test_cli import ROLE, ROOT, run, small_spec, write_spec
-
-
-@pytest.fixture(autouse=True)
-def region(monkeypatch):
-    monkeypatch.setenv("AWS_REGION", "us-west-2")
-
-
-@pytest.fixture
-def spec_dir(tmp_path):
-    (tmp_path / "train.py").write_text("print('train')\n")
-    return tmp_path
+from tests.test_cli import ROLE, ROOT, region, run, small_spec, spec_dir, write_spec  # noqa: F401 (fixtures)
 
 
 def problems_of(capsys, path, *options):
