@@ -202,7 +202,7 @@ def _role(ctx, given, name, account):
     for fresh in (False, True):  # a problem is told from a fresh answer
         try:
             answer = ctx.asker.through(
-                "iam:GetRole", lambda: R.role(ctx.session.iam_role(name, fresh=fresh, quick=True)),
+                "iam:GetRole", lambda: R.role(ctx.session.iam_role(name, fresh=fresh, quick=True), name),
                 missing=("NoSuchEntity",))
         except Unanswered as exc:
             return unknown(ROLE, subject, exc.permission, exc.why), None

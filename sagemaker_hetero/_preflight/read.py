@@ -107,10 +107,13 @@ def key_metadata(answer):
     return metadata
 
 
-def role(answer):
-    """GetRole's ``Role``, with an ``Arn`` and a trust policy (a document, or IAM's URL-encoded JSON)."""
+def role(answer, name):
+    """GetRole's ``Role`` for the role ``name`` (its ``RoleName``, which IAM compares without case), with
+    an ``Arn`` and a trust policy (a document, or IAM's URL-encoded JSON)."""
     if not isinstance(answer, dict):
         raise _wrong("Role", answer)
+    if str(answer.get("RoleName")).lower() != name.lower():
+        raise _wrong("the RoleName of GetRole's answer for %s" % name, answer.get("RoleName"))
     if not _text("the role's Arn", answer.get("Arn")).startswith("arn:"):
         raise _wrong("the role's Arn", answer.get("Arn"))
     document = answer.get("AssumeRolePolicyDocument")

@@ -28,7 +28,8 @@ def job(session=None):
 @pytest.fixture
 def busy(aws, workdir):
     """The moto server with a job in progress (so the preflight lists and describes the account's jobs)."""
-    boto3.client("s3").create_bucket(Bucket="data-bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    boto3.client("s3").create_bucket(Bucket="data-bucket",
+                                     CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
     aws.answers.jobs_in_progress({"running": ([("g", "ml.c5.18xlarge", 1)], False)})
     return aws
 
@@ -98,18 +99,21 @@ GARBLED_ROLE = ('<GetRoleResponse xmlns="%s"><GetRoleResult><Role><Path>/</Path>
 #: (operation, body, content type) of answers no AWS service gives, each read by a check as a verdict before
 QUEER = [
     ("GetBucketLocation", HTML, "text/html"),
-    ("GetBucketLocation", '<LocationConstraint xmlns="http://s3.amazonaws.com/doc/2006-03-01/">Mars</LocationConstraint>',
-     "application/xml"),
+    ("GetBucketLocation", '<LocationConstraint xmlns="http://s3.amazonaws.com/doc/2006-03-01/">Mars'
+                          '</LocationConstraint>', "application/xml"),
     ("ListObjectsV2", HTML, "text/html"),
     ("ListObjectsV2", "", "application/xml"),
     ("DescribeSubnets", HTML, "text/html"),
     ("DescribeSecurityGroups", HTML, "text/html"),
-    ("DescribeSubnets", '<DescribeSubnetsResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>r</requestId>'
-     '<subnetSet><item><subnetId>subnet-0000</subnetId><vpcId>vpc-1</vpcId><availableIpAddressCount>9'
-     '</availableIpAddressCount></item></subnetSet></DescribeSubnetsResponse>', "text/xml"),  # not the subnet asked
+    ("DescribeSubnets", '<DescribeSubnetsResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/">'
+     '<requestId>r</requestId><subnetSet><item><subnetId>subnet-0000</subnetId><vpcId>vpc-1</vpcId>'
+     '<availableIpAddressCount>9</availableIpAddressCount></item></subnetSet></DescribeSubnetsResponse>',
+     "text/xml"),  # not the subnet asked
     ("DescribeKey", {"KeyMetadata": {"KeyId": "k", "KeyState": 7}}, None),
     ("DescribeKey", {"KeyMetadata": None}, None),
     ("GetRole", GARBLED_ROLE, "text/xml"),
+    ("GetRole", GARBLED_ROLE.replace("SageMakerRole", "Another").replace(
+        "not a policy", "%7B%22Statement%22%3A%5B%5D%7D"), "text/xml"),  # another role's description
     ("ListServiceQuotas", {"Quotas": [{"QuotaName": "ml.p3dn.24xlarge for training job usage", "QuotaCode": "L-1",
                                        "Value": True}]}, None),
     ("ListServiceQuotas", {"Quotas": [{"QuotaName": "ml.p3dn.24xlarge for training job usage", "QuotaCode": "L-1",
