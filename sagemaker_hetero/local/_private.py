@@ -30,8 +30,8 @@ from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.local import _fork_closed
 
 __all__ = ["MEMORY_DIR", "TRASH_DIR", "NotPrivate", "root_problems", "ready_root", "open_dir", "private_folder",
-           "new_folder", "open_below", "create_new", "write_new", "JobLock", "OwnedFolder", "sweep", "remove_later", "remove_tree",
-           "memory_folder"]
+           "new_folder", "open_below", "create_new", "write_new", "JobLock", "OwnedFolder", "sweep", "remove_later",
+           "remove_tree", "memory_folder"]
 
 MEMORY_DIR = "/dev/shm"  # a tmpfs on Linux: code unpacked there costs no disk (memory_folder)
 TRASH_DIR = ".trash"  # <root>/.trash/<pid>-*/: folders being deleted in the background

@@ -188,9 +188,11 @@ class Sampler(object):
         Where the processes are read.
     say : callable, optional
         Told, once, why sampling stopped early (a file that cannot be written).
+    cores : callable, optional
+        A pid -> how many cores it may run on (default: its ``os.sched_getaffinity``, else the machine's).
     """
 
-    def __init__(self, job_dir, hosts, interval=None, clock=time.time, proc=_PROC, say=None):
+    def __init__(self, job_dir, hosts, interval=None, clock=time.time, proc=_PROC, say=None, cores=None):
         self.interval = float(INTERVAL if interval is None else interval)
         self._clock = clock
         self._proc = proc
@@ -207,7 +209,7 @@ class Sampler(object):
         try:
             for name, group, pid in hosts:
                 fd = _private.create_new(folder, name + _SUFFIX, flags=os.O_APPEND)
-                host = _Host(name, group, pid, _cores(pid), fd)
+                host = _Host(name, group, pid, (cores or _cores)(pid), fd)
                 self._hosts.append(host)
                 self._write(host, {"host": name, "group": group, "cores": host.cores, "memory_bytes": self._memory,
                                    "interval": self.interval})
@@ -338,5 +340,6 @@ def start(job_dir, hosts, say):
     try:
         return Sampler(job_dir, hosts, say=say).start()
     except OSError as exc:
-        say("utilization not sampled: %s" % (exc,))
+        say("utilization not sampled: cannot make %s in %s: %s" % (exc.filename, os.path.join(job_dir, USAGE_DIR),
+                                                                  exc.strerror or exc))
         return None
