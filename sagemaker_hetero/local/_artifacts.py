@@ -16,12 +16,13 @@ itself a link is skipped with a message. Files other than regular ones (FIFOs, s
 import collections
 import gzip
 import os
+import posixpath
 import stat
 import tarfile
 
 from sagemaker_hetero.local import _private
 
-__all__ = ["Entry", "combine", "pack"]
+__all__ = ["Entry", "collect", "combine", "pack"]
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -31,6 +32,33 @@ _CHUNK = 1 << 20
 #: and ``parts`` (the steps from it, each opened without following a link), ``kind`` ``"file"`` or
 #: ``"link"``, a link's ``target``, and its ``os.lstat``.
 Entry = collections.namedtuple("Entry", "path top parts kind target info")
+
+
+def collect(folders, storage, artifacts_uri, job_dir, say):
+    """Pack the ``model/`` and ``output/data/`` folders of every host of ``folders`` (``[(host, host
+    folder), ...]`` in host order) to ``<artifacts_uri>/model.tar.gz`` and ``output.tar.gz`` through
+    ``storage`` (a local job's ``_storage.Storage``; ``job_dir``: where an archive bound for S3 is made
+    first); ``say`` tells what was moved, stored as a link or skipped. Returns the model archive's URI."""
+    model_uri = None
+    for source, archive in (("model", "model.tar.gz"), ("output/data", "output.tar.gz")):
+        entries, moved = combine(folders, source, lambda path, why: say("skipped %s: %s" % (path, why)))
+        for host, rel in moved:
+            say("%s/%s differs from an earlier host's copy: stored as %s/%s in %s" % (source, rel, host, rel, archive))
+        links = [name for name, entry in entries if entry.kind == "link"]
+        if links:
+            say("%s: %d symbolic link(s) stored as links, their targets not read (as SageMaker packs them): %s"
+                % (archive, len(links), ", ".join(links[:3]) + (", ..." if links[3:] else "")))
+        uri = posixpath.join(artifacts_uri, archive)
+        local = storage.local_path(uri)
+        try:
+            tmp = pack(entries, local or os.path.join(job_dir, ".upload", archive), within=storage.root)
+        except _private.NotPrivate as exc:  # a link a host put on the way
+            raise RuntimeError("cannot write %s: %s" % (archive, exc))
+        if local is None:
+            storage.put(tmp, uri)
+        if archive == "model.tar.gz":
+            model_uri = storage.file_uri_of(uri)
+    return model_uri
 
 
 def combine(folders, sub, on_skip=None):

@@ -18,7 +18,6 @@ the host's process group (``setsid``) itself.
 import atexit
 import datetime
 import os
-import posixpath
 import queue
 import selectors
 import signal
@@ -29,7 +28,7 @@ import time
 import weakref
 
 from sagemaker_hetero.exceptions import LocalJobError, shown
-from sagemaker_hetero.local import _artifacts, _hostfiles, _lifeline, _output, _private, _signals
+from sagemaker_hetero.local import _artifacts, _hostfiles, _lifeline, _output, _private, _signals, _usage
 
 __all__ = ["LocalJob", "utc_now"]
 
@@ -127,6 +126,7 @@ class LocalJob(object):
         self._ended_at = None
         self._threads = []
         self._lifeline = None
+        self._sampler = None  # _usage.Sampler: each host's CPU and memory, in <job dir>/usage/
 
     # -- names ---------------------------------------------------------------------------------
 
@@ -183,6 +183,8 @@ class LocalJob(object):
         finally:
             self._lifeline.close_read()
         _RUNNING.add(self)
+        self._sampler = _usage.start(self.job_dir, [(r.host.name, r.host.group, r.proc.pid) for r in self._runs],
+                                     self.say)
         _signals.install(_stop_all_for_signal)
         self._spawn(self._pump, "pump")
         for run in self._runs:
@@ -338,6 +340,8 @@ class LocalJob(object):
                 self._failure_reason = "InternalError: %r" % (exc,)
                 self._error = self._make_error("internal", "the local runner failed: %r" % (exc,))
         finally:
+            if self._sampler is not None:
+                self._sampler.stop()
             self._lifeline.close()  # a watchdog still running stops what is left of its host
             self._free_scratch()
             self._ended_at = utc_now()
@@ -403,33 +407,10 @@ class LocalJob(object):
         self._write("", flush=True)
 
     def _collect(self):
-        """Pack every host's ``model/`` and ``output/data/`` to ``<output path>/<job>/output/`` (no link
-        followed: see ``_artifacts``)."""
+        """Pack every host's ``model/`` and ``output/data/`` to ``<output path>/<job>/output/`` (``_artifacts``)."""
         runs = sorted(self._runs, key=lambda r: int(r.host.name.rsplit("-", 1)[1]))
-        root = self._storage.root
-        for source, archive in (("model", "model.tar.gz"), ("output/data", "output.tar.gz")):
-            folders = [(r.host.name, r.plan.base_dir) for r in runs]
-            entries, moved = _artifacts.combine(folders, source, self._skip)
-            for host, rel in moved:
-                self.say("%s/%s differs from an earlier host's copy: stored as %s/%s in %s"
-                          % (source, rel, host, rel, archive))
-            links = [name for name, entry in entries if entry.kind == "link"]
-            if links:
-                self.say("%s: %d symbolic link(s) stored as links, their targets not read (as SageMaker packs "
-                          "them): %s" % (archive, len(links), ", ".join(links[:3]) + (", ..." if links[3:] else "")))
-            uri = posixpath.join(self._artifacts_uri, archive)
-            local = self._storage.local_path(uri)
-            try:
-                tmp = _artifacts.pack(entries, local or os.path.join(self.job_dir, ".upload", archive), within=root)
-            except _private.NotPrivate as exc:  # a link a host put on the way
-                raise RuntimeError("cannot write %s: %s" % (archive, exc))
-            if local is None:
-                self._storage.put(tmp, uri)
-            if archive == "model.tar.gz":
-                self._model_uri = self._storage.file_uri_of(uri)
-
-    def _skip(self, path, why):
-        self.say("skipped %s: %s" % (path, why))
+        self._model_uri = _artifacts.collect([(r.host.name, r.plan.base_dir) for r in runs], self._storage,
+                                             self._artifacts_uri, self.job_dir, self.say)
 
     def _make_error(self, reason, text, culprit=None):
         lines = ["Local training job %s: %s." % (self.name, text)]

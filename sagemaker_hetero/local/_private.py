@@ -30,8 +30,8 @@ from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.local import _fork_closed
 
 __all__ = ["MEMORY_DIR", "TRASH_DIR", "NotPrivate", "root_problems", "ready_root", "open_dir", "private_folder",
-           "new_folder", "open_below", "write_new", "JobLock", "OwnedFolder", "sweep", "remove_later", "remove_tree",
-           "memory_folder"]
+           "new_folder", "open_below", "create_new", "write_new", "JobLock", "OwnedFolder", "sweep", "remove_later",
+           "remove_tree", "memory_folder"]
 
 MEMORY_DIR = "/dev/shm"  # a tmpfs on Linux: code unpacked there costs no disk (memory_folder)
 TRASH_DIR = ".trash"  # <root>/.trash/<pid>-*/: folders being deleted in the background
@@ -188,10 +188,15 @@ def open_below(base, parts, make=False):
     return fd
 
 
+def create_new(dir_fd, name, mode=0o600, flags=0):
+    """A descriptor, open for writing (and ``flags``), of the new file ``name`` in ``dir_fd``: it must not
+    exist (a link is not followed)."""
+    return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC | flags, mode, dir_fd=dir_fd)
+
+
 def write_new(dir_fd, name, data, mode=0o600):
     """Write ``data`` (bytes) as the new file ``name`` in ``dir_fd``: it must not exist (a link is not followed)."""
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, mode, dir_fd=dir_fd)
-    with os.fdopen(fd, "wb") as handle:
+    with os.fdopen(create_new(dir_fd, name, mode), "wb") as handle:
         handle.write(data)
 
 

@@ -183,6 +183,31 @@ class LocalSession(_protocol.NotAws):
         """
         self._job(job_name).stop()
 
+    def job_directory(self, job_name):
+        """The folder of the local job ``job_name`` (``<root>/<job name>``): of a job this session started,
+        or of one an earlier run left in this root. Its ``usage/`` holds each host's CPU and memory
+        (``_usage.samples``); its host folders are gone once it completed, unless ``keep``.
+
+        Parameters
+        ----------
+        job_name : str
+            The job's name.
+        """
+        job = self._jobs.get(job_name)
+        if job is not None:
+            return job.job_dir
+        found = None
+        if isinstance(job_name, str) and job_name not in ("", ".", "..") and "/" not in job_name:
+            root = _private.open_dir(self.root) if os.path.isdir(self.root) else None
+            if root is not None:
+                try:
+                    found = _is_job_folder(root, job_name)
+                finally:
+                    os.close(root)
+        if not found:
+            raise KeyError("no local training job named %r in %s" % (job_name, self.root))
+        return os.path.join(self.root, job_name)
+
     def _job(self, job_name):
         try:
             return self._jobs[job_name]

@@ -165,8 +165,9 @@ def test_artifacts_of_several_hosts_are_combined_losing_nothing(session_factory,
     }
     assert "model/sub/own.txt differs from an earlier host's copy: stored as algo-2/sub/own.txt" in session.out.getvalue()
     assert members(os.path.join(session.root, "combine", "output", "output.tar.gz")) == {}
-    # completed without keep=True: host folders are removed, artifacts and code stay
-    assert sorted(os.listdir(os.path.join(session.root, "combine"))) == [".sagemaker-hetero-job", "output", "source"]
+    # completed without keep=True: host folders are removed, artifacts, code and usage samples stay
+    assert sorted(os.listdir(os.path.join(session.root, "combine"))) == [".sagemaker-hetero-job", "output", "source",
+                                                                             "usage"]
 
 
 def test_wait_false_runs_in_the_background_and_wait_joins(session_factory, write_code, tmp_path):
