@@ -121,7 +121,9 @@ def _idle(groups):
     return (round(total_idle, 6) if known and groups else None, round(total, 6) if known and groups else None, idle)
 
 
-def _cost_text(idle_usd, billed_usd, idle):
+def _cost_text(idle_usd, billed_usd, idle, local=False):
+    if local:
+        return "A local run is billed nothing: the idle share's cost is had on AWS."
     if idle_usd is None:
         return "What the idle share cost: unknown (a group's billed cost or utilization is not known yet)."
     parts = "; ".join("%s %s idle: $%.2f" % (name, _pct(i["share"] * 100), i["usd"]) for name, i in idle.items())
@@ -132,4 +134,5 @@ def verdict(groups):
     """The :class:`Verdict` of a job's :class:`~sagemaker_hetero._usage.figures.GroupUsage` list."""
     kind, text, names = _kind_and_text(groups)
     idle_usd, billed_usd, idle = _idle(groups)
-    return Verdict(kind, text + " " + _cost_text(idle_usd, billed_usd, idle), names, idle_usd, billed_usd, idle)
+    local = bool(groups) and all(g.local for g in groups)
+    return Verdict(kind, text + " " + _cost_text(idle_usd, billed_usd, idle, local), names, idle_usd, billed_usd, idle)
