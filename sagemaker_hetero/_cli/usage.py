@@ -34,9 +34,9 @@ def local_usage(session, job_name):
 
     try:
         job_dir = session.job_directory(job_name)
-    except KeyError as exc:
-        raise E.ConfigError([E.Problem("JOB", "%s: no local job of that name ran under --root %s" % (
-            exc.args[0] if exc.args else exc, session.root), job_name)], COMMAND_LINE)
+    except KeyError:
+        raise E.ConfigError([E.Problem("JOB", "is not a local training job under %s (its folder; --root says "
+                                       "where)" % session.root, job_name)], COMMAND_LINE) from None
     try:
         desc = session.describe_training_job(job_name)
     except KeyError:  # a job an earlier run left: its samples say its hosts' groups

@@ -3,7 +3,7 @@ chart per instance group, each metric a line from 0 to 100% over the job's time.
 no I/O (``plot`` writes the files)."""
 from xml.sax.saxutils import escape
 
-from sagemaker_hetero._usage.figures import LABELS, METRICS
+from sagemaker_hetero._usage.metrics import LABELS, METRICS
 
 __all__ = ["text", "html", "group_svg", "svg", "COLOURS", "WIDTH", "HEIGHT"]
 

@@ -14,24 +14,11 @@ import math
 import attrs
 
 from sagemaker_hetero._model import instance_types
+from sagemaker_hetero._usage.metrics import METRICS
 
-__all__ = ["METRICS", "METRIC_NAMES", "UNKNOWN_GROUP", "divisor", "normalised", "mean", "percentile", "stats",
+__all__ = ["divisor", "normalised", "mean", "percentile", "stats",
            "value_stats",
            "HostUsage", "GroupUsage", "Usage", "build"]
-
-#: ``(key, CloudWatch metric name, label)`` of the five figures, in the order they are shown.
-METRICS = (
-    ("cpu", "CPUUtilization", "CPU"),
-    ("memory", "MemoryUtilization", "memory"),
-    ("disk", "DiskUtilization", "disk"),
-    ("gpu", "GPUUtilization", "GPU"),
-    ("gpu_memory", "GPUMemoryUtilization", "GPU memory"),
-)
-METRIC_NAMES = dict((key, name) for key, name, _ in METRICS)
-LABELS = dict((key, label) for key, _, label in METRICS)
-#: How a host whose group is not known is shown.
-UNKNOWN_GROUP = "?"
-
 
 def divisor(metric, instance_type):
     """What ``metric``'s raw value is divided by for 0-100% of ``instance_type``: its vCPUs for

@@ -4,7 +4,7 @@ dependency), ``.png`` through matplotlib, the optional ``plot`` extra
 import os
 
 from sagemaker_hetero._usage import charts
-from sagemaker_hetero._usage.figures import METRICS
+from sagemaker_hetero._usage.metrics import METRICS
 from sagemaker_hetero.exceptions import ConfigError, Problem
 
 __all__ = ["KINDS", "EXTRA_HINT", "write"]

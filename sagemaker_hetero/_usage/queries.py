@@ -8,12 +8,13 @@ dimension ``Host`` = ``<job>/algo-N``; one query per host and metric (``Average`
 import datetime
 import math
 
-from sagemaker_hetero._usage.figures import METRICS
+from sagemaker_hetero._defaults import TRAINING_JOBS_NAMESPACE
+from sagemaker_hetero._usage.metrics import METRICS
 
 __all__ = ["NAMESPACE", "MAX_QUERIES", "MAX_POINTS", "MIN_PERIOD", "hosts_of", "period", "queries", "batches",
            "window", "read"]
 
-NAMESPACE = "/aws/sagemaker/TrainingJobs"
+NAMESPACE = TRAINING_JOBS_NAMESPACE
 #: GetMetricData's limit of queries per call.
 MAX_QUERIES = 500
 #: Samples per series at most: the period grows (by whole minutes) to keep a long job's under it.
