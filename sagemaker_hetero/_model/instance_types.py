@@ -91,10 +91,13 @@ ACCELERATED_SIZES = {
     "trn1n": {"32xlarge": (128, 16)},
     "inf2": {"xlarge": (4, 1), "8xlarge": (32, 1), "24xlarge": (96, 6), "48xlarge": (192, 12)},
 }
+#: The H200's memory: the 1,128 GiB EC2 documents for the 8 GPUs of a p5e or p5en.
+_H200_GIB = 1128 // 8
 #: Memory of one accelerator, GiB (stem -> GiB): T4, A10G, L4, L40S, K80 (per GPU), V100, A100, H100, H200,
 #: Trainium, Inferentia2.
 ACCELERATOR_MEMORY_GIB = {"g4dn": 16, "g5": 24, "g6": 24, "g6e": 48, "p2": 12, "p3": 16, "p3dn": 32, "p4d": 40,
-                          "p4de": 80, "p5": 80, "p5e": 141, "p5en": 141, "trn1": 32, "trn1n": 32, "inf2": 32}
+                          "p4de": 80, "p5": 80, "p5e": _H200_GIB, "p5en": _H200_GIB, "trn1": 32, "trn1n": 32,
+                          "inf2": 32}
 
 # compiled when first used (re's cache), so importing the module costs no regex compile
 _TYPE = r"^ml\.(?P<stem>[a-z0-9-]+)\.(?P<size>[a-z0-9-]+)\Z"  # \Z: no trailing newline, as $ allows
