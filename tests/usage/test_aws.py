@@ -4,6 +4,7 @@ log stream; an unknown host, GetMetricData denied, the calls counted (500 querie
 charts written."""
 import json
 import re
+import sys
 
 import pytest
 
@@ -202,9 +203,16 @@ def test_a_png_is_drawn_through_matplotlib(capsys, fault_proxy, tmp_path):
 
 def test_a_png_without_matplotlib_names_the_extra(capsys, fault_proxy, tmp_path, monkeypatch):
     two_group_job(fault_proxy)
-    monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)  # import matplotlib: ImportError
+    for name in ("matplotlib", "matplotlib.figure"):  # importing either: ImportError, imported before or not
+        monkeypatch.setitem(sys.modules, name, None)
     code, _, err = run(capsys, "usage", "two", "--plot", str(tmp_path / "u.png"))
     assert code == 2
     assert "--plot" in err and "pip install 'sagemaker-hetero[plot]'" in err and not (tmp_path / "u.png").exists()
     code, _, err = run(capsys, "usage", "two", "--plot", str(tmp_path / "u.jpg"))
     assert code == 2 and "must end in .svg, .html, .png" in err
+
+
+def test_a_plot_that_cannot_be_written_names_the_option(capsys, fault_proxy, tmp_path):
+    two_group_job(fault_proxy)
+    code, _, err = run(capsys, "usage", "two", "--plot", str(tmp_path / "no-such-folder" / "u.svg"))
+    assert code == 2 and "--plot: cannot be written: No such file or directory" in err
