@@ -10,7 +10,7 @@ import time
 from sagemaker_hetero._aws import errors, log_labels, log_tail
 from sagemaker_hetero._request import describe, read_back
 from sagemaker_hetero._usage import figures, queries
-from sagemaker_hetero.exceptions import AWSError, ConfigError
+from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
 __all__ = ["utilization", "metrics", "host_groups"]
 
@@ -91,6 +91,9 @@ def utilization(session, job_name, prices=None, fetch=True, clock=time.time):
     """The :class:`~sagemaker_hetero._usage.figures.Usage` of the AWS job ``job_name``; DescribeTrainingJob's
     errors propagate (no such job), every other failure to ask is an unknown of the result."""
     desc = session.describe_training_job(job_name)
+    if isinstance(desc.get("LocalRun"), dict):
+        raise ConfigError([Problem("job_name", "is a local job: CloudWatch holds no figures of it; its hosts' samples "
+                                   "are read by: sagemaker-hetero usage %s --local" % job_name, job_name)])
     groups = read_back.groups_of(desc)
     hosts = queries.hosts_of(groups)
     unknowns = []

@@ -124,7 +124,7 @@ class GroupUsage(object):
         local group is a GPU group only where the machine's GPUs were sampled."""
         if self.local:
             return "gpu" if self.samples.get("gpu") else "data"
-        return "gpu" if self.gpus else "data"
+        return "gpu" if instance_types.gpu(self.instance_type) else "data"
 
     def figures(self, metric):
         """``{"mean", "p95"}`` of all the group's hosts' samples of ``metric``."""

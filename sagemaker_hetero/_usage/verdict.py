@@ -4,13 +4,13 @@ A group of GPU instances is the work; the CPU groups feed it (data groups). Each
 the mean utilization of what it is there for: its GPUs' (``gpu``) for a GPU group, its CPUs' for a
 data group. In this order, the first that holds is the verdict:
 
-- ``starved``: a GPU group's GPUs average below :data:`GPU_LOW` % while a data group's CPUs (or, with
-  no data group, its own) average :data:`CPU_SATURATED` % or more: the GPUs wait for data (add data
-  instances, or move preprocessing to them);
+- ``starved``: a GPU group's GPUs average below :data:`GPU_LOW` % while a data group's CPUs average
+  :data:`CPU_SATURATED` % or more (add data instances, or move preprocessing to them), or its own CPUs
+  do (move preprocessing to the data groups, or to a data group of CPU instances where there is none);
 - ``over_provisioned``: every group's load is below :data:`IDLE` %;
 - ``data_idle``: every data group's CPUs average below :data:`IDLE` % (fewer or smaller data instances);
 - ``balanced``: none of these;
-- ``unknown``: no group has a load (no figures: see the usage's unknowns).
+- ``unknown``: a group has no load (no figures: see the usage's unknowns), and none waits for data.
 
 The idle share of a group is ``1 - load / 100``; what it cost is that share of the group's billed
 cost (``_cost.billed``), summed over the groups: unknown when a group's bill or load is.
@@ -74,10 +74,11 @@ def _starved(groups):
                     % (group.name, _pct(gpu), busiest[0].name, _pct(busiest[1]),
                        _pct(busiest[0].figures("cpu")["p95"])), (group.name,))
         own = group.mean("cpu")
-        if busiest is None and own is not None and own >= CPU_SATURATED:
+        if own is not None and own >= CPU_SATURATED:
+            where = ("a data group of CPU instances" if busiest is None else
+                     "its data groups (%s's CPUs average %s)" % (busiest[0].name, _pct(busiest[1])))
             return ("The GPU group %s waits for data: its GPUs average %s while its own CPUs average %s. Move "
-                    "preprocessing to a data group of CPU instances." % (group.name, _pct(gpu), _pct(own)),
-                    (group.name,))
+                    "preprocessing to %s." % (group.name, _pct(gpu), _pct(own), where), (group.name,))
     return None
 
 
@@ -92,7 +93,11 @@ def _kind_and_text(groups):
     loads = [(g, load(g)) for g in groups if load(g) is not None]
     if not loads:
         return "unknown", "No verdict: no group's utilization is known.", ()
-    if all(v < IDLE for _, v in loads) and len(loads) == len(groups):
+    missing = [g.name for g in groups if load(g) is None]
+    if missing:
+        return ("unknown", "No verdict: the utilization of %s is not known (%s)." % (
+            ", ".join(missing), _summary(loads)), ())
+    if all(v < IDLE for _, v in loads):
         return ("over_provisioned", "Everything is low (%s, each below %s): the cluster is over-provisioned; "
                 "fewer or smaller instances would do." % (_summary(loads), _pct(IDLE)), tuple(g.name for g, _ in loads))
     data = _loads(groups, "data")

@@ -7,7 +7,9 @@ import sys
 import pytest
 
 from sagemaker_hetero import cli
+from sagemaker_hetero._aws.training_job import TrainingJob
 from sagemaker_hetero._cli.usage import local_usage
+from sagemaker_hetero.exceptions import ConfigError
 from sagemaker_hetero.local import _usage
 
 from ._helpers import estimator_for
@@ -30,6 +32,9 @@ def test_a_local_jobs_figures_order_its_groups(session_factory, write_code, caps
         ("train", "ml.p3.2xlarge", ("algo-1",)), ("data", "ml.c5.xlarge", ("algo-2", "algo-3"))]
     assert usage.group("data").figures("cpu")["mean"] > usage.group("train").figures("cpu")["mean"]
     assert usage.status == "Completed" and usage.source == "local"
+    with pytest.raises(ConfigError, match="is a local job: CloudWatch holds no figures of it; its hosts' samples are "
+                                          "read by: sagemaker-hetero usage usage-report --local"):
+        TrainingJob(session, "usage-report").utilization()  # attached through a LocalSession
     plot = tmp_path / "local.svg"
     code = cli.main(["usage", "usage-report", "--local", "--root", session.root, "--output", "json",
                      "--plot", str(plot)])

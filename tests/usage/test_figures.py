@@ -48,6 +48,25 @@ def test_a_homogeneous_gpu_job_whose_own_cpus_are_saturated_waits_for_data():
     assert usage.verdict.idle_usd == pytest.approx(37.688 * 0.55)
 
 
+def test_a_gpu_group_waiting_on_its_own_cpus_beside_an_unhurried_data_group_is_starved():
+    usage = usage_of([("data", "ml.c5.xlarge", 1), ("gpu", "ml.g5.2xlarge", 1)],
+                     {"data": {"cpu": [200]}, "gpu": {"cpu": [720], "gpu": [20]}})
+    assert (usage.verdict.kind, usage.verdict.groups) == ("starved", ("gpu",))
+    assert usage.verdict.text.startswith("The GPU group gpu waits for data: its GPUs average 20.0% while its own CPUs "
+                                         "average 90.0%. Move preprocessing to its data groups (data's CPUs average "
+                                         "50.0%).")
+
+
+def test_a_gpu_type_the_table_does_not_hold_has_no_gpu_figure_and_no_load():
+    usage = usage_of([("data", "ml.c5.xlarge", 1), ("gpu", "ml.p9.48xlarge", 1)],
+                     {"data": {"cpu": [40]}, "gpu": {"gpu": [400], "memory": [50]}})
+    gpu = usage.group("gpu")
+    assert (gpu.kind, gpu.figures("gpu")["mean"], gpu.figures("memory")["mean"]) == ("gpu", None, 50.0)
+    assert verdict.load(gpu) is None
+    assert usage.verdict.kind == "unknown"  # not "over_provisioned" nor "data_idle" on the data group's figures alone
+    assert usage.verdict.text.startswith("No verdict: the utilization of gpu is not known (data CPU 10.0%).")
+
+
 def test_everything_low_is_over_provisioned_and_otherwise_balanced():
     groups = [("data", "ml.c5.18xlarge", 2), ("gpu", "ml.p4d.24xlarge", 1)]
     low = usage_of(groups, {"data": {"cpu": [720]}, "gpu": {"gpu": [80]}})
