@@ -10,7 +10,7 @@ __all__ = ["text", "html", "group_svg", "svg", "COLOURS", "WIDTH", "HEIGHT"]
 #: A line's colour per metric.
 COLOURS = {"cpu": "#1f77b4", "memory": "#2ca02c", "disk": "#7f7f7f", "gpu": "#d62728", "gpu_memory": "#ff7f0e"}
 #: One group's chart, pixels.
-WIDTH, HEIGHT = 360, 150
+WIDTH, HEIGHT = 440, 150
 _LEFT, _TOP, _RIGHT, _BOTTOM = 34, 22, 8, 30
 
 
@@ -69,7 +69,7 @@ def group_svg(group, span, x=0, y=0):
                      % (COLOURS[key], " ".join(point(t, v) for t, v in points), escape(label)))
         parts.append('<text x="%d" y="%d" font-size="9" font-family="sans-serif" fill="%s">%s %s</text>' % (
             _LEFT + legend, HEIGHT - 8, COLOURS[key], escape(label), _pct(group.figures(key)["mean"])))
-        legend += 64
+        legend += 80
     if not legend:
         parts.append('<text x="%d" y="%d" font-size="10" font-family="sans-serif">no figures</text>' % (
             _LEFT + 8, _TOP + high // 2))
