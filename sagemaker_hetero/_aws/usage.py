@@ -38,15 +38,15 @@ def metrics(clients, job_name, hosts, start, end, seconds):
 
 def host_groups(streams, job_name, groups):
     """``{host: group or None}`` of the job's log streams: each stream's group as the log labeller learns
-    it (the marker line or the training environment the host printed); a job of one group has every
-    host in it. AWSError propagates."""
+    it (the marker line or the training environment the host printed, both at the stream's start: one
+    poll reads the first ``log_tail.MAX_PAGES_PER_POLL`` pages of each stream, not the whole log); a job
+    of one group has every host in it. AWSError propagates."""
     names = [name for name, _, _ in groups]
     if len(names) == 1:
         return {}
     labeller = log_labels.LogLabeller(names)
     tail = log_tail.LogTail(streams, job_name, labeller)
-    for _ in tail.read_to_end():  # the lines themselves are not kept
-        pass
+    tail.poll()  # the lines themselves are not kept
     tail.finish()
     found = {}
     for stream, group in labeller.streams.items():
