@@ -11,11 +11,12 @@ hosts, not an error; ``note`` says why there are none when the job said so (not 
 **Writing** (:class:`Sampler`): one thread for every host of a job reads ``/proc`` (no dependency, Linux
 only) once per interval: every process whose session is the host's (each host is a session of its own)
 or whose parent is one of the host's, so a launcher's workers (torchrun) count, and the lifeline's
-watchdog, orphaned but in the session. CPU is what the tree's processes and the children they reaped
-used since the previous reading. Each reading is one line appended to ``<job dir>/usage/<host>.jsonl``
-(the folder made private, each file new, never through a link: ``_private``); the sampler holds only
-the previous reading in memory. After :data:`LINES_PER_STEP` readings the interval doubles, so a job of
-any length writes a number of lines that grows with the logarithm of its length.
+watchdog, orphaned but in the session; a process of no host is read again in one reading of 30 only.
+CPU is what the tree's processes and the children they reaped used since the previous reading. Each
+reading is one line appended to ``<job dir>/usage/<host>.jsonl`` (the folder made private, each file
+new, never through a link: ``_private``); the sampler holds only the previous reading in memory.
+After :data:`LINES_PER_STEP` readings the interval doubles, so a job of any length writes a number of
+lines that grows with the logarithm of its length.
 
 A line is ``{"host", "group", "cores", "memory_bytes", "interval"}`` first, then ``{"t", "cpu", "memory",
 "rss", "processes"}`` per reading (``rss`` in bytes).
@@ -36,6 +37,7 @@ INTERVAL = 1.0  # seconds between readings, at first
 LINES_PER_STEP = 36000  # readings at one interval before it doubles (10 hours at 1 s)
 _SUFFIX = ".jsonl"
 _PROC = "/proc"
+_RESCAN = 30  # every process is read in one reading of so many (see Sampler.tick)
 _MAX_LINE = 4096  # a longer line is not one the sampler wrote: skipped
 
 
@@ -133,19 +135,22 @@ def _read_stat(proc, pid):
         return None
 
 
-def _scan(proc):
-    """``{pid: _read_stat(...)}`` of every process ``proc`` shows."""
-    table = {}
+def _scan(proc, skip):
+    """``({pid: _read_stat(...)}, every pid listed)`` of the processes ``proc`` shows, those of ``skip`` not read."""
+    table, listed = {}, set()
     try:
         names = os.listdir(proc)
     except OSError:
-        return table
+        return table, listed
     for name in names:
         if name.isdigit():
-            info = _read_stat(proc, name)
-            if info is not None:
-                table[int(name)] = info
-    return table
+            pid = int(name)
+            listed.add(pid)
+            if pid not in skip:
+                info = _read_stat(proc, name)
+                if info is not None:
+                    table[pid] = info
+    return table, listed
 
 
 def _members(table, children, root):
@@ -203,6 +208,7 @@ class Sampler(object):
         self._stop = threading.Event()
         self._thread = None
         self._readings = 0
+        self._foreign = set()  # pids of processes of no host: not read
         self._changed = threading.Condition()
         folder = _private.open_below(job_dir, [USAGE_DIR], make=True)
         self._hosts = []
@@ -225,14 +231,19 @@ class Sampler(object):
     def tick(self):
         """Read every host still running once; write a line for each read before (the first reading
         is the starting point of the CPU figures). Returns whether any host is left to sample."""
-        table = _scan(self._proc)
+        table, listed = _scan(self._proc, self._foreign)
         children = {}
         for pid, info in table.items():
             children.setdefault(info[0], []).append(pid)
         now = self._clock()
+        members = set()
         for host in self._hosts:
             if not host.done:
-                self._read_host(host, table, children, now)
+                members.update(self._read_host(host, table, children, now))
+        # A process of no host when first seen never becomes one (its session and parent are its own):
+        # it is not read again while its pid is listed, except in every _RESCAN-th reading (its pid
+        # might have been used again between two readings).
+        self._foreign = listed - members if (self._readings + 1) % _RESCAN else set()
         with self._changed:
             self._readings += 1
             self._changed.notify_all()
@@ -242,7 +253,7 @@ class Sampler(object):
         first = table.get(host.pid)
         if first is None or (host.start is not None and first[4] != host.start):
             host.done = True  # its first process is gone (reaped by the job)
-            return
+            return ()
         host.start = first[4]
         members = _members(table, children, host.pid)
         seen = {pid: (table[pid][0], table[pid][2]) for pid in members}
@@ -250,7 +261,7 @@ class Sampler(object):
         rss = sum(table[pid][3] for pid in members) * self._page
         previous, host.previous = host.previous, (now, seen, total)
         if previous is None or now <= previous[0]:
-            return
+            return members
         used = total - previous[2] + _lost(previous[1], seen)
         cpu = 100.0 * max(0, used) / self._tick / (now - previous[0]) / host.cores
         line = {"t": round(now, 3), "cpu": round(min(100.0, cpu), 2),
@@ -260,6 +271,7 @@ class Sampler(object):
         except OSError as exc:
             host.done = True
             self._say("utilization of %s no longer sampled: %s" % (host.name, exc.strerror or exc))
+        return members
 
     def wait_readings(self, count, timeout):
         """Wait until ``count`` readings were made (at most ``timeout`` seconds); whether they were."""
@@ -342,4 +354,6 @@ def start(job_dir, hosts, say):
     except OSError as exc:
         say("utilization not sampled: cannot make %s in %s: %s" % (exc.filename, os.path.join(job_dir, USAGE_DIR),
                                                                   exc.strerror or exc))
-        return None
+    except Exception as exc:  # the hosts run already: they run on without their figures
+        say("utilization not sampled: %r" % (exc,))
+    return None

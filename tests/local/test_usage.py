@@ -11,20 +11,26 @@ from ._helpers import estimator_for
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="sampling reads Linux's /proc")
 
 # The "data" host burns CPU in a child of its own (a descendant counts), the "train" host sleeps; each
-# ends once the sampler wrote 4 readings of it (a header line first), waiting on its file.
+# ends once the sampler wrote 4 more readings of it, waiting on its file.
 BURN_OR_SLEEP = """
 import os, subprocess, sys, time
 
 path = os.path.join(os.environ["USAGE_DIR"], os.environ["SM_CURRENT_HOST"] + ".jsonl")
+
+
+def readings():
+    if not os.path.exists(path):  # the sampler starts once every host has started
+        return 0
+    with open(path) as f:
+        return len(f.readlines())
+
+
 burner = None
 if os.environ["SM_CURRENT_INSTANCE_GROUP"] == "data":
     burner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+first = readings()
 deadline = time.monotonic() + 60
-while time.monotonic() < deadline:
-    if os.path.exists(path):
-        with open(path) as f:
-            if len(f.readlines()) >= 5:
-                break
+while time.monotonic() < deadline and readings() < first + 4:
     time.sleep(0.05)
 if burner is not None:
     burner.kill()
