@@ -216,3 +216,14 @@ def test_a_plot_that_cannot_be_written_names_the_option(capsys, fault_proxy, tmp
     two_group_job(fault_proxy)
     code, _, err = run(capsys, "usage", "two", "--plot", str(tmp_path / "no-such-folder" / "u.svg"))
     assert code == 2 and "--plot: cannot be written: No such file or directory" in err
+
+
+def test_setup_cfg_declares_the_plot_extra_and_no_dependency_on_matplotlib():
+    import configparser
+    import os
+
+    config = configparser.ConfigParser()
+    config.read(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                             "setup.cfg"))
+    assert config["options.extras_require"]["plot"].split() == ["matplotlib"]
+    assert "matplotlib" not in config["options"]["install_requires"]
