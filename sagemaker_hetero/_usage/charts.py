@@ -18,20 +18,31 @@ def _pct(value):
     return "-" if value is None else "%.1f%%" % value
 
 
-def _group_line(group):
+def _cells(item):
     cells = []
     for key, _, label in METRICS:
-        figures = group.figures(key)
+        figures = item.figures(key)
         if figures["mean"] is not None:
             cells.append("%s %s (p95 %s)" % (label, _pct(figures["mean"]), _pct(figures["p95"])))
+    return "; ".join(cells) or "no figures"
+
+
+def _group_line(group):
     return "%s (%s x %s, hosts %s): %s" % (group.name, group.count, group.instance_type,
-                                           ", ".join(group.hosts) or "none known", "; ".join(cells) or "no figures")
+                                           ", ".join(group.hosts) or "none known", _cells(group))
 
 
 def text(usage):
-    """The usage in lines: a line per group with each metric's mean and p95, the verdict, the unknowns."""
+    """The usage in lines: a line per group with each metric's mean and p95, then one per host of it; the
+    hosts whose group is not known; the verdict, the unknowns."""
     lines = ["Utilization of %s (%s; 0-100%% of each instance):" % (usage.job_name, usage.status or "status unknown")]
-    lines.extend("  " + _group_line(g) for g in usage.groups)
+    for group in usage.groups:
+        lines.append("  " + _group_line(group))
+        lines.extend("    %s: %s" % (h.host, _cells(h)) for h in usage.hosts if h.group == group.name)
+    unknown = [h for h in usage.hosts if h.group is None]
+    if unknown:
+        lines.append("  ? (group not known, hosts %s)" % ", ".join(h.host for h in unknown))
+        lines.extend("    %s: %s" % (h.host, _cells(h)) for h in unknown)
     lines.append("Verdict: " + usage.verdict.text)
     lines.extend("Unknown: " + u for u in usage.unknowns)
     return "\n".join(lines)

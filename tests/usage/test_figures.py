@@ -125,3 +125,17 @@ def test_a_local_jobs_samples_make_the_same_usage():
     assert [(g.name, g.count) for g in without.groups] == [("data", 2), ("train", 1)]
     none = local.usage("empty", {"hosts": {}, "note": "not Linux"})
     assert none.unknowns == ("the figures: no host of the job was sampled (not Linux)",)
+
+
+def test_the_text_has_a_line_per_group_then_per_host_and_the_hosts_of_no_known_group():
+    usage = build("job", "InProgress", [("data", "ml.c5.xlarge", 2)], {"algo-1": "data", "algo-2": None},
+                  {"algo-1": {"cpu": series(200, 400)}, "algo-2": {"cpu": series(400), "memory": series(20)}}, {}, [])
+    lines = usage.text().splitlines()
+    assert lines[:5] == [
+        "Utilization of job (InProgress; 0-100% of each instance):",
+        "  data (2 x ml.c5.xlarge, hosts algo-1): CPU 75.0% (p95 97.5%)",
+        "    algo-1: CPU 75.0% (p95 97.5%)",
+        "  ? (group not known, hosts algo-2)",
+        "    algo-2: CPU 100.0% (p95 100.0%); memory 20.0% (p95 20.0%)"]  # every group of one type: divided by 4
+    assert lines[5].startswith("Verdict: Balanced: data CPU 75.0%.")
+    assert lines[6] == "Unknown: host algo-2: its instance group is not known (it said none in its logs)"
