@@ -12,7 +12,11 @@ from sagemaker_hetero._request import describe, read_back
 from sagemaker_hetero._usage import figures, queries
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
-__all__ = ["utilization", "metrics", "host_groups"]
+__all__ = ["utilization", "metrics", "host_groups", "MAX_PAGES"]
+
+#: Pages of one GetMetricData batch's answer read at most (CloudWatch pages past 100,800 data points; an
+#: endpoint that pages without end is left).
+MAX_PAGES = 1000
 
 
 def metrics(clients, job_name, hosts, start, end, seconds):
@@ -23,7 +27,7 @@ def metrics(clients, job_name, hosts, start, end, seconds):
     raw = {}
     for batch in queries.batches(items):
         token = None
-        for _ in range(1000):  # a page per call: an endpoint paging without end is left
+        for _ in range(MAX_PAGES):
             params = {"MetricDataQueries": batch, "StartTime": start, "EndTime": end, "ScanBy": "TimestampAscending"}
             if token:
                 params["NextToken"] = token
@@ -105,7 +109,7 @@ def utilization(session, job_name, prices=None, fetch=True, clock=time.time):
     else:
         seconds = queries.period(*span)
         try:
-            raw = metrics(session._clients, job_name, sorted(mapping, key=figures._host_order), span[0], span[1],
+            raw = metrics(session._clients, job_name, sorted(mapping, key=figures.host_order), span[0], span[1],
                           seconds)
         except AWSError as exc:
             unknowns.append("the figures (cloudwatch:GetMetricData): %s" % _why(exc))

@@ -17,7 +17,7 @@ from sagemaker_hetero._model import instance_types
 from sagemaker_hetero._usage.metrics import METRICS
 
 __all__ = ["divisor", "normalised", "mean", "percentile", "stats",
-           "value_stats",
+           "value_stats", "host_order",
            "HostUsage", "GroupUsage", "Usage", "build"]
 
 def divisor(metric, instance_type):
@@ -214,7 +214,7 @@ def build(job_name, status, groups, host_groups, raw, bills, unknowns, period=No
 
     types = dict((name, itype) for name, itype, _ in groups)
     hosts = []
-    for host in sorted(set(host_groups) | set(raw), key=_host_order):
+    for host in sorted(set(host_groups) | set(raw), key=host_order):
         group = host_groups.get(host)
         group = group if group in types else None
         hosts.append(_host(host, group, types.get(group) if group else _only_type(groups), raw.get(host) or {},
@@ -242,6 +242,7 @@ def _only_type(groups):
     return types.pop() if len(types) == 1 else None
 
 
-def _host_order(host):
+def host_order(host):
+    """Sorts ``algo-2`` before ``algo-10``."""
     head, _, number = host.rpartition("-")
     return (head, int(number)) if number.isdigit() else (host, -1)
