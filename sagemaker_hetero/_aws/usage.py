@@ -12,11 +12,11 @@ from sagemaker_hetero._request import describe, read_back
 from sagemaker_hetero._usage import figures, queries
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
-__all__ = ["utilization", "metrics", "host_groups", "MAX_PAGES"]
+__all__ = ["utilization", "metrics", "host_groups", "MAX_METRIC_PAGES"]
 
 #: Pages of one GetMetricData batch's answer read at most (CloudWatch pages past 100,800 data points; an
 #: endpoint that pages without end is left).
-MAX_PAGES = 1000
+MAX_METRIC_PAGES = 1000
 
 
 def metrics(clients, job_name, hosts, start, end, seconds):
@@ -27,7 +27,7 @@ def metrics(clients, job_name, hosts, start, end, seconds):
     raw = {}
     for batch in queries.batches(items):
         token = None
-        for _ in range(MAX_PAGES):
+        for _ in range(MAX_METRIC_PAGES):
             params = {"MetricDataQueries": batch, "StartTime": start, "EndTime": end, "ScanBy": "TimestampAscending"}
             if token:
                 params["NextToken"] = token
