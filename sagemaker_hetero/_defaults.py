@@ -93,3 +93,6 @@ OBJECTIVE_TYPE = "Maximize"
 MAX_TUNING_JOBS = 1
 MAX_PARALLEL_TUNING_JOBS = 1
 EARLY_STOPPING_TYPE = "Off"
+#: Where SageMaker puts a training job's hosts' log streams (the CloudWatch Logs group) and their
+#: utilization metrics (the CloudWatch namespace): one name for both.
+TRAINING_JOBS_NAMESPACE = "/aws/sagemaker/TrainingJobs"

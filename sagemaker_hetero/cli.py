@@ -11,6 +11,7 @@
     sagemaker-hetero status JOB [--prices FILE]                     the job's status (and bill, once ended)
     sagemaker-hetero logs JOB [--follow] [--group NAME]             its logs, labelled by instance group
     sagemaker-hetero stop JOB                                       stop it
+    sagemaker-hetero usage JOB [--plot FILE] [--local]              utilization per group, a verdict
     sagemaker-hetero local SPEC                                     run it on this machine
     sagemaker-hetero tune render|submit SPEC / tune status JOB      tuning jobs (a spec's 'tuning:')
     sagemaker-hetero cost SPEC [--prices FILE] [--offline]          per-group cost estimate
@@ -25,7 +26,7 @@ command line's language: the Python API's hints (``fit(dry_run=True)``, ``Sessio
 as the options that do the same (:data:`CLI_WORDS`). This module is the command line's face (the
 parser, the global options, how each error becomes an exit code); the commands live in ``_cli/``,
 each module adding its own to the parser: ``submit`` (render, validate, preflight, submit, local),
-``watch`` (status, logs, stop), ``tune``, ``cost`` (cost, diff); what every command reads first (the
+``watch`` (status, logs, stop), ``usage``, ``tune``, ``cost`` (cost, diff); what every command reads first (the
 spec file, the region, the AWS session) is ``_cli.inputs``'s, the exit codes ``_cli.exits``'.
 """
 import argparse
@@ -90,7 +91,7 @@ def _parents():
 
 def _parser():
     from sagemaker_hetero import __version__
-    from sagemaker_hetero._cli import cost, submit, tune, watch
+    from sagemaker_hetero._cli import cost, submit, tune, usage, watch
 
     parser = _global_options(argparse.ArgumentParser(
         prog=PROG,
@@ -100,7 +101,7 @@ def _parser():
     parser.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     parents = _parents()
-    for module in (submit, watch, cost, tune):  # the commands in the order --help lists them
+    for module in (submit, watch, usage, cost, tune):  # the commands in the order --help lists them
         module.add_to(commands, parents)
     return parser
 

@@ -171,3 +171,54 @@ def test_no_module_but_instance_types_reads_a_types_name():
 ])
 def test_the_scan_finds_what_it_looks_for(source, found):
     assert bool(list(_type_readings(source))) is found
+
+
+# -- vCPUs and accelerators: the documented figures, None for a type the tables do not hold ---------
+
+# name -> (vCPUs, accelerators, NVIDIA GPUs, GiB per accelerator)
+SIZES = {
+    "ml.c5.xlarge": (4, 0, 0, None),
+    "ml.c5.18xlarge": (72, 0, 0, None),
+    "ml.c5n.9xlarge": (36, 0, 0, None),
+    "ml.c6i.32xlarge": (128, 0, 0, None),
+    "ml.c7i.48xlarge": (192, 0, 0, None),
+    "ml.m5.large": (2, 0, 0, None),
+    "ml.m5.2xlarge": (8, 0, 0, None),
+    "ml.m6i.24xlarge": (96, 0, 0, None),
+    "ml.r5.16xlarge": (64, 0, 0, None),
+    "ml.g4dn.12xlarge": (48, 4, 4, 16),
+    "ml.g5.2xlarge": (8, 1, 1, 24),
+    "ml.g5.48xlarge": (192, 8, 8, 24),
+    "ml.g6.12xlarge": (48, 4, 4, 24),
+    "ml.g6e.xlarge": (4, 1, 1, 48),
+    "ml.p3.2xlarge": (8, 1, 1, 16),
+    "ml.p3.16xlarge": (64, 8, 8, 16),
+    "ml.p3dn.24xlarge": (96, 8, 8, 32),
+    "ml.p4d.24xlarge": (96, 8, 8, 40),
+    "ml.p4de.24xlarge": (96, 8, 8, 80),
+    "ml.p5.48xlarge": (192, 8, 8, 80),
+    "ml.p5e.48xlarge": (192, 8, 8, 141),
+    "ml.trn1.32xlarge": (128, 16, 0, 32),
+    "ml.trn1n.32xlarge": (128, 16, 0, 32),
+    "ml.inf2.48xlarge": (192, 12, 0, 32),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIZES))
+def test_the_vcpus_and_accelerators_of_a_type(name):
+    got = (T.vcpus(name), T.accelerators(name), T.gpus(name), T.gpu_memory_gib(name))
+    assert got == SIZES[name]
+    assert (T.parse(name).vcpus, T.parse(name).gpus) == (got[0], got[2])
+
+
+@pytest.mark.parametrize("value", ["ml.c5.3xlarge", "ml.p9.48xlarge", "ml.x.large", "ml.g7.xlarge", "local", None, 5])
+def test_a_type_the_tables_do_not_hold_has_no_figures_never_a_guess(value):
+    assert (T.vcpus(value), T.accelerators(value), T.gpus(value), T.gpu_memory_gib(value)) == (None,) * 4
+
+
+def test_every_documented_size_is_a_type_and_no_stem_is_in_both_tables():
+    assert not set(T.CPU_SIZES) & set(T.ACCELERATED_SIZES)
+    for table in (T.CPU_SIZES, T.ACCELERATED_SIZES):
+        for stem, sizes in table.items():
+            assert all(T.is_instance_type("ml.%s.%s" % (stem, size)) for size in sizes)
+    assert set(T.ACCELERATOR_MEMORY_GIB) == set(T.ACCELERATED_SIZES)

@@ -1,5 +1,5 @@
 """The private subpackages import downward only (docs/architecture.md): _model < _request < _checks <
-_cost < _aws < _preflight, _tuning above the runner, and _cli (the command line's parts) above the public
+_cost < _usage < _aws < _preflight, _tuning above the runner, and _cli (the command line's parts) above the public
 modules it drives; the pure stages never reach the AWS edge; _model, _request and _checks import no I/O
 module (what they read is handed in: _model.outside); boto3 and botocore are imported in the AWS edge
 alone; each subpackage's ``__init__`` is empty. Read from the code's import statements (those inside
@@ -17,14 +17,15 @@ ALLOWED = {
     "_request": ("_request", "_model"),
     "_checks": ("_checks", "_request", "_model"),
     "_cost": ("_cost", "_checks", "_request", "_model"),
-    "_aws": ("_aws", "_cost", "_checks", "_request", "_model", "training"),
+    "_usage": ("_usage", "_cost", "_request", "_model"),
+    "_aws": ("_aws", "_usage", "_cost", "_checks", "_request", "_model", "training"),
     "_preflight": ("_preflight", "_aws", "_cost", "_checks", "_request", "_model"),
     "_tuning": ("_tuning", "_runner", "_checks", "_request", "_model", "parameter"),
-    "_cli": ("_cli", "_tuning", "_runner", "_aws", "_cost", "_checks", "_request", "_model", "inputs",
+    "_cli": ("_cli", "_tuning", "_runner", "_aws", "_usage", "_cost", "_checks", "_request", "_model", "inputs",
              "instance_group", "parameter", "tuner", "session", "local"),
 }
 #: the stages that are pure: none of them may import the AWS edge
-PURE = ("_model", "_request", "_checks", "_cost")
+PURE = ("_model", "_request", "_checks", "_cost", "_usage")
 #: the stages that do no I/O: they import none of IO_MODULES (files, the environment, the installed
 #: botocore's model are handed in from the edge, through _model.outside)
 NO_IO = ("_model", "_request", "_checks")

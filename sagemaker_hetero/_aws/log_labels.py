@@ -23,6 +23,7 @@ import re
 
 import attrs
 
+from sagemaker_hetero._defaults import TRAINING_JOBS_NAMESPACE
 from sagemaker_hetero.training._marker import MARKER_PREFIX, parse_marker
 
 __all__ = [
@@ -45,7 +46,7 @@ __all__ = [
     "filter_problems",
 ]
 
-LOG_GROUP = "/aws/sagemaker/TrainingJobs"
+LOG_GROUP = TRAINING_JOBS_NAMESPACE
 UNKNOWN_GROUP = "?"
 ENV_HEADER = "Training Env:"
 #: A "Training Env:" block longer than this many lines is not a training environment.

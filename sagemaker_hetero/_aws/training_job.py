@@ -123,6 +123,16 @@ class TrainingJob(object):
         region = describe.region_of(desc) or session.boto_region_name
         return bill_of(desc, region, prices, fetch, session.boto_session)
 
+    def utilization(self, prices=None, fetch=True):
+        """What the job used, per instance group and per host (a ``Usage``; see docs/usage.md): CPU, memory,
+        disk, GPU and GPU memory, each 0-100% of the instance, their series, mean and 95th percentile, and
+        a verdict with what the idle share cost (``prices`` and ``fetch`` as :meth:`cost` takes them).
+        What cannot be had (cloudwatch:GetMetricData denied, a host's group not in its logs) is unknown,
+        never an error; ``usage._repr_html_()`` draws a chart per group."""
+        from sagemaker_hetero._aws.usage import utilization
+
+        return utilization(self.sagemaker_session, self.name, prices, fetch)
+
     def _ended_badly(self, status, desc):
         """The exception of a job that ended ``status``: ``failure``'s (handed in), else
         ``UnexpectedStatusException``."""

@@ -1,5 +1,6 @@
 """SageMaker instance types: THE one parser of ``ml.<family><generation><capabilities>.<size>`` and the
-facts the package keeps of a type (GPU, Neuron cores, NVMe storage, the smdistributed libraries).
+facts the package keeps of a type (GPU, Neuron cores, NVMe storage, the smdistributed libraries; vCPUs,
+accelerators and their memory, from tables of the documented sizes: a type they do not hold has none).
 
 ``ml.p4de.24xlarge`` reads as family ``p``, generation 4, capabilities ``de``, size ``24xlarge``; its
 stem is ``p4de`` (what sits between ``ml.`` and the size) and its series ``p4`` (family and generation:
@@ -17,7 +18,9 @@ import re
 __all__ = ["PREFIX", "GPU_FAMILIES", "NEURON_CORES_PER_DEVICE", "NEURON_CORES_FIXED", "NO_VOLUME_FAMILIES",
            "SMDDP_INSTANCE_TYPES", "SMDDP_MIN_P_GENERATION", "SMDISTRIBUTED_EXCLUDED_TYPE", "InstanceType", "parse",
            "is_instance_type", "named_as_type", "family", "series", "gpu", "processor", "processor_for",
-           "neuron_cores_per_device", "neuron_cores_fixed", "takes_volume", "smddp", "smdistributed_refused"]
+           "neuron_cores_per_device", "neuron_cores_fixed", "takes_volume", "smddp", "smdistributed_refused",
+           "CPU_SIZES", "ACCELERATED_SIZES", "ACCELERATOR_MEMORY_GIB", "vcpus", "gpus", "accelerators",
+           "gpu_memory_gib"]
 
 #: What every SageMaker instance type's name starts with (a key without it in a price table is a region).
 PREFIX = "ml."
@@ -45,6 +48,56 @@ SMDDP_MIN_P_GENERATION = 5
 #: As the SDK v2: smdistributed (data or model parallel) does not run on a type whose name holds this
 #: unless torch_distributed launches it.
 SMDISTRIBUTED_EXCLUDED_TYPE = "p5.48xlarge"
+
+#: The vCPUs of each documented size of the CPU-only families SageMaker trains on (stem -> size -> vCPUs;
+#: the EC2 figures: SageMaker's ``ml.`` types are those instances).
+CPU_SIZES = {
+    "c4": {"xlarge": 4, "2xlarge": 8, "4xlarge": 16, "8xlarge": 36},
+    "c5": {"large": 2, "xlarge": 4, "2xlarge": 8, "4xlarge": 16, "9xlarge": 36, "18xlarge": 72},
+    "c5n": {"large": 2, "xlarge": 4, "2xlarge": 8, "4xlarge": 16, "9xlarge": 36, "18xlarge": 72},
+    "c6i": {"large": 2, "xlarge": 4, "2xlarge": 8, "4xlarge": 16, "8xlarge": 32, "12xlarge": 48, "16xlarge": 64,
+            "24xlarge": 96, "32xlarge": 128},
+    "c7i": {"large": 2, "xlarge": 4, "2xlarge": 8, "4xlarge": 16, "8xlarge": 32, "12xlarge": 48, "16xlarge": 64,
+            "24xlarge": 96, "48xlarge": 192},
+    "m4": {"xlarge": 4, "2xlarge": 8, "4xlarge": 16, "10xlarge": 40, "16xlarge": 64},
+    "m5": {"large": 2, "xlarge": 4, "2xlarge": 8, "4xlarge": 16, "12xlarge": 48, "24xlarge": 96},
+    "m6i": {"large": 2, "xlarge": 4, "2xlarge": 8, "4xlarge": 16, "8xlarge": 32, "12xlarge": 48, "16xlarge": 64,
+            "24xlarge": 96, "32xlarge": 128},
+    "m7i": {"large": 2, "xlarge": 4, "2xlarge": 8, "4xlarge": 16, "8xlarge": 32, "12xlarge": 48, "16xlarge": 64,
+            "24xlarge": 96, "48xlarge": 192},
+    "r5": {"large": 2, "xlarge": 4, "2xlarge": 8, "4xlarge": 16, "8xlarge": 32, "12xlarge": 48, "16xlarge": 64,
+           "24xlarge": 96},
+}
+#: The vCPUs and accelerators (NVIDIA GPUs; Trainium or Inferentia2 devices) of each documented size of
+#: the accelerated families (stem -> size -> (vCPUs, accelerators)).
+ACCELERATED_SIZES = {
+    "g4dn": {"xlarge": (4, 1), "2xlarge": (8, 1), "4xlarge": (16, 1), "8xlarge": (32, 1), "12xlarge": (48, 4),
+             "16xlarge": (64, 1)},
+    "g5": {"xlarge": (4, 1), "2xlarge": (8, 1), "4xlarge": (16, 1), "8xlarge": (32, 1), "12xlarge": (48, 4),
+           "16xlarge": (64, 1), "24xlarge": (96, 4), "48xlarge": (192, 8)},
+    "g6": {"xlarge": (4, 1), "2xlarge": (8, 1), "4xlarge": (16, 1), "8xlarge": (32, 1), "12xlarge": (48, 4),
+           "16xlarge": (64, 1), "24xlarge": (96, 4), "48xlarge": (192, 8)},
+    "g6e": {"xlarge": (4, 1), "2xlarge": (8, 1), "4xlarge": (16, 1), "8xlarge": (32, 1), "12xlarge": (48, 4),
+            "16xlarge": (64, 1), "24xlarge": (96, 4), "48xlarge": (192, 8)},
+    "p2": {"xlarge": (4, 1), "8xlarge": (32, 8), "16xlarge": (64, 16)},
+    "p3": {"2xlarge": (8, 1), "8xlarge": (32, 4), "16xlarge": (64, 8)},
+    "p3dn": {"24xlarge": (96, 8)},
+    "p4d": {"24xlarge": (96, 8)},
+    "p4de": {"24xlarge": (96, 8)},
+    "p5": {"48xlarge": (192, 8)},
+    "p5e": {"48xlarge": (192, 8)},
+    "p5en": {"48xlarge": (192, 8)},
+    "trn1": {"2xlarge": (8, 1), "32xlarge": (128, 16)},
+    "trn1n": {"32xlarge": (128, 16)},
+    "inf2": {"xlarge": (4, 1), "8xlarge": (32, 1), "24xlarge": (96, 6), "48xlarge": (192, 12)},
+}
+#: The H200's memory: the 1,128 GiB EC2 documents for the 8 GPUs of a p5e or p5en.
+_H200_GIB = 1128 // 8
+#: Memory of one accelerator, GiB (stem -> GiB): T4, A10G, L4, L40S, K80 (per GPU), V100, A100, H100, H200,
+#: Trainium, Inferentia2.
+ACCELERATOR_MEMORY_GIB = {"g4dn": 16, "g5": 24, "g6": 24, "g6e": 48, "p2": 12, "p3": 16, "p3dn": 32, "p4d": 40,
+                          "p4de": 80, "p5": 80, "p5e": _H200_GIB, "p5en": _H200_GIB, "trn1": 32, "trn1n": 32,
+                          "inf2": 32}
 
 # compiled when first used (re's cache), so importing the module costs no regex compile
 _TYPE = r"^ml\.(?P<stem>[a-z0-9-]+)\.(?P<size>[a-z0-9-]+)\Z"  # \Z: no trailing newline, as $ allows
@@ -84,6 +137,16 @@ class InstanceType(collections.namedtuple("InstanceType", "name stem family gene
     def nvme(self):
         """Whether the type has local NVMe storage only, and no EBS volume."""
         return not takes_volume(self.name)
+
+    @property
+    def vcpus(self):
+        """The type's vCPUs, or None for a type the tables do not hold (:func:`vcpus`)."""
+        return vcpus(self.name)
+
+    @property
+    def gpus(self):
+        """The type's NVIDIA GPUs, or None for a type the tables do not hold (:func:`gpus`)."""
+        return gpus(self.name)
 
     @property
     def smddp(self):
@@ -185,3 +248,44 @@ def smdistributed_refused(value):
     """Whether smdistributed (data or model parallel) refuses the type unless torch_distributed
     launches it."""
     return isinstance(value, str) and SMDISTRIBUTED_EXCLUDED_TYPE in value
+
+
+def _sizes(value):
+    """``(vCPUs, accelerators)`` of a type of the tables, or None (not a type, or one they do not hold)."""
+    parsed = parse(value)
+    if parsed is None:
+        return None
+    if parsed.size in CPU_SIZES.get(parsed.stem, {}):
+        return CPU_SIZES[parsed.stem][parsed.size], 0
+    return ACCELERATED_SIZES.get(parsed.stem, {}).get(parsed.size)
+
+
+def vcpus(value):
+    """The type's vCPUs (``ml.c5.18xlarge`` -> 72), or None for a type the tables do not hold: never a guess."""
+    sizes = _sizes(value)
+    return sizes[0] if sizes else None
+
+
+def accelerators(value):
+    """The type's accelerators: NVIDIA GPUs, Trainium or Inferentia2 devices (0 for a CPU type; None for
+    a type the tables do not hold)."""
+    sizes = _sizes(value)
+    return sizes[1] if sizes else None
+
+
+def gpus(value):
+    """The type's NVIDIA GPUs (``ml.p4d.24xlarge`` -> 8; 0 for a CPU or Neuron type; None for a type the
+    tables do not hold): what SageMaker's ``GPUUtilization`` metric is summed over."""
+    sizes = _sizes(value)
+    if sizes is None:
+        return None
+    return sizes[1] if gpu(value) else 0
+
+
+def gpu_memory_gib(value):
+    """Memory of one of the type's accelerators in GiB (``ml.p4de.24xlarge`` -> 80), or None (no
+    accelerator, or a type the tables do not hold)."""
+    parsed = parse(value)
+    if not accelerators(value):
+        return None
+    return ACCELERATOR_MEMORY_GIB.get(parsed.stem)
