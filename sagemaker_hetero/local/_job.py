@@ -441,6 +441,14 @@ class LocalJob(object):
 
     # -- the public surface --------------------------------------------------------------------
 
+    def utilization(self):
+        """What each host used while the job ran, per instance group (a ``Usage``, as a job on AWS gives it;
+        docs/usage.md): CPU as a share of the cores a host may use and resident memory, sampled about once a
+        second by this driver; a job with no samples is unknown, never an error."""
+        from sagemaker_hetero._usage import local as usage_of
+
+        return usage_of.usage(self.name, _usage.samples(self.job_dir), self.describe())
+
     def describe(self):
         """The job as DescribeTrainingJob would show it, plus ``LocalRun`` (folders, hosts, pids)."""
         with self._lock:

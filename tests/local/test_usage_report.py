@@ -28,6 +28,8 @@ def test_a_local_jobs_figures_order_its_groups(session_factory, write_code, caps
                               environment={"USAGE_DIR": os.path.join(job_dir, "usage")}, job_name="usage-report")
     estimator.fit()
     usage = local_usage(session, "usage-report")  # the session's own job: its description too
+    direct = estimator.latest_training_job.utilization()  # the local job's own method: the same figures
+    assert direct.group("data").figures("cpu") == usage.group("data").figures("cpu")
     assert [(g.name, g.instance_type, g.hosts) for g in usage.groups] == [
         ("train", "ml.p3.2xlarge", ("algo-1",)), ("data", "ml.c5.xlarge", ("algo-2", "algo-3"))]
     assert usage.group("data").figures("cpu")["mean"] > usage.group("train").figures("cpu")["mean"]
