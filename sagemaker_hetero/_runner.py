@@ -20,7 +20,7 @@ from sagemaker_hetero._request import names, plan
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
 __all__ = ["SessionProtocol", "PROTOCOL", "FIT_DECIDES", "is_session", "session_facts", "local_path_exists",
-           "code_digest", "prepare", "planned", "checked_job", "checked_plan", "execute", "upload"]
+           "code_digest", "planned", "checked_plan", "execute", "upload"]
 
 
 @runtime_checkable
@@ -116,11 +116,12 @@ def code_digest(session, job):
 
 
 def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=None, values=None, submit=False,
-            digest=True, stamp=True):
+            digest=True, stamp=True, lookup=None):
     """``(job, plan, problems)``: round one for one job's settings, as ``session`` (None: none, an AWS
     dry run) runs it, and the plan, its request rendered once: the job model, the session's own check
     of it, our rules (``round_one.model_problems``); then the facts (``facts``; default: the
-    session's without a call, looked up by the session when ``submit`` and nothing is wrong yet), the
+    session's without a call, looked up when nothing is wrong yet by ``lookup``, ``job -> Facts``, or
+    when ``submit`` by the session's ``lookup_facts``), the
     plan (``digest``: with the code key the session gives it, when nothing is wrong yet) and the
     service's limits on its request (``digest`` may be the archive's digest maker, ``job -> SHA-256``,
     for a caller that builds the archive itself). Pipeline parameters among the settings are checked with their
@@ -138,9 +139,11 @@ def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=N
         facts = session.facts() if session is not None else plan.Facts(region=None)
     problems = round_one.model_problems(job, facts, problems, path_exists=path_exists)
     clean, unanswered = not problems, None
-    if clean and submit and session is not None:
+    if lookup is None and submit and session is not None:
+        lookup = session.lookup_facts
+    if clean and lookup is not None:
         try:
-            facts = session.lookup_facts(job)
+            facts = lookup(job)
         except AWSError as exc:  # the request's own problems first, all at once: the look-up's failure after
             unanswered = exc
     if submit and stamp and job.job_name is None:
@@ -155,12 +158,6 @@ def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=N
     return job, made, problems
 
 
-def prepare(settings, session=None, now=0.0, path_exists=None, found=(), facts=None, values=None):
-    """``(job, facts, problems)``: :func:`planned` without the code key (what a check needs)."""
-    job, made, problems = planned(settings, session, now, path_exists, found, facts, values, digest=False)
-    return job, made.facts, problems
-
-
 def _session_problem(session, found):
     """``session`` when it follows the protocol (or is None), else None with the problem in ``found``."""
     if session is not None and not is_session(session):
@@ -170,30 +167,21 @@ def _session_problem(session, found):
     return session
 
 
-def checked_plan(settings, session, now, path_exists=None, found=(), later=(), submit=False, facts=None):
+def checked_plan(settings, session, now, path_exists=None, found=(), later=(), submit=False, facts=None, digest=True,
+                 lookup=None):
     """The :class:`~._request.plan.Plan` of ``settings`` as ``session`` runs it, after every check
     (raises :class:`ConfigError` listing every problem but those of the arguments in ``later``):
-    rendered once (:func:`planned`)."""
+    rendered once (:func:`planned`, with its ``submit``, ``digest`` and ``lookup``). The one way from
+    settings to a checked job: its ``job`` is the job model, its ``facts`` the facts it was rendered with."""
     found = list(found)
     session = _session_problem(session, found)
     facts = session_facts(session) if facts is None else facts
-    _, made, problems = planned(settings, session, now, path_exists, found, facts=facts, submit=submit)
+    _, made, problems = planned(settings, session, now, path_exists, found, facts=facts, submit=submit, digest=digest,
+                                lookup=lookup)
     problems = [p for p in problems if p.path not in later]
     if problems:
         raise ConfigError(problems)
     return made
-
-
-def checked_job(settings, session, now, path_exists=None, found=(), later=()):
-    """``(job, facts)``: the job model of ``settings`` as ``session`` runs it, after every check
-    (raises :class:`ConfigError` listing every problem but those of the arguments in ``later``)."""
-    found = list(found)
-    session = _session_problem(session, found)
-    job, facts, problems = prepare(settings, session, now, path_exists, found, facts=session_facts(session))
-    problems = [p for p in problems if p.path not in later]
-    if problems:
-        raise ConfigError(problems)
-    return job, facts
 
 
 def execute(session, made, preflight=None, out=None):

@@ -83,6 +83,18 @@ def test_a_fit_on_aws_renders_its_request_once(aws, renders, preflight):
 
 
 @pytest.mark.usefixtures("workdir")
+def test_a_preflight_renders_its_request_once_with_the_account_it_looked_up(aws, renders):
+    # estimator.preflight checked the job (one render), then rendered it again for the preflight
+    est = pytorch(Session(), output_path=None)
+    renders["training"] = 0
+    report = est.preflight(INPUTS)
+    assert renders == {"training": 1, "tuning": 0}
+    assert report.account == "123456789012" and "sagemaker-us-west-2-123456789012" in report.text()
+    assert "<account-id>" not in report.text()
+    assert aws.operations().count("GetCallerIdentity") == 1
+
+
+@pytest.mark.usefixtures("workdir")
 def test_a_tuners_dry_run_renders_each_request_once(renders):
     t = tuner(pytorch())
     renders.update(training=0, tuning=0)
