@@ -20,7 +20,7 @@ from sagemaker_hetero._request import names, plan
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
 __all__ = ["SessionProtocol", "PROTOCOL", "FIT_DECIDES", "is_session", "session_facts", "local_path_exists",
-           "code_digest", "planned", "checked_plan", "execute", "upload"]
+           "code_digest", "planned", "checked_plan", "diffed", "execute", "upload"]
 
 
 @runtime_checkable
@@ -182,6 +182,24 @@ def checked_plan(settings, session, now, path_exists=None, found=(), later=(), s
     if problems:
         raise ConfigError(problems)
     return made
+
+
+def diffed(old, made, against, region=None):
+    """The :class:`~._cost.diff.Diff` of the checked plan ``made``'s request against ``old``: a saved
+    request, or a DescribeTrainingJob answer whose types are checked first, then read back as a job
+    (``_request.describe``, as ``attach`` reads it) and rendered here, once, in ``region`` (default: its
+    ARN's) and its ARN's account, with no checks (a job that ran): ``_cost.diff`` renders nothing."""
+    from sagemaker_hetero._cost import diff
+    from sagemaker_hetero._request import describe
+
+    problems = diff.type_problems(old)
+    if problems:
+        raise ConfigError(problems, against)
+    before = None
+    if diff.is_description(old):
+        facts = plan.Facts(region=region or describe.region_of(old), account_id=diff.account_of(old))
+        before = plan.make_plan(describe.job_from_description(old, region=region), facts, 0).request
+    return diff.diff(old, made.request, against, old_request=before)
 
 
 def execute(session, made, preflight=None, out=None):

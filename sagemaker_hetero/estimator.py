@@ -388,7 +388,7 @@ class EstimatorBase(object):
             raise ConfigError([Problem("job_name_or_request", "must be a training job's name or a request (a dict)",
                                        job_name_or_request)])
         plan = self._dry_plan(inputs, account_id=diff.account_of(old))
-        return diff.diff(old, plan.request, against)
+        return _runner.diffed(old, plan, against)
 
     def preflight(self, inputs=None, job_name=None, experiment_config=None, checks=None):
         """Check the job ``fit(inputs, ...)`` would start against the AWS account, without uploading or
