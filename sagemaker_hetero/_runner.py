@@ -5,9 +5,13 @@ One way for a constructor, a dry run, AWS and a local run alike: settings -> :fu
 looked up when the job is to be submitted; the :class:`~._request.plan.Plan`, its request rendered
 ONCE; the service's limits checked on that rendered request) -> :func:`execute` (the plan run
 through its session: preflight, what the account must hold, the code upload, the one create call).
-A session follows :class:`SessionProtocol` (``Session`` for AWS, ``LocalSession``); without one
-(an AWS dry run) the region is the AWS configuration's, else a placeholder. The file system and the
-clock enter here (:func:`local_path_exists`, ``now``) and are passed down: what this module calls is pure.
+Every other plan is made here too: a checked job's (:func:`executed`, a session's ``execute``), a
+plan under a default name taken meanwhile (:func:`renamed`), a described job's read back for a diff
+(:func:`diffed`); and a pipeline step's job with its parameters' tokens is built here
+(:func:`tokens_job`). A session follows :class:`SessionProtocol` (``Session`` for AWS,
+``LocalSession``); without one (an AWS dry run) the region is the AWS configuration's, else a
+placeholder. The file system and the clock enter here (:func:`local_path_exists`, ``now``) and are
+passed down: what this module calls is pure.
 """
 import os
 from typing import Any, Optional, Protocol, runtime_checkable
@@ -20,7 +24,8 @@ from sagemaker_hetero._request import names, plan
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
 __all__ = ["SessionProtocol", "PROTOCOL", "FIT_DECIDES", "is_session", "session_facts", "local_path_exists",
-           "code_digest", "planned", "checked_plan", "diffed", "execute", "upload"]
+           "code_digest", "planned", "checked_plan", "executed", "renamed", "tokens_job", "diffed", "execute",
+           "upload"]
 
 
 @runtime_checkable
@@ -61,13 +66,14 @@ class SessionProtocol(Protocol):
         """The one create call of the plan: the started job (a training job's handle, or the answer)."""
 
     def execute(self, job, now) -> Any:
-        """A checked job -> a started job (the plan made and run through :func:`execute`)."""
+        """A checked job -> a started job (through :func:`executed`)."""
 
     def quick_client(self, service) -> Any:
         """The boto3 client a preflight asks ``service`` with: one attempt, short timeouts (None: local)."""
 
-    def caller_identity(self) -> Optional[dict]:
-        """GetCallerIdentity's answer; None where there is no AWS account (a local session)."""
+    def caller_identity(self, quick=False) -> Optional[dict]:
+        """GetCallerIdentity's answer (``quick``: as a preflight asks, one attempt with short timeouts);
+        None where there is no AWS account (a local session)."""
 
     def job_failure(self, job_name, status, desc) -> Exception:
         """The exception of a training job that ended ``status`` as ``desc`` describes it."""
@@ -182,6 +188,32 @@ def checked_plan(settings, session, now, path_exists=None, found=(), later=(), s
     if problems:
         raise ConfigError(problems)
     return made
+
+
+def executed(session, job, now):
+    """A checked ``job`` (a job model) started through ``session`` with no preflight (the protocol's
+    ``execute``): a default name's stamp claimed, the facts the session looks up and the code key it
+    gives the archive, the request rendered once and the service's limits checked on it (raises
+    :class:`ConfigError`: a role ARN from IAM or a bucket name the service does not take), then :func:`execute`."""
+    now = utils.claim_time(now) if job.job_name is None else now
+    made = plan.make_plan(job, session.lookup_facts(job), now, code_digest=session.code_digest(job))  # nothing created
+    problems = round_one.service_problems(made)
+    if problems:
+        raise ConfigError(problems)
+    return execute(session, made, preflight=False)
+
+
+def renamed(made):
+    """The plan ``made`` under the next default name (its name taken by another process): the same job,
+    facts and code key, stamped anew (``utils.claim_time``) and rendered again, as a new plan."""
+    return plan.make_plan(made.job, made.facts, utils.claim_time(made.made_at), code_digest=made.code_digest)
+
+
+def tokens_job(settings):
+    """The job model of a pipeline step's ``settings`` with each parameter's token in its place
+    (``_model.variables.with_tokens``; ``TrainingStep.jobs``): built, neither checked nor rendered (the
+    step's checks are its plan's)."""
+    return build.build(variables.with_tokens(settings))[0]
 
 
 def diffed(old, made, against, region=None):

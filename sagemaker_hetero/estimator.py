@@ -58,8 +58,8 @@ def _fit_problems(session, logs, dry_run, preflight):
 
 
 def _checked(settings, session, now, found=(), path_exists=_runner.local_path_exists, **kwargs):
-    """THE estimator's settings -> checked job (``path_exists``: this machine's): the runner's plan
-    (``_runner.checked_plan``, rendered once); raises :class:`ConfigError` with every problem."""
+    """THE estimator's settings -> checked job (``path_exists``: this machine's): the runner's checked
+    plan, rendered once; raises :class:`ConfigError` with every problem."""
     return _runner.checked_plan(settings, session, now, path_exists=path_exists, found=found, **kwargs)
 
 

@@ -145,6 +145,40 @@ def test_no_module_probes_a_session_with_getattr():
     assert found == []
 
 
+#: where a job model is built, and a request rendered: the runner (the planner, and the plans it makes of a
+#: checked job, a renamed one, a description read back), the Plan's maker, and the tuning request's one render
+#: over the training job's plan
+RENDERERS = {"build": ("_runner.py",), "make_plan": ("_runner.py",), "render": ("_request/plan.py", "_tuning/checks.py")}
+
+
+def _builds_and_renders(tree):
+    """``(name, line)`` of each call of ``build.build``, ``make_plan`` or ``render.render`` (any module alias)."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "make_plan":
+            yield "make_plan", node.lineno
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            module = func.value.id.lstrip("_")
+            if func.attr in ("build", "make_plan", "render") and module in ("build", "plan", "render"):
+                yield func.attr, node.lineno
+
+
+def test_only_the_runner_builds_a_job_and_makes_a_plan():
+    # the preflight, the diff, the sessions' execute, a taken name's retry and a step's tokens job each built or
+    # rendered on their own; every one now asks the runner
+    found = []
+    for folder, _, files in os.walk(PACKAGE):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                where = os.path.relpath(path, PACKAGE).replace(os.sep, "/")
+                found.extend("%s:%d %s" % (where, line, call) for call, line in _builds_and_renders(
+                    ast.parse(open(path).read(), path)) if where not in RENDERERS[call])
+    assert found == []
+
+
 def test_the_clis_render_archive_builds_the_code_archive_once(monkeypatch, capsys, tmp_path):
     from sagemaker_hetero._model import archive
     from sagemaker_hetero.cli import main
