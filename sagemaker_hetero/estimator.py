@@ -421,7 +421,6 @@ class EstimatorBase(object):
             found.append(Problem("sagemaker_session", "a preflight checks a job against an AWS account: pass a "
                                                       "Session, not a local one", session))
         now = time.time()
-        # one render, with the account the preflight looks up once the job's own problems are known to be none
         plan = _checked(self.job_settings(inputs, job_name, experiment_config), session, now, found, digest=False,
                         lookup=run.looked_up(session))
         return run.run(session, plan, chosen, begun=True)
