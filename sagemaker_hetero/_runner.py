@@ -5,9 +5,13 @@ One way for a constructor, a dry run, AWS and a local run alike: settings -> :fu
 looked up when the job is to be submitted; the :class:`~._request.plan.Plan`, its request rendered
 ONCE; the service's limits checked on that rendered request) -> :func:`execute` (the plan run
 through its session: preflight, what the account must hold, the code upload, the one create call).
-A session follows :class:`SessionProtocol` (``Session`` for AWS, ``LocalSession``); without one
-(an AWS dry run) the region is the AWS configuration's, else a placeholder. The file system and the
-clock enter here (:func:`local_path_exists`, ``now``) and are passed down: what this module calls is pure.
+Every other plan is made here too: a checked job's (:func:`executed`, a session's ``execute``), a
+plan under a default name taken meanwhile (:func:`renamed`), a described job's read back for a diff
+(:func:`diffed`); and a pipeline step's job with its parameters' tokens is built here
+(:func:`tokens_job`). A session follows :class:`SessionProtocol` (``Session`` for AWS,
+``LocalSession``); without one (an AWS dry run) the region is the AWS configuration's, else a
+placeholder. The file system and the clock enter here (:func:`local_path_exists`, ``now``) and are
+passed down: what this module calls is pure.
 """
 import os
 from typing import Any, Optional, Protocol, runtime_checkable
@@ -20,7 +24,8 @@ from sagemaker_hetero._request import names, plan
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
 __all__ = ["SessionProtocol", "PROTOCOL", "FIT_DECIDES", "is_session", "session_facts", "local_path_exists",
-           "code_digest", "prepare", "planned", "checked_job", "checked_plan", "execute", "upload"]
+           "code_digest", "planned", "checked_plan", "executed", "renamed", "tokens_job", "diffed", "execute",
+           "upload"]
 
 
 @runtime_checkable
@@ -61,13 +66,14 @@ class SessionProtocol(Protocol):
         """The one create call of the plan: the started job (a training job's handle, or the answer)."""
 
     def execute(self, job, now) -> Any:
-        """A checked job -> a started job (the plan made and run through :func:`execute`)."""
+        """A checked job -> a started job (through :func:`executed`)."""
 
     def quick_client(self, service) -> Any:
         """The boto3 client a preflight asks ``service`` with: one attempt, short timeouts (None: local)."""
 
-    def caller_identity(self) -> Optional[dict]:
-        """GetCallerIdentity's answer; None where there is no AWS account (a local session)."""
+    def caller_identity(self, quick=False) -> Optional[dict]:
+        """GetCallerIdentity's answer (``quick``: as a preflight asks, one attempt with short timeouts);
+        None where there is no AWS account (a local session)."""
 
     def job_failure(self, job_name, status, desc) -> Exception:
         """The exception of a training job that ended ``status`` as ``desc`` describes it."""
@@ -116,11 +122,12 @@ def code_digest(session, job):
 
 
 def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=None, values=None, submit=False,
-            digest=True, stamp=True):
+            digest=True, stamp=True, lookup=None):
     """``(job, plan, problems)``: round one for one job's settings, as ``session`` (None: none, an AWS
     dry run) runs it, and the plan, its request rendered once: the job model, the session's own check
     of it, our rules (``round_one.model_problems``); then the facts (``facts``; default: the
-    session's without a call, looked up by the session when ``submit`` and nothing is wrong yet), the
+    session's without a call, looked up when nothing is wrong yet by ``lookup``, ``job -> Facts``, or
+    when ``submit`` by the session's ``lookup_facts``), the
     plan (``digest``: with the code key the session gives it, when nothing is wrong yet) and the
     service's limits on its request (``digest`` may be the archive's digest maker, ``job -> SHA-256``,
     for a caller that builds the archive itself). Pipeline parameters among the settings are checked with their
@@ -138,9 +145,11 @@ def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=N
         facts = session.facts() if session is not None else plan.Facts(region=None)
     problems = round_one.model_problems(job, facts, problems, path_exists=path_exists)
     clean, unanswered = not problems, None
-    if clean and submit and session is not None:
+    if lookup is None and submit and session is not None:
+        lookup = session.lookup_facts
+    if clean and lookup is not None:
         try:
-            facts = session.lookup_facts(job)
+            facts = lookup(job)
         except AWSError as exc:  # the request's own problems first, all at once: the look-up's failure after
             unanswered = exc
     if submit and stamp and job.job_name is None:
@@ -155,12 +164,6 @@ def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=N
     return job, made, problems
 
 
-def prepare(settings, session=None, now=0.0, path_exists=None, found=(), facts=None, values=None):
-    """``(job, facts, problems)``: :func:`planned` without the code key (what a check needs)."""
-    job, made, problems = planned(settings, session, now, path_exists, found, facts, values, digest=False)
-    return job, made.facts, problems
-
-
 def _session_problem(session, found):
     """``session`` when it follows the protocol (or is None), else None with the problem in ``found``."""
     if session is not None and not is_session(session):
@@ -170,30 +173,65 @@ def _session_problem(session, found):
     return session
 
 
-def checked_plan(settings, session, now, path_exists=None, found=(), later=(), submit=False, facts=None):
+def checked_plan(settings, session, now, path_exists=None, found=(), later=(), submit=False, facts=None, digest=True,
+                 lookup=None):
     """The :class:`~._request.plan.Plan` of ``settings`` as ``session`` runs it, after every check
     (raises :class:`ConfigError` listing every problem but those of the arguments in ``later``):
-    rendered once (:func:`planned`)."""
+    rendered once (:func:`planned`, with its ``submit``, ``digest`` and ``lookup``). The one way from
+    settings to a checked job: its ``job`` is the job model, its ``facts`` the facts it was rendered with."""
     found = list(found)
     session = _session_problem(session, found)
     facts = session_facts(session) if facts is None else facts
-    _, made, problems = planned(settings, session, now, path_exists, found, facts=facts, submit=submit)
+    _, made, problems = planned(settings, session, now, path_exists, found, facts=facts, submit=submit, digest=digest,
+                                lookup=lookup)
     problems = [p for p in problems if p.path not in later]
     if problems:
         raise ConfigError(problems)
     return made
 
 
-def checked_job(settings, session, now, path_exists=None, found=(), later=()):
-    """``(job, facts)``: the job model of ``settings`` as ``session`` runs it, after every check
-    (raises :class:`ConfigError` listing every problem but those of the arguments in ``later``)."""
-    found = list(found)
-    session = _session_problem(session, found)
-    job, facts, problems = prepare(settings, session, now, path_exists, found, facts=session_facts(session))
-    problems = [p for p in problems if p.path not in later]
+def executed(session, job, now):
+    """A checked ``job`` (a job model) started through ``session`` with no preflight (the protocol's
+    ``execute``): a default name's stamp claimed, the facts the session looks up and the code key it
+    gives the archive, the request rendered once and the service's limits checked on it (raises
+    :class:`ConfigError`: a role ARN from IAM or a bucket name the service does not take), then :func:`execute`."""
+    now = utils.claim_time(now) if job.job_name is None else now
+    made = plan.make_plan(job, session.lookup_facts(job), now, code_digest=session.code_digest(job))  # nothing created
+    problems = round_one.service_problems(made)
     if problems:
         raise ConfigError(problems)
-    return job, facts
+    return execute(session, made, preflight=False)
+
+
+def renamed(made):
+    """The plan ``made`` under the next default name (its name taken by another process): the same job,
+    facts and code key, stamped anew (``utils.claim_time``) and rendered again, as a new plan."""
+    return plan.make_plan(made.job, made.facts, utils.claim_time(made.made_at), code_digest=made.code_digest)
+
+
+def tokens_job(settings):
+    """The job model of a pipeline step's ``settings`` with each parameter's token in its place
+    (``_model.variables.with_tokens``; ``TrainingStep.jobs``): built, neither checked nor rendered (the
+    step's checks are its plan's)."""
+    return build.build(variables.with_tokens(settings))[0]
+
+
+def diffed(old, made, against, region=None):
+    """The :class:`~._cost.diff.Diff` of the checked plan ``made``'s request against ``old``: a saved
+    request, or a DescribeTrainingJob answer whose types are checked first, then read back as a job
+    (``_request.describe``, as ``attach`` reads it) and rendered here, once, in ``region`` (default: its
+    ARN's) and its ARN's account, with no checks (a job that ran): ``_cost.diff`` renders nothing."""
+    from sagemaker_hetero._cost import diff
+    from sagemaker_hetero._request import describe
+
+    problems = diff.type_problems(old)
+    if problems:
+        raise ConfigError(problems, against)
+    before = None
+    if diff.is_description(old):
+        facts = plan.Facts(region=region or describe.region_of(old), account_id=diff.account_of(old))
+        before = plan.make_plan(describe.job_from_description(old, region=region), facts, 0).request
+    return diff.diff(old, made.request, against, old_request=before)
 
 
 def execute(session, made, preflight=None, out=None):

@@ -57,11 +57,10 @@ def _fit_problems(session, logs, dry_run, preflight):
     return found
 
 
-def _checked(settings, session, now, found=(), job_only=False, path_exists=_runner.local_path_exists, **kwargs):
-    """THE estimator's settings -> checked job (``path_exists``: this machine's): the runner's plan, or
-    with ``job_only`` ``(job, facts)``; raises :class:`ConfigError` with every problem."""
-    check = _runner.checked_job if job_only else _runner.checked_plan
-    return check(settings, session, now, path_exists=path_exists, found=found, **kwargs)
+def _checked(settings, session, now, found=(), path_exists=_runner.local_path_exists, **kwargs):
+    """THE estimator's settings -> checked job (``path_exists``: this machine's): the runner's checked
+    plan, rendered once; raises :class:`ConfigError` with every problem."""
+    return _runner.checked_plan(settings, session, now, path_exists=path_exists, found=found, **kwargs)
 
 
 def _dry_run_estimate(plan, prices=None):
@@ -102,8 +101,8 @@ class EstimatorBase(object):
         #: the channels (``{name: TrainingInput or URI}``) of the latest ``fit`` or ``attach``
         self.latest_inputs = None
         self._current_job_name = None
-        _checked(self.job_settings(), self._sagemaker_session, time.time(), job_only=True, path_exists=None,
-                 later=_runner.FIT_DECIDES)
+        _checked(self.job_settings(), self._sagemaker_session, time.time(), path_exists=None,
+                 later=_runner.FIT_DECIDES, digest=False)
         if "distribution" in self.__dict__:  # kept as the SDK v2 keeps it, once checked
             self.distribution = _build.sdk_distribution(self.framework, self.distribution, self.instance_groups)
 
@@ -389,7 +388,7 @@ class EstimatorBase(object):
             raise ConfigError([Problem("job_name_or_request", "must be a training job's name or a request (a dict)",
                                        job_name_or_request)])
         plan = self._dry_plan(inputs, account_id=diff.account_of(old))
-        return diff.diff(old, plan.request, against)
+        return _runner.diffed(old, plan, against)
 
     def preflight(self, inputs=None, job_name=None, experiment_config=None, checks=None):
         """Check the job ``fit(inputs, ...)`` would start against the AWS account, without uploading or
@@ -422,8 +421,9 @@ class EstimatorBase(object):
             found.append(Problem("sagemaker_session", "a preflight checks a job against an AWS account: pass a "
                                                       "Session, not a local one", session))
         now = time.time()
-        job, _ = _checked(self.job_settings(inputs, job_name, experiment_config), session, now, found, job_only=True)
-        return run.run(session, job, now, chosen)
+        plan = _checked(self.job_settings(inputs, job_name, experiment_config), session, now, found, digest=False,
+                        lookup=run.looked_up(session))
+        return run.run(session, plan, chosen, begun=True)
 
     def _started(self, job):
         """What the SDK v2 keeps of a job it started, beyond its name (a framework estimator's own)."""

@@ -13,15 +13,13 @@ import time
 from typing import Any, Callable, Dict, List, Optional
 
 from sagemaker_hetero import exceptions as E
-from sagemaker_hetero import utils
 from sagemaker_hetero._aws import (account, clients, code_upload, create, errors, files, log_tail, roles, s3_data,
                                    sdk_config)
 from sagemaker_hetero._aws.code_upload import MULTIPART_CHUNKSIZE, MULTIPART_THRESHOLD
 from sagemaker_hetero._aws.training_job import TrainingJob
-from sagemaker_hetero._checks import round_one
 from sagemaker_hetero._defaults import CODE_IGNORE
 from sagemaker_hetero._request import names
-from sagemaker_hetero._request.plan import CREATE_TRAINING_JOB, make_plan
+from sagemaker_hetero._request.plan import CREATE_TRAINING_JOB
 from sagemaker_hetero._request.s3_uris import s3_path_join
 
 __all__ = ["Session", "get_execution_role"]
@@ -209,12 +207,7 @@ class Session(object):
         """
         from sagemaker_hetero import _runner
 
-        now = utils.claim_time(now) if job.job_name is None else now
-        plan = make_plan(job, self.lookup_facts(job), now, code_digest=self.code_digest(job))  # nothing created
-        problems = round_one.service_problems(plan)
-        if problems:  # e.g. a role ARN from IAM or a bucket name the service does not take
-            raise E.ConfigError(problems)
-        return _runner.execute(self, plan, preflight=False)
+        return _runner.executed(self, job, now)
 
     def lookup_facts(self, job):
         """The facts ``job``'s request needs (the protocol): the account when the default bucket is named
@@ -265,8 +258,10 @@ class Session(object):
             return self.create_tuning_job(plan.request, time.time())
         from sagemaker_hetero._preflight import gate
 
+        from sagemaker_hetero import _runner
+
         created = gate.created(self, plan, lambda p: create.create_plan(self._client("sagemaker"), p,
-                                                                         DEFAULT_NAME_ATTEMPTS))
+                                                                         DEFAULT_NAME_ATTEMPTS, _runner.renamed))
         return TrainingJob(self, created.job_name, created.request, framework=plan.job.framework,
                            failure=self.job_failure)
 

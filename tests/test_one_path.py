@@ -83,6 +83,18 @@ def test_a_fit_on_aws_renders_its_request_once(aws, renders, preflight):
 
 
 @pytest.mark.usefixtures("workdir")
+def test_a_preflight_renders_its_request_once_with_the_account_it_looked_up(aws, renders):
+    # estimator.preflight checked the job (one render), then rendered it again for the preflight
+    est = pytorch(Session(), output_path=None)
+    renders["training"] = 0
+    report = est.preflight(INPUTS)
+    assert renders == {"training": 1, "tuning": 0}
+    assert report.account == "123456789012" and "sagemaker-us-west-2-123456789012" in report.text()
+    assert "<account-id>" not in report.text()
+    assert aws.operations().count("GetCallerIdentity") == 1
+
+
+@pytest.mark.usefixtures("workdir")
 def test_a_tuners_dry_run_renders_each_request_once(renders):
     t = tuner(pytorch())
     renders.update(training=0, tuning=0)
@@ -130,6 +142,40 @@ def test_no_module_probes_a_session_with_getattr():
                 path = os.path.join(folder, name)
                 found.extend("%s:%d" % (os.path.relpath(path, PACKAGE), line)
                              for line in _probes(ast.parse(open(path).read(), path)))
+    assert found == []
+
+
+#: where a job model is built, and a request rendered: the runner (the planner, and the plans it makes of a
+#: checked job, a renamed one, a description read back), the Plan's maker, and the tuning request's one render
+#: over the training job's plan
+RENDERERS = {"build": ("_runner.py",), "make_plan": ("_runner.py",), "render": ("_request/plan.py", "_tuning/checks.py")}
+
+
+def _builds_and_renders(tree):
+    """``(name, line)`` of each call of ``build.build``, ``make_plan`` or ``render.render`` (any module alias)."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "make_plan":
+            yield "make_plan", node.lineno
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            module = func.value.id.lstrip("_")
+            if func.attr in ("build", "make_plan", "render") and module in ("build", "plan", "render"):
+                yield func.attr, node.lineno
+
+
+def test_only_the_runner_builds_a_job_and_makes_a_plan():
+    # the preflight, the diff, the sessions' execute, a taken name's retry and a step's tokens job each built or
+    # rendered on their own; every one now asks the runner
+    found = []
+    for folder, _, files in os.walk(PACKAGE):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                where = os.path.relpath(path, PACKAGE).replace(os.sep, "/")
+                found.extend("%s:%d %s" % (where, line, call) for call, line in _builds_and_renders(
+                    ast.parse(open(path).read(), path)) if where not in RENDERERS[call])
     assert found == []
 
 

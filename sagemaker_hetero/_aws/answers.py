@@ -36,7 +36,7 @@ _EXPECTED = {
 
 
 def _frames(exc):
-    tb = exc.__traceback__
+    tb = getattr(exc, "__traceback__", None)
     while tb is not None:
         yield tb.tb_frame
         tb = tb.tb_next
@@ -53,15 +53,24 @@ def _response_dict(exc):
 
 
 def raised_reading_answer(exc):
-    """Whether ``exc`` (a builtin exception out of a client call) was raised by botocore reading an answer
-    that had arrived, rather than by sending the request (a stub's or a proxy's own failure)."""
+    """Whether ``exc`` (out of a client call, or handed to ``errors.translate``) was raised by botocore
+    reading an answer, rather than by sending the request (a stub's or a proxy's own failure): raised
+    within botocore's parsers (they raise ``KeyError``, ``TypeError``... for a well-formed body of
+    another shape, an HTML page an XML parser reads), or a builtin :data:`READING_ERRORS` raised once
+    the answer had arrived (botocore's ``response_dict`` holds it). The one test of both."""
+    if any(frame.f_code.co_filename.replace("\\", "/").endswith("/botocore/parsers.py") for frame in _frames(exc)):
+        return True
     return isinstance(exc, READING_ERRORS) and _response_dict(exc) is not None
 
 
 def answer_of(exc):
     """The JSON answer botocore failed to read (``exc``: :func:`raised_reading_answer`), decoded; raises
-    ``ValueError`` (``RecursionError`` too) when it is no JSON at all."""
-    body = _response_dict(exc)["body"]
+    ``ValueError`` (``RecursionError`` too) when it is no JSON at all, ``LookupError`` when none had
+    arrived (a parser handed a body by hand, not a client call)."""
+    response = _response_dict(exc)
+    if response is None:
+        raise LookupError("no answer arrived")
+    body = response["body"]
     text = body.decode("utf-8", "replace") if isinstance(body, (bytes, bytearray)) else str(body)
     return json.loads(text)
 

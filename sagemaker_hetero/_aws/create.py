@@ -17,9 +17,7 @@ import time
 
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._aws import errors
-from sagemaker_hetero import utils
 from sagemaker_hetero._request import describe
-from sagemaker_hetero._request.plan import make_plan
 
 __all__ = ["create_claimed", "create_plan", "create_training_job", "create_tuning_job", "stop_tuning_job", "upsert_pipeline",
            "CLOCK_SKEW_SECONDS"]
@@ -60,11 +58,12 @@ def create_claimed(client, name, request):
             _CLAIMED_NAMES.discard(name)
 
 
-def create_plan(client, plan, attempts):
+def create_plan(client, plan, attempts, renamed):
     """The plan CreateTrainingJob created (:func:`create_claimed`): a default name (the job has no
-    ``job_name``) taken all the same (another process, another machine) is stamped anew
-    (``utils.claim_time``) and the job created under it, up to ``attempts`` names; the same facts
-    and code key, only the name (and what holds it) changes."""
+    ``job_name``) taken all the same (another process, another machine) is stamped anew and the job
+    created under it, up to ``attempts`` names; ``renamed(plan)`` (the caller's: ``_runner.renamed``)
+    makes the plan under the next name, the same facts and code key, only the name (and what holds it)
+    changed."""
     job = plan.job
     for attempt in range(1, attempts + 1):
         try:
@@ -74,7 +73,7 @@ def create_plan(client, plan, attempts):
             if job.job_name is not None or attempt == attempts:
                 raise
             LOGGER.info("The default job name %s is taken; trying the next one.", plan.job_name)
-            plan = make_plan(job, plan.facts, utils.claim_time(plan.made_at), code_digest=plan.code_digest)
+            plan = renamed(plan)
     return plan
 
 

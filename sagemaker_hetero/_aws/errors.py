@@ -173,18 +173,7 @@ def _parse_errors():
 
 
 def _is_parse_error(exc):
-    return isinstance(exc, _parse_errors()) or _in_parser(exc)
-
-
-def _in_parser(exc):
-    """Whether ``exc`` (a ``KeyError``, ``TypeError``...) was raised while botocore read an answer: its
-    parsers raise such errors for a well-formed body of another shape (an HTML page an XML parser reads)."""
-    tb = getattr(exc, "__traceback__", None)
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename.replace("\\", "/").endswith("/botocore/parsers.py"):
-            return True
-        tb = tb.tb_next
-    return False
+    return isinstance(exc, _parse_errors()) or answers.raised_reading_answer(exc)
 
 
 def _unreadable(exc, operation, endpoint, hint):
@@ -272,6 +261,8 @@ def misshapen(client, operation, exc, hint=None):
     meta = getattr(client, "meta", None)
     try:
         answer = answers.answer_of(exc)
+    except LookupError:  # no answer to name the fields of: the parser's error is named
+        found = []
     except (ValueError, RecursionError):
         found = [E.Problem("the answer", "nests too deep to read, or is no JSON")]
     else:

@@ -10,6 +10,7 @@ import json
 import os
 import sys
 
+from sagemaker_hetero import _runner
 from sagemaker_hetero._cli import inputs as _input
 from sagemaker_hetero._cli.exits import EXIT_DIFFERENT, EXIT_OK
 from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER
@@ -85,6 +86,6 @@ def _diff(args):
         fallback = None
     region, account_id = diff.facts_of(old)
     plan = _planned(args, account_id, region or fallback)
-    result = diff.diff(old, plan.request, against, region=plan.region)
+    result = _runner.diffed(old, plan, against, region=plan.region)
     sys.stdout.write((json.dumps(result.to_dict(), default=str) if args.output == "json" else str(result)) + "\n")
     return EXIT_OK if result.equal else EXIT_DIFFERENT

@@ -2,8 +2,9 @@
 
 The other side is a saved render (a CreateTrainingJob request, compared as it is) or a
 DescribeTrainingJob answer, turned back into the request form by the describe code ``attach`` uses
-(:func:`request_form`: the description read as a job, rendered again), so the fields the service
-adds to a description (status, times, ARN, artifacts, ...) are gone. What is no difference:
+(the description read as a job and rendered by the caller, ``_runner.diffed``: this module renders
+nothing), so the fields the service adds to a description (status, times, ARN, artifacts, ...) are
+gone. What is no difference:
 
 - the job name, and what derives from it: each side's own name, wherever it stands as a whole word
   in a value (``sagemaker_job_name``, TensorFlow's ``model_dir``, a code key or a checkpoint path
@@ -38,10 +39,9 @@ from sagemaker_hetero._checks import service as _service
 from sagemaker_hetero._checks.text import MAX_SPEC_DEPTH
 from sagemaker_hetero._model.arguments import DESCRIBED_ABSENT
 from sagemaker_hetero._request import describe as _describe
-from sagemaker_hetero._request import plan as _plan
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
-__all__ = ["Change", "Diff", "diff", "described", "request_form", "is_description", "account_of", "facts_of", "type_problems",
+__all__ = ["Change", "Diff", "diff", "described", "is_description", "account_of", "facts_of", "type_problems",
            "SERVICE_DEFAULTS", "ABSENT"]
 
 
@@ -179,14 +179,6 @@ def _path(path):
         else:
             shown += _segment(tuple(path[:i]), key)
     return shown
-
-
-def request_form(desc, region=None):
-    """A DescribeTrainingJob answer as the CreateTrainingJob request it reads back as: the describe
-    code's job, rendered again in its region and account."""
-    job = _describe.job_from_description(desc, region=region)
-    facts = _plan.Facts(region=region or _describe.region_of(desc), account_id=account_of(desc))
-    return _plan.make_plan(job, facts, 0).request
 
 
 @attrs.frozen
@@ -348,16 +340,19 @@ def _walk(old, new, path, shown, out):
     out.append(Change(shown, old, new))
 
 
-def diff(old, new, against, region=None):
+def diff(old, new, against, old_request=None):
     """The :class:`Diff` of the request ``new`` against ``old`` (a request, or a DescribeTrainingJob
-    answer read back into one with :func:`request_form` in ``region``). Raises :class:`ConfigError`
-    (with ``against`` as its subject) if ``old``'s types are wrong (:func:`type_problems`)."""
+    answer, then compared as ``old_request``: the request it reads back as, rendered by the caller,
+    ``_runner.diffed``). Raises :class:`ConfigError` (with ``against`` as its subject) if ``old``'s
+    types are wrong (:func:`type_problems`)."""
     problems = type_problems(old)
     if problems:
         raise ConfigError(problems, against)
     described = is_description(old)
+    if described and old_request is None:
+        raise ValueError("old is a job's description: the request it reads back as (old_request) is needed")
     notes = ("tags are not compared: a job's description holds none",) if described and new.get("Tags") else ()
-    before = _normal(request_form(old, region) if described else old, described)
+    before = _normal(old_request if described else old, described)
     after = _normal(new, described)
     if described:
         _only_named_metrics(before, after)

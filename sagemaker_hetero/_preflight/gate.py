@@ -63,7 +63,7 @@ def _preflight(session, plan, checks):
     the preflight itself failed (logged once per session too: the job goes on)."""
     state = state_of(session)
     try:
-        report = run(session, plan.job, plan.made_at, checks, plan=plan)
+        report = run(session, plan, checks)
     except Exception as exc:  # noqa: BLE001 - only a problem found stops a job, never a preflight that failed
         failed = unknown(", ".join(checks), "the preflight", None, "could not be made (%s)" % named(exc, 200))
         for finding in state.untold([failed]):

@@ -1,8 +1,8 @@
 """A tuning job's checks: our rules, the training request's parts with no place in a tuning job,
 and the service's limits on the rendered request. Pure.
 
-:func:`prepare` is round one for a tuning job, the same for ``HyperparameterTuner`` and the CLI's
-``tune`` commands: the training job's round one (``_runner.prepare``; its problems named
+:func:`planned` is round one for a tuning job, the same for ``HyperparameterTuner`` and the CLI's
+``tune`` commands: the training job's round one and plan (``_runner.planned``; its problems named
 ``estimator.<argument>``), the tuning model (``_tuning.model.build``), then :func:`plan_problems`: our rules
 (:func:`problems`), the parts with no place (:func:`misplaced_problems`), then botocore's model on
 the rendered CreateHyperParameterTuningJob request, each problem under the user's argument name.
@@ -24,7 +24,7 @@ from sagemaker_hetero._tuning.render import TRAINING_SHAPE, as_text, moves, shap
 from sagemaker_hetero.exceptions import Problem, Problems
 from sagemaker_hetero.parameter import CategoricalParameter, IntegerParameter
 
-__all__ = ["problems", "plan_problems", "prepare", "planned", "misplaced_problems", "UNSUPPORTED"]
+__all__ = ["problems", "plan_problems", "planned", "misplaced_problems", "UNSUPPORTED"]
 
 #: What the SDK v2's tuner takes that this tuner does not, and what to do instead (the tuner's
 #: arguments; a spec's tuning section is refused the same way).
@@ -157,20 +157,13 @@ def plan_problems(tuning, training, now, found=()):
     return made, out
 
 
-def prepare(settings, tuning_settings, session=None, facts=None, now=0.0, path_exists=None, found=()):
-    """``(job, tuning, facts, problems)``: round one for a tuning job: the training job of ``settings``
-    (``_runner.prepare``, its problems named ``estimator.<argument>``), the tuning model of
-    ``tuning_settings``, then :func:`plan_problems`, as ``session`` would run it."""
-    job, tuning, made, problems = planned(settings, tuning_settings, session, facts, now, path_exists, found,
-                                          digest=False)
-    return job, tuning, made.facts, problems
-
-
 def planned(settings, tuning_settings, session=None, facts=None, now=0.0, path_exists=None, found=(), submit=False,
             digest=True):
-    """``(job, tuning, plan, problems)``: :func:`prepare` with the tuning job's plan, the training
-    request and the tuning request each rendered once (``_runner.planned``, then :func:`plan_problems`);
-    ``submit``: with the facts the session looks up."""
+    """``(job, tuning, plan, problems)``: round one for a tuning job as ``session`` would run it: the
+    training job of ``settings`` (its problems named ``estimator.<argument>``), the tuning model of
+    ``tuning_settings``, then :func:`plan_problems`; the training request and the tuning request each
+    rendered once (``_runner.planned``, then :func:`plan_problems`); ``submit``: with the facts the
+    session looks up."""
     job, training, problems = _runner.planned(settings, session, now, path_exists, facts=facts, submit=submit,
                                               digest=digest)
     found = list(found) + [p.renamed(estimator_arg(p.path)) for p in problems]

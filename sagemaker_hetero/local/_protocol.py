@@ -74,8 +74,14 @@ class NotAws(object):
         """
         return None
 
-    def caller_identity(self):
-        """None: a local run has no AWS caller."""
+    def caller_identity(self, quick=False):
+        """None: a local run has no AWS caller.
+
+        Parameters
+        ----------
+        quick : bool, default False
+            As ``Session.caller_identity`` takes it (nothing is asked either way).
+        """
         return None
 
     def job_failure(self, job_name, status, desc):

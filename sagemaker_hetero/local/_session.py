@@ -16,7 +16,6 @@ import threading
 
 import attrs
 
-from sagemaker_hetero import utils
 from sagemaker_hetero._aws import code_archive as _archive
 from sagemaker_hetero._aws import sdk_config
 from sagemaker_hetero._aws.files import region_from_environment
@@ -295,9 +294,7 @@ class LocalSession(_protocol.NotAws):
         """
         from sagemaker_hetero import _runner
 
-        if job.job_name is None:
-            now = utils.claim_time(now)
-        return _runner.execute(self, _plan.make_plan(job, self.facts(), now))
+        return _runner.executed(self, job, now)
 
     def create(self, plan):
         """The plan's job started here: a :class:`~sagemaker_hetero.local.LocalJob` (the session protocol).

@@ -3,7 +3,6 @@ import time
 from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero._model import variables as _variables
-from sagemaker_hetero._model import build as _build
 from sagemaker_hetero import _runner
 from sagemaker_hetero.estimator import EstimatorBase
 from sagemaker_hetero.exceptions import ConfigError, Problem
@@ -161,7 +160,7 @@ class TrainingStep(object):
         made, problems = self.planned(values, digest=False)
         if problems:
             raise ConfigError(problems, "the training step %r" % (self.name,))
-        return made.job, _build.build(_variables.with_tokens(self._settings()))[0]
+        return made.job, _runner.tokens_job(self._settings())
 
     # -- the step in a definition --------------------------------------------------------------
 

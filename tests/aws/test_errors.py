@@ -124,3 +124,40 @@ def test_an_answer_the_parser_itself_cannot_read_is_told_as_before_and_one_of_an
     assert cut.code == "ResponseParserError" and "an answer that is not AWS's" in str(cut)
     page = translate(raised(b"<html><body>Welcome</body></html>"), "GetCallerIdentity")
     assert page.code == "ResponseParserError" and "another shape (KeyError: 'GetCallerIdentityResult')" in str(page)
+
+
+def test_an_error_raised_inside_botocores_parser_is_one_thing_to_translate_and_to_call():
+    # one test of "raised reading an answer" (answers.raised_reading_answer) for both places: translate and
+    # call; a parser's KeyError out of a client call was re-raised bare by call while translate named it
+    import botocore.session
+    from botocore import parsers
+
+    from sagemaker_hetero._aws.errors import call
+
+    model = botocore.session.get_session().get_service_model("sts").operation_model("GetCallerIdentity")
+
+    class Client(object):  # a client whose parser read an HTML page (no HTTP answer behind it)
+        def get_caller_identity(self):
+            return parsers.create_parser("query").parse(
+                {"body": b"<html><body>Welcome</body></html>", "headers": {}, "status_code": 200}, model.output_shape)
+
+    with pytest.raises(E.AWSError) as info:
+        call(Client(), "GetCallerIdentity")
+    assert info.value.operation == "GetCallerIdentity" and info.value.code == "ResponseParserError"
+    assert "KeyError: 'GetCallerIdentityResult'" in str(info.value)
+
+
+def test_whether_an_answer_was_being_read_is_told_in_one_place():
+    import os
+
+    import sagemaker_hetero
+
+    package = os.path.dirname(sagemaker_hetero.__file__)
+    found = []
+    for folder, _, files in os.walk(package):
+        for name in files:
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name)) as f:
+                    if "botocore/parsers.py" in f.read():
+                        found.append(os.path.relpath(os.path.join(folder, name), package))
+    assert found == [os.path.join("_aws", "answers.py")]

@@ -171,3 +171,39 @@ def test_the_facts_a_saved_render_was_made_in():
     described = {"TrainingJobArn": "arn:aws:sagemaker:ap-south-1:210987654321:training-job/j", "TrainingJobStatus": "x"}
     assert D.facts_of(described) == ("ap-south-1", "210987654321")
     assert D.facts_of({"TrainingJobArn": 5, "TrainingJobStatus": "x"}) == (None, None)
+
+
+@pytest.fixture
+def render_callers(monkeypatch):
+    """The modules on the stack of each CreateTrainingJob render: a list per render."""
+    import sys
+
+    from sagemaker_hetero._request import render
+
+    callers, real = [], render.render
+
+    def recording(*args, **kwargs):
+        frame, modules = sys._getframe(1), []
+        while frame is not None:
+            modules.append(frame.f_globals.get("__name__"))
+            frame = frame.f_back
+        callers.append(modules)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(render, "render", recording)
+    return callers
+
+
+def test_a_diff_renders_each_side_once_and_the_diff_itself_renders_nothing(created, render_callers):
+    # the estimator's request and the job's description read back are rendered by the runner; _cost.diff compares
+    est = estimator()
+    del render_callers[:]  # the constructor's check is not the diff's
+    assert est.diff(created, inputs=inputs()).equal
+    assert len(render_callers) == 2
+    assert [m for modules in render_callers for m in modules if m.startswith("sagemaker_hetero._cost")] == []
+    assert all("sagemaker_hetero._runner" in modules for modules in render_callers)
+    saved = dict(est.fit(inputs(), dry_run=True))
+    del render_callers[:]
+    assert est.diff(saved, inputs=inputs()).equal and len(render_callers) == 1
+    with pytest.raises(ValueError):  # a description without the request it reads back as: never rendered here
+        D.diff({"TrainingJobArn": "arn:aws:sagemaker:us-west-2:123456789012:training-job/j"}, saved, "job j")

@@ -253,13 +253,12 @@ def test_the_request_and_the_local_launcher_read_enabled_alike(session_factory, 
     import time
 
     from sagemaker_hetero import _runner
-    from sagemaker_hetero._request import plan as _plan
 
     session = session_factory()
     estimator = _framework_estimator(framework, None, write_code("pass\n"), distribution, job_name="spelling")
-    job, facts, problems = _runner.prepare(estimator.job_settings(), session, time.time())  # as LocalSession runs it
+    job, made, problems = _runner.planned(estimator.job_settings(), session, time.time(), digest=False)  # as run locally
     assert [p for p in problems if not p.path.startswith("distribution")] == []
-    request = _plan.make_plan(job, facts, time.time()).request
+    request = made.request
     started = "refused" if _launchers.refusal(job) else (_launchers.launcher_of(job) or (None,))[0]
     started = {_launchers.TORCHRUN: "torchrun", _launchers.MPI: "mpi"}.get(started, started)
     assert (_toolkit_choice(request["HyperParameters"]), started) == (toolkit, local)
