@@ -16,16 +16,16 @@ bash and the container's Python standard library only: see ``sm_driver.py`` for 
 import json
 import os
 
+from sagemaker_hetero._defaults import CODE_CHANNEL
 from sagemaker_hetero.exceptions import ConfigError, Problem
+from sagemaker_hetero.training.environment import BASE_DIR_ENV
 
 __all__ = ["files", "CHANNEL", "CODE_CHANNEL", "TRAIN_SCRIPT", "DRIVER", "CONTAINER_ENTRYPOINT",
            "CONTAINER_ARGUMENTS", "BASE_DIR_ENV"]
 
 CHANNEL = "sm_drivers"
-CODE_CHANNEL = "code"
 TRAIN_SCRIPT = "sm_train.sh"
 DRIVER = "sm_driver.py"
-BASE_DIR_ENV = "SAGEMAKER_BASE_DIR"
 _SCRIPT_PATH = "/opt/ml/input/data/%s/%s" % (CHANNEL, TRAIN_SCRIPT)
 #: Exactly SDK v3's (``sagemaker.train.constants.DEFAULT_CONTAINER_ENTRYPOINT`` / ``..._ARGUMENTS``).
 CONTAINER_ENTRYPOINT = ["/bin/bash"]
@@ -33,7 +33,7 @@ CONTAINER_ARGUMENTS = ["-c", "chmod +x %s && %s" % (_SCRIPT_PATH, _SCRIPT_PATH)]
 
 _SOURCE_KEYS = ("source_dir", "requirements", "entry_script", "command", "args", "ignore_patterns")
 _DISTRIBUTED_KEYS = ("type", "process_count_per_node", "smp", "mpi_additional_options", "instance_group_names")
-_TYPES = ("torchrun", "mpi")
+_LAUNCHERS = ("torchrun", "mpi")
 
 
 def _package_file(name):
@@ -51,8 +51,8 @@ def _problems(source, distributed):
         found.append(Problem("source_code.entry_script", "must be a .py or .sh file", script))
     if distributed is None:
         return found
-    if distributed.get("type") not in _TYPES:
-        found.append(Problem("distributed.type", "must be one of %s" % ", ".join(_TYPES), distributed.get("type")))
+    if distributed.get("type") not in _LAUNCHERS:
+        found.append(Problem("distributed.type", "must be one of %s" % ", ".join(_LAUNCHERS), distributed.get("type")))
     groups = distributed.get("instance_group_names")
     if groups is not None and (not isinstance(groups, (list, tuple)) or len(groups) != 1
                                or not isinstance(groups[0], str) or not groups[0]):
@@ -61,7 +61,7 @@ def _problems(source, distributed):
     count = distributed.get("process_count_per_node")
     if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
         found.append(Problem("distributed.process_count_per_node", "must be an integer >= 1 or None", count))
-    if distributed.get("type") in _TYPES and not script and not source.get("command"):
+    if distributed.get("type") in _LAUNCHERS and not script and not source.get("command"):
         found.append(Problem("source_code.entry_script", "is needed by %s" % distributed.get("type"), script))
     return found
 

@@ -33,15 +33,11 @@ import subprocess
 import sys
 import time
 
-BASE_DIR_ENV = "SAGEMAKER_BASE_DIR"
-DEFAULT_BASE_DIR = "/opt/ml"
-MASTER_PORT = 7777
 DONE_ENV = "SAGEMAKER_HETERO_MPI_DONE"  # the file a worker of an mpi group waits for (default below)
 DONE_FILE = "/tmp/sagemaker-hetero-mpi-done"
 EFA_NCCL = ("ml.g4dn.8xlarge", "ml.g4dn.12xlarge", "ml.g5.48xlarge", "ml.p3dn.24xlarge", "ml.p4d.24xlarge",
             "ml.p4de.24xlarge", "ml.p5.48xlarge", "ml.p5e.48xlarge", "ml.trn1.32xlarge")
 EFA_RDMA = ("ml.p4d.24xlarge", "ml.p4de.24xlarge", "ml.p5.48xlarge", "ml.p5e.48xlarge", "ml.trn1.32xlarge")
-HOMOGENEOUS = "homogeneousCluster"
 
 
 class DriverError(Exception):
@@ -50,6 +46,16 @@ class DriverError(Exception):
 
 def _path(base, *parts):
     return os.path.join(base, *parts)
+
+
+def base_dir(environ):
+    """SageMaker's ``/opt/ml``, or ``$SAGEMAKER_BASE_DIR`` (a local run's host folder): the toolkit's rule."""
+    return environ.get("SAGEMAKER_BASE_DIR") or "/opt/ml"
+
+
+def master_port():
+    """The port of a launcher's rendezvous on its master host: SDK v3's and the toolkit's."""
+    return 7777
 
 
 def read_json(path, default):
@@ -100,7 +106,8 @@ class Cluster(object):
         self.interface = resource.get("network_interface_name", "eth0")
         groups = resource.get("instance_groups") or []
         self.groups = dict((g["instance_group_name"], list(g["hosts"])) for g in groups)
-        self.group = resource.get("current_group_name") or resource.get("current_instance_group") or HOMOGENEOUS
+        self.group = (resource.get("current_group_name") or resource.get("current_instance_group")
+                      or "homogeneousCluster")  # the one group of a homogeneous job
         if not self.groups:
             self.groups = {self.group: list(self.hosts)}
 
@@ -150,7 +157,7 @@ def torchrun_command(distributed, hosts, master, current, entry, torchrun, maste
     nproc = process_count(distributed, distributed.get("_gpus"))
     line = list(torchrun) + ["--nnodes=%d" % len(hosts), "--nproc_per_node=%d" % nproc]
     if len(hosts) > 1:
-        line += ["--master_addr=%s" % (master_addr or master), "--master_port=%d" % MASTER_PORT,
+        line += ["--master_addr=%s" % (master_addr or master), "--master_port=%d" % master_port(),
                  "--node_rank=%d" % hosts.index(current)]
     return line + entry
 
@@ -230,7 +237,7 @@ def exports(base, resource, channels, hyperparameters, source, distributed, plan
         "SM_MODEL_DIR": _path(base, "model"), "SM_INPUT_DIR": _path(base, "input"), "SM_INPUT_DATA_DIR": data,
         "SM_INPUT_CONFIG_DIR": _path(base, "input", "config"), "SM_OUTPUT_DIR": _path(base, "output"),
         "SM_OUTPUT_FAILURE": _path(base, "output", "failure"), "SM_OUTPUT_DATA_DIR": _path(base, "output", "data"),
-        "SM_MASTER_ADDR": plan["master"], "SM_MASTER_PORT": MASTER_PORT,
+        "SM_MASTER_ADDR": plan["master"], "SM_MASTER_PORT": master_port(),
         "SM_SOURCE_DIR": _path(data, "code"), "SM_ENTRY_SCRIPT": source.get("entry_script") or "",
         "SM_CHANNELS": list(channels), "SM_HPS": hps,
         "SM_CURRENT_HOST": cluster.current, "SM_CURRENT_INSTANCE_TYPE": cluster.instance_type,
@@ -359,7 +366,7 @@ def _read(base):
 
 def execute(environ):
     """Everything after reading: decide, export, install, run; the exit status."""
-    base = environ.get(BASE_DIR_ENV) or DEFAULT_BASE_DIR
+    base = base_dir(environ)
     source, distributed, resource, hyperparameters, channels = _read(base)
     python = sys.executable or "python3"
     gpus = gpu_count()
@@ -385,7 +392,7 @@ def execute(environ):
 def main(environ=None):
     """The driver: run this host's part of the job; a failure's reason goes to ``output/failure``."""
     environ = dict(os.environ if environ is None else environ)
-    base = environ.get(BASE_DIR_ENV) or DEFAULT_BASE_DIR
+    base = base_dir(environ)
     try:
         code = execute(environ)
     except DriverError as error:
