@@ -35,6 +35,7 @@ import time
 
 DONE_ENV = "SAGEMAKER_HETERO_MPI_DONE"  # the file a worker of an mpi group waits for (default below)
 DONE_FILE = "/tmp/sagemaker-hetero-mpi-done"
+SSHD_ENV = "SAGEMAKER_HETERO_SSHD"  # the sshd an mpi group's hosts start (empty: none)
 EFA_NCCL = ("ml.g4dn.8xlarge", "ml.g4dn.12xlarge", "ml.g5.48xlarge", "ml.p3dn.24xlarge", "ml.p4d.24xlarge",
             "ml.p4de.24xlarge", "ml.p5.48xlarge", "ml.p5e.48xlarge", "ml.trn1.32xlarge")
 EFA_RDMA = ("ml.p4d.24xlarge", "ml.p4de.24xlarge", "ml.p5.48xlarge", "ml.p5e.48xlarge", "ml.trn1.32xlarge")
@@ -312,15 +313,17 @@ def _wait(check, what, timeout, interval=1.0):
         time.sleep(interval)
 
 
-def _start_sshd():
-    """The image's ``sshd`` in the background (mpirun reaches the group's hosts through it), when there is one."""
-    if os.path.exists("/usr/sbin/sshd"):
-        subprocess.Popen(["/usr/sbin/sshd", "-D"])
+def _start_sshd(environ):
+    """The image's ``sshd`` in the background (mpirun reaches the group's hosts through it), when there is
+    one: ``$SAGEMAKER_HETERO_SSHD``, else ``/usr/sbin/sshd`` (an empty value: start none)."""
+    sshd = environ.get(SSHD_ENV, "/usr/sbin/sshd")
+    if sshd and os.path.exists(sshd):
+        subprocess.Popen([sshd, "-D"])
 
 
 def mpi_worker(plan, environ):
     """A host of the mpi group but its first: serve ``mpirun`` until the first host says it is done."""
-    _start_sshd()
+    _start_sshd(environ)
     done = environ.get(DONE_ENV) or "%s.%s" % (DONE_FILE, plan["master"])
     print("sagemaker-hetero driver: waiting for %s to finish mpirun (until %s exists)" % (plan["master"], done))
     sys.stdout.flush()
@@ -330,7 +333,7 @@ def mpi_worker(plan, environ):
 
 def mpi_master(plan, env, cwd):
     """The first host of the mpi group: reach the others, run ``mpirun``, then tell them it is done."""
-    _start_sshd()
+    _start_sshd(env)
     workers = [h for h in plan["hosts"] if h != plan["master"]]
     for host in workers:
         _wait(lambda: _ssh(host, "true"), "ssh to %s" % host, 300, 5.0)
