@@ -209,9 +209,10 @@ class LocalSession(_protocol.NotAws):
         """
         job = localize(job)
         problems = []
-        if job.code is None:
-            problems.append(Problem("entry_point", "is required for a local run: every host runs the entry point "
-                                    "(LocalSession cannot run a container image's own program)", None))
+        if job.code is None and not job.container_entry_point:
+            problems.append(Problem("entry_point", "is required for a local run: every host runs the entry point, "
+                                    "or the container_entry_point given (LocalSession cannot run a container "
+                                    "image's own program)", None))
         if job.input_mode == "Pipe":
             problems.append(Problem("input_mode", _NO_PIPE, "Pipe"))
         problems.extend(self._launcher_problems(job))
