@@ -246,3 +246,13 @@ def test_files_carries_the_source_code_and_the_distribution_as_given():
         "type": "torchrun", "process_count_per_node": 4, "smp": None, "mpi_additional_options": None,
         "instance_group_names": ["gpu"]}
     assert json.loads(_driver.files(SOURCE, None)["distributed.json"].decode()) is None
+
+
+def test_the_requirements_are_installed_with_pip_in_the_code_folder_before_the_script(tmp_path, tools):
+    base = host_tree(tmp_path, "algo-2", dict(SOURCE, requirements="requirements.txt"), None)
+    (base / "input" / "data" / "code" / "requirements.txt").write_text("./no-such-project\n")
+    result = run_driver(base, tools, PIP_NO_INDEX="1")
+    assert result.returncode == 1
+    assert "requirements: expected 'pip install -r requirements.txt' to succeed, got exit status" in (
+        base / "output" / "failure").read_text()
+    assert read(base, "ran.json") is None
