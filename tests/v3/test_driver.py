@@ -256,3 +256,17 @@ def test_the_requirements_are_installed_with_pip_in_the_code_folder_before_the_s
     assert "requirements: expected 'pip install -r requirements.txt' to succeed, got exit status" in (
         base / "output" / "failure").read_text()
     assert read(base, "ran.json") is None
+
+
+def test_a_source_dir_archive_is_unpacked_in_the_code_folder_before_the_script_runs(tmp_path, tools):
+    import tarfile
+
+    base = host_tree(tmp_path, "algo-2", {"source_dir": "s3://bucket/src/code.tar.gz", "entry_script": "inner.py"},
+                     None, {"n": "1"})
+    code = base / "input" / "data" / "code"
+    (tmp_path / "inner.py").write_text(TRAIN)
+    with tarfile.open(str(code / "code.tar.gz"), "w:gz") as archive:
+        archive.add(str(tmp_path / "inner.py"), arcname="inner.py")
+    result = run_driver(base, tools)
+    assert result.returncode == 0, result.stdout
+    assert read(base, "ran.json")["argv"] == ["--n", "1"]

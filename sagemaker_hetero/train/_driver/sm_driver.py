@@ -354,6 +354,13 @@ def _install_requirements(requirements, python, env, cwd):
                           % (requirements, code))
 
 
+def _unpack(name, env, cwd):
+    """``tar -xzf name`` in the code folder, as SDK v3's ``sm_train.sh`` does."""
+    code = subprocess.call(["tar", "-xzf", name], env=env, cwd=cwd)
+    if code != 0:
+        raise DriverError("source_dir: expected 'tar -xzf %s' to unpack the code, got exit status %d" % (name, code))
+
+
 def _read(base):
     """The job's files under ``base``: ``(source, distributed, resource, hyperparameters, channels)``."""
     drivers = _path(base, "input", "data", "sm_drivers")
@@ -380,6 +387,9 @@ def execute(environ):
     env.update(exports(base, resource, channels, hyperparameters, source, distributed, plan, gpus))
     code_dir = _path(base, "input", "data", "code")
     cwd = code_dir if os.path.isdir(code_dir) else os.getcwd()
+    archive = source.get("source_dir") or ""
+    if archive.endswith(".tar.gz"):  # SDK v3 uploads such a source_dir as it is, and unpacks it here
+        _unpack(os.path.basename(archive), env, cwd)
     if source.get("requirements"):
         _install_requirements(source["requirements"], python, env, cwd)
     print("sagemaker-hetero driver: %s on %s (group %s): %s" % (
