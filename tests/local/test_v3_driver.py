@@ -110,10 +110,9 @@ def test_without_groups_every_host_joins_the_rendezvous_as_in_sdk_v3(session_fac
 
 
 def test_the_entry_point_is_still_required_without_a_container_entry_point(session_factory):
-    estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/x:1", role=ROLE,
-                          instance_count=1, instance_type="ml.c5.xlarge", sagemaker_session=session_factory())
     with pytest.raises(ConfigError, match="entry_point: is required for a local run"):
-        estimator.fit()
+        Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/x:1", role=ROLE, instance_count=1,
+                  instance_type="ml.c5.xlarge", sagemaker_session=session_factory())
 
 
 def test_opt_ml_in_the_container_command_is_the_hosts_folder_unless_the_host_sees_its_folder_there():
