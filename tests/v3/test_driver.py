@@ -110,6 +110,7 @@ def test_without_distribution_the_entry_script_runs_with_the_hyperparameters_as_
     assert ran["env"]["SM_CHANNEL_TRAIN"] == str(base / "input" / "data" / "train")
     assert json.loads(ran["env"]["SM_HPS"]) == {"epochs": 2, "lr": 0.1, "name": "x"}
     assert ran["env"]["SM_IS_HETERO"] == "true"
+    assert ran["env"]["SM_MASTER_ADDR"] == "algo-1"  # SDK v3's master: the first host by name
     assert read(base, "torchrun.json") is None
 
 

@@ -197,16 +197,15 @@ def decide(source, distributed, resource, hyperparameters, gpus, python, torchru
     """
     cluster = Cluster(resource)
     plain = plain_command(source, hyperparameters, python)
-    kind = (distributed or {}).get("type")
-    if not kind or source.get("command"):
-        return {"role": "plain", "argv": plain, "hosts": [cluster.current], "master": cluster.current}
-    if kind not in ("torchrun", "mpi"):
+    distributed = distributed or {}
+    kind = distributed.get("type")
+    if kind not in (None, "torchrun", "mpi"):
         raise DriverError("distributed.json type: expected 'torchrun' or 'mpi', got %r" % (kind,))
+    hosts, master = cluster.launcher_hosts(distributed.get("instance_group_names"))
+    if not kind or source.get("command") or cluster.current not in hosts:  # a command runs as it is (SDK v3)
+        return {"role": "plain", "argv": plain, "hosts": hosts, "master": master}
     if not source.get("entry_script"):
         raise DriverError("sourcecode.json: %s needs an entry_script, got %r" % (kind, source))
-    hosts, master = cluster.launcher_hosts(distributed.get("instance_group_names"))
-    if cluster.current not in hosts:
-        return {"role": "plain", "argv": plain, "hosts": hosts, "master": master}
     options = dict(distributed, _gpus=gpus)
     entry = [source["entry_script"]] + cli_args(hyperparameters)
     if kind == "torchrun":
@@ -257,6 +256,19 @@ def exports(base, resource, channels, hyperparameters, source, distributed, plan
     for key, value in hps.items():
         values["SM_HP_%s" % key.replace("-", "_").upper()] = value
     return dict((k, safe_serialize(v)) for k, v in values.items())
+
+
+def launcher_env(resource, role):
+    """The variables SDK v3's torchrun driver sets for NCCL and EFA (none for other roles)."""
+    if role != "torchrun":
+        return {}
+    cluster = Cluster(resource)
+    env = {"NCCL_SOCKET_IFNAME": cluster.interface, "NCCL_PROTO": "simple"}
+    if cluster.instance_type in EFA_NCCL:
+        env["FI_PROVIDER"] = "efa"
+    if cluster.instance_type in EFA_RDMA:
+        env.update(FI_EFA_USE_DEVICE_RDMA="1", RDMAV_FORK_SAFE="1")
+    return env
 
 
 def write_failure(base, message):
@@ -385,6 +397,7 @@ def execute(environ):
     plan = decide(source, distributed, resource, hyperparameters, gpus, python, torchrun, _address)
     env = dict(environ)
     env.update(exports(base, resource, channels, hyperparameters, source, distributed, plan, gpus))
+    env.update(launcher_env(resource, plan["role"]))
     code_dir = _path(base, "input", "data", "code")
     cwd = code_dir if os.path.isdir(code_dir) else os.getcwd()
     archive = source.get("source_dir") or ""
