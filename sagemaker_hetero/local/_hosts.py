@@ -270,6 +270,8 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, code, pytho
     spec = request.get("AlgorithmSpecification") or {}
     if spec.get("ContainerEntrypoint"):
         argv = container_command(spec, base if isolate is None else None)
+        if launcher is not None:  # mpirun's way to the hosts, should the command start it
+            env[_launchers.MPI_AGENT_ENV], env[_launchers.MPI_DIR_ENV] = launcher[1:]
     else:
         program_dir = code.folder if code is not None else code_dir  # the code as unpacked: where to look
         argv = _entry_point_command(view, env, python, program_dir, launcher, isolate, hosts_spec)

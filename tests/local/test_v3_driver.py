@@ -4,17 +4,18 @@ each host's folder, every host runs the driver, and a per-group Torchrun starts 
 group's hosts only (gloo on CPU) while the data host runs the script plainly."""
 import json
 import os
+import subprocess
 
 import pytest
 
 from sagemaker_hetero.estimator import Estimator
 from sagemaker_hetero.exceptions import ConfigError
 from sagemaker_hetero.instance_group import InstanceGroup
-from sagemaker_hetero.local import _hosts
+from sagemaker_hetero.local import _hosts, _launchers
 from sagemaker_hetero.train import _driver
 
-from ._helpers import ROLE
-from .test_launchers import TORCH_PYTHON, torch_importable
+from ._helpers import ROLE, namespaces_work
+from .test_launchers import MPI_PYTHON, TORCH_PYTHON, torch_importable
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -41,12 +42,12 @@ with open(os.path.join(env.output_data_dir, name), "w") as f:
 """ % _ROOT
 
 
-def v3_estimator(session, tmp_path, distributed, name="v3-ddp"):
+def v3_estimator(session, tmp_path, distributed, name="v3-ddp", train=TRAIN):
     """The v2 Estimator sending what ModelTrainer sends: the driver's entry point and arguments, and the
     code and sm_drivers channels (local folders) routed to every group."""
     code = tmp_path / "code"
     code.mkdir()
-    (code / "train.py").write_text(TRAIN)
+    (code / "train.py").write_text(train)
     drivers = tmp_path / "sm_drivers"
     drivers.mkdir()
     for file_name, content in _driver.files({"source_dir": str(code), "entry_script": "train.py"},
@@ -121,3 +122,42 @@ def test_opt_ml_in_the_container_command_is_the_hosts_folder_unless_the_host_see
         "chmod +x /jobs/j/algo-2/input/data/sm_drivers/sm_train.sh && /jobs/j/algo-2/input/data/sm_drivers/sm_train.sh")]
     assert _hosts.container_command(spec, None) == ["/bin/bash"] + _driver.CONTAINER_ARGUMENTS
     assert _hosts.container_command({"ContainerEntrypoint": ["/opt/mlx", "/opt/ml"]}, "/b") == ["/opt/mlx", "/b"]
+
+
+MPI_TRAIN = """
+import json, os, socket, sys
+sys.path.insert(0, %r)
+from sagemaker_hetero.training.environment import Environment
+env = Environment()
+report = {"group": env.current_instance_group, "hostname": socket.gethostname(), "argv": sys.argv[1:]}
+if "OMPI_COMM_WORLD_RANK" in os.environ:  # started by mpirun
+    from mpi4py import MPI
+    comm = MPI.COMM_WORLD
+    report.update(rank=comm.rank, size=comm.size, sum=comm.allreduce(comm.rank + 1))
+    name = "rank-%%d" %% comm.rank
+else:
+    name = "plain-" + env.current_host
+with open(os.path.join(env.output_data_dir, name + ".json"), "w") as f:
+    json.dump(report, f)
+""" % _ROOT
+
+
+def test_a_per_group_mpi_runs_mpirun_over_the_gpu_groups_hosts_only(session_factory, tmp_path):
+    if _launchers.mpirun_for(MPI_PYTHON, os.environ)[0] is None or subprocess.run(
+            [MPI_PYTHON, "-c", "import mpi4py.MPI"], stderr=subprocess.DEVNULL).returncode != 0:
+        pytest.skip("no mpirun and mpi4py for %s (set SAGEMAKER_HETERO_TEST_MPI_PYTHON)" % MPI_PYTHON)
+    session = session_factory(python=MPI_PYTHON, keep=True, isolation="namespaces", grace_period=5)
+    if not namespaces_work(session):
+        pytest.skip("mpirun needs per-host namespaces locally, not available here")
+    estimator, inputs = v3_estimator(session, tmp_path, {"type": "mpi", "process_count_per_node": 2,
+                                                         "instance_group_names": ["gpu"]}, name="v3-mpi",
+                                     train=MPI_TRAIN)
+    estimator.fit(inputs)
+    hosts, reports = reports_of(estimator)
+    assert sorted(reports) == ["plain-algo-1", "rank-0", "rank-1", "rank-2", "rank-3"]
+    assert reports.pop("plain-algo-1")["group"] == "data"
+    for name, report in reports.items():
+        rank = int(name[-1])
+        assert (report["rank"], report["size"], report["sum"]) == (rank, 4, 1 + 2 + 3 + 4)
+        assert report["hostname"] == ("algo-2" if rank < 2 else "algo-3")  # 2 ranks on each gpu host
+        assert (report["group"], report["argv"]) == ("gpu", ["--epochs", "2"])

@@ -163,15 +163,17 @@ def torchrun_command(distributed, hosts, master, current, entry, torchrun, maste
     return line + entry
 
 
-def mpirun_command(distributed, hosts, cluster, entry, python):
+def mpirun_command(distributed, hosts, cluster, entry, python, agent=None):
     """The ``mpirun`` line the first host of ``hosts`` starts: every host of them, ``-np`` all ranks.
 
-    ``entry``: the entry script and its arguments, run as ``python -m mpi4py`` (SDK v3's).
+    ``entry``: the entry script and its arguments, run as ``python -m mpi4py`` (SDK v3's). ``agent``:
+    a local run's way to the hosts in place of ``ssh`` (its hosts are this machine's loopback addresses).
     """
     nproc = process_count(distributed, distributed.get("_gpus"))
-    interface = cluster.interface
+    interface = "lo" if agent else cluster.interface
+    local = ["--mca", "plm_rsh_agent", agent, "--bind-to", "none", "--map-by", "slot"] if agent else []
     line = ["mpirun", "--host", ",".join("%s:%d" % (h, nproc) for h in hosts), "-np", str(nproc * len(hosts)),
-            "--allow-run-as-root", "--tag-output",
+            "--allow-run-as-root", "--tag-output"] + local + [
             "-mca", "btl_tcp_if_include", interface, "-mca", "oob_tcp_if_include", interface,
             "-mca", "plm_rsh_no_tree_spawn", "1", "-mca", "pml", "ob1", "-mca", "btl", "^openib",
             "-mca", "orte_abort_on_non_zero_status", "1", "-mca", "btl_vader_single_copy_mechanism", "none",
@@ -188,12 +190,13 @@ def mpirun_command(distributed, hosts, cluster, entry, python):
     return line + [python, "-m", "mpi4py"] + entry
 
 
-def decide(source, distributed, resource, hyperparameters, gpus, python, torchrun=("torchrun",), master_addr=None):
+def decide(source, distributed, resource, hyperparameters, gpus, python, torchrun=("torchrun",), master_addr=None,
+           agent=None):
     """What this host runs: ``{"role", "argv", "hosts", "master"}``.
 
     ``role``: ``"plain"`` (no launcher here), ``"torchrun"``, ``"mpi-master"`` (starts ``mpirun``)
     or ``"mpi-worker"`` (waits for the master). ``master_addr``: a function of the master's name
-    giving how it is reached (default: the name).
+    giving how it is reached (default: the name); ``agent``: mpirun's way to the hosts in a local run.
     """
     cluster = Cluster(resource)
     plain = plain_command(source, hyperparameters, python)
@@ -214,7 +217,7 @@ def decide(source, distributed, resource, hyperparameters, gpus, python, torchru
         return {"role": "torchrun", "argv": argv, "hosts": hosts, "master": master}
     if cluster.current != master:
         return {"role": "mpi-worker", "argv": [], "hosts": hosts, "master": master}
-    argv = mpirun_command(options, hosts, cluster, entry, python)
+    argv = mpirun_command(options, hosts, cluster, entry, python, agent)
     return {"role": "mpi-master", "argv": argv, "hosts": hosts, "master": master}
 
 
@@ -333,8 +336,27 @@ def _start_sshd(environ):
         subprocess.Popen([sshd, "-D"])
 
 
+def local_mpi(environ):
+    """``(agent, FIFO folder)`` a local run gives its hosts for mpirun (sagemaker_hetero.local), else None."""
+    agent, fifos = environ.get("SAGEMAKER_HETERO_MPI_AGENT"), environ.get("SAGEMAKER_HETERO_MPI_DIR")
+    return (agent, fifos) if agent and fifos else None
+
+
+def local_mpi_worker(fifos, host, env):
+    """A local run's mpi host but the first: run the daemon mpirun sends through its FIFO, report its status."""
+    with open(os.path.join(fifos, host + ".cmd")) as handle:
+        line = handle.readline().rstrip("\n")
+    code = subprocess.call(["/bin/sh", "-c", line], env=env)
+    with open(os.path.join(fifos, host + ".done"), "w") as handle:
+        handle.write("%d\n" % code)
+    return code
+
+
 def mpi_worker(plan, environ):
     """A host of the mpi group but its first: serve ``mpirun`` until the first host says it is done."""
+    local = local_mpi(environ)
+    if local:
+        return local_mpi_worker(local[1], environ["SM_CURRENT_HOST"], environ)
     _start_sshd(environ)
     done = environ.get(DONE_ENV) or "%s.%s" % (DONE_FILE, plan["master"])
     print("sagemaker-hetero driver: waiting for %s to finish mpirun (until %s exists)" % (plan["master"], done))
@@ -345,6 +367,8 @@ def mpi_worker(plan, environ):
 
 def mpi_master(plan, env, cwd):
     """The first host of the mpi group: reach the others, run ``mpirun``, then tell them it is done."""
+    if local_mpi(env):  # a local run: mpirun reaches the hosts through the agent
+        return run(plan["argv"], env, cwd)
     _start_sshd(env)
     workers = [h for h in plan["hosts"] if h != plan["master"]]
     for host in workers:
@@ -394,7 +418,8 @@ def execute(environ):
     gpus = gpu_count()
     found = shutil.which("torchrun", path=environ.get("PATH"))
     torchrun = [found] if found else [python, "-m", "torch.distributed.run"]
-    plan = decide(source, distributed, resource, hyperparameters, gpus, python, torchrun, _address)
+    plan = decide(source, distributed, resource, hyperparameters, gpus, python, torchrun, _address,
+                  (local_mpi(environ) or (None,))[0])
     env = dict(environ)
     env.update(exports(base, resource, channels, hyperparameters, source, distributed, plan, gpus))
     env.update(launcher_env(resource, plan["role"]))
