@@ -271,3 +271,31 @@ def test_a_source_dir_archive_is_unpacked_in_the_code_folder_before_the_script_r
     result = run_driver(base, tools)
     assert result.returncode == 0, result.stdout
     assert read(base, "ran.json")["argv"] == ["--n", "1"]
+
+
+def _driver_module():
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(_driver.__file__), _driver.DRIVER)
+    spec = importlib.util.spec_from_file_location("sm_driver_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_efa_is_told_by_the_hosts_devices_and_sets_the_provider_of_the_launchers(tmp_path):
+    driver = _driver_module()
+    devices = tmp_path / "infiniband"
+    devices.mkdir()
+    assert driver.efa_devices(str(devices)) is False
+    (devices / "rdmap0s6").mkdir()
+    assert driver.efa_devices(str(devices)) is True
+    assert driver.efa_devices(str(tmp_path / "none")) is False
+    resource = {"current_host": "algo-3", "hosts": HOSTS, "current_group_name": "gpu",
+                "instance_groups": [{"instance_group_name": n, "instance_type": t, "hosts": h} for n, t, h in GROUPS]}
+    mpi = {"type": "mpi", "instance_group_names": ["gpu"]}
+    with_efa = driver.decide(SOURCE, mpi, resource, {}, 0, "python3", efa=True)["argv"]
+    assert with_efa[with_efa.index("FI_PROVIDER=efa") - 1] == "-x"
+    assert "FI_PROVIDER=efa" not in driver.decide(SOURCE, mpi, resource, {}, 0, "python3")["argv"]
+    assert driver.launcher_env(resource, "torchrun", True)["FI_PROVIDER"] == "efa"
+    assert driver.launcher_env(resource, "torchrun", False) == {"NCCL_SOCKET_IFNAME": "eth0", "NCCL_PROTO": "simple"}
