@@ -299,3 +299,18 @@ def test_efa_is_told_by_the_hosts_devices_and_sets_the_provider_of_the_launchers
     assert "FI_PROVIDER=efa" not in driver.decide(SOURCE, mpi, resource, {}, 0, "python3")["argv"]
     assert driver.launcher_env(resource, "torchrun", True)["FI_PROVIDER"] == "efa"
     assert driver.launcher_env(resource, "torchrun", False) == {"NCCL_SOCKET_IFNAME": "eth0", "NCCL_PROTO": "simple"}
+
+
+def test_the_drivers_files_are_package_data():
+    import configparser
+    import fnmatch
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    config = configparser.ConfigParser()
+    config.read(os.path.join(root, "setup.cfg"))
+    patterns = [p.strip() for p in config["options.package_data"]["sagemaker_hetero"].split(",")]
+    folder = os.path.dirname(_driver.__file__)
+    data = [name for name in os.listdir(folder) if not name.endswith((".py", ".pyc")) and name != "__pycache__"]
+    assert _driver.TRAIN_SCRIPT in data
+    for name in data:
+        assert any(fnmatch.fnmatch("train/_driver/" + name, p) for p in patterns), name
