@@ -19,7 +19,7 @@ HOSTS = ["algo-1", "algo-2", "algo-3"]
 TRAIN = """
 import json, os, sys
 keys = ("SM_CURRENT_INSTANCE_GROUP", "SM_MASTER_ADDR", "SM_HOST_COUNT", "SM_MODEL_DIR", "SM_HPS", "SM_CHANNEL_TRAIN",
-        "SM_IS_HETERO", "SM_CURRENT_INSTANCE_GROUP_HOSTS")
+        "SM_IS_HETERO", "SM_CURRENT_INSTANCE_GROUP_HOSTS", "SM_DISTRIBUTION_INSTANCE_GROUPS")
 with open(os.path.join(os.environ["SAGEMAKER_BASE_DIR"], "ran.json"), "w") as f:
     json.dump({"argv": sys.argv[1:], "cwd": os.getcwd(), "env": {k: os.environ.get(k) for k in keys}}, f)
 sys.exit(int(os.environ.get("EXIT_WITH", "0")))
@@ -152,6 +152,8 @@ def test_the_other_groups_hosts_run_the_entry_script_plainly_and_know_the_launch
     assert ran["argv"] == ["--e", "1"]
     assert ran["env"]["SM_CURRENT_INSTANCE_GROUP"] == "data"
     assert ran["env"]["SM_MASTER_ADDR"] == "algo-3"
+    assert json.loads(ran["env"]["SM_DISTRIBUTION_INSTANCE_GROUPS"]) == ["gpu"]
+    assert json.loads(ran["env"]["SM_CURRENT_INSTANCE_GROUP_HOSTS"]) == ["algo-2"]
 
 
 def test_processes_per_host_are_the_gpus_nvidia_smi_lists_when_not_given(tmp_path, tools):

@@ -249,7 +249,9 @@ def exports(base, resource, channels, hyperparameters, source, distributed, plan
     if distributed:
         values["SM_DISTRIBUTED_DRIVER_DIR"] = _path(data, "sm_drivers")
         values["SM_DISTRIBUTED_CONFIG"] = distributed
-        values["SM_DISTRIBUTION_INSTANCE_GROUPS"] = list(distributed.get("instance_group_names") or [])
+        # the groups whose hosts run the launcher: the one named, else every group (SDK v3)
+        launching = distributed.get("instance_group_names") or sorted(cluster.groups)
+        values["SM_DISTRIBUTION_INSTANCE_GROUPS"] = list(launching)
     for channel in channels:
         values["SM_CHANNEL_%s" % channel.upper()] = _path(data, channel)
     for key, value in hps.items():
