@@ -1,0 +1,3 @@
+"""SageMaker Python SDK v3's training API, with this package's checks and runs."""
+
+__all__ = []
