@@ -15,7 +15,7 @@ from typing import Any, Optional, Protocol, runtime_checkable
 from sagemaker_hetero import utils
 from sagemaker_hetero._aws import files
 from sagemaker_hetero._checks import round_one
-from sagemaker_hetero._model import build, variables
+from sagemaker_hetero._model import build, choices, variables
 from sagemaker_hetero._request import names, plan
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
@@ -152,7 +152,26 @@ def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=N
     problems = [p for p in problems if id(p) in mine or not variables.hides(p.path, hidden)]
     if unanswered is not None and not problems:
         raise unanswered
+    if choices.has_alternatives(settings):
+        problems = problems + choices.form_problems(settings)
+        if not problems:
+            problems = _choice_problems(settings, session, now, path_exists, made.facts, values)
     return job, made, problems
+
+
+def _choice_problems(settings, session, now, path_exists, facts, values):
+    """The problems of each instance group's alternatives, each checked as the whole job with that group
+    as that choice (the planner's checks): one problem per choice the job could never run, naming both."""
+    out = []
+    for i, j, (instance_type, count), alone in choices.substituted(settings):
+        _, _, found = planned(alone, session, now, path_exists, facts=facts, values=values, digest=False, stamp=False)
+        if found:
+            name = settings.instance_groups[i].instance_group_name
+            why = "; ".join("%s %s" % (p.path, p.message) for p in found[:3])
+            out.append(Problem("instance_groups[%d].alternatives[%d]" % (i, j), "is a choice of instance group %r "
+                               "(%s) the job could never run: %s" % (name, choices.choice_text(instance_type, count),
+                                                                   why), instance_type))
+    return out
 
 
 def prepare(settings, session=None, now=0.0, path_exists=None, found=(), facts=None, values=None):
