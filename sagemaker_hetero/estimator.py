@@ -9,13 +9,13 @@ pipeline steps and the CLI: :attr:`EstimatorBase.framework`, :meth:`EstimatorBas
 :attr:`EstimatorBase.given_session`, :meth:`EstimatorBase.allowed_arguments` and
 :attr:`EstimatorBase.current_job_name` (docs/architecture.md).
 """
-import functools
 import time
 from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _runner
 from sagemaker_hetero._aws import sdk_config
+from sagemaker_hetero._capacity import dry_run as _dry_run
 from sagemaker_hetero._checks.rules import did_you_mean
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._model import record
@@ -24,7 +24,6 @@ from sagemaker_hetero._model.docstrings import documented
 from sagemaker_hetero._model.keywords import keywords_checked
 from sagemaker_hetero._model.arguments import ESTIMATOR_FIELDS
 from sagemaker_hetero._request import names as _names
-from sagemaker_hetero._request.rendered import RenderedRequest
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.inputs import TrainingInput
 from sagemaker_hetero.instance_group import InstanceGroup
@@ -33,13 +32,8 @@ __all__ = ["Estimator", "EstimatorBase", "Framework"]
 
 _LOGS = (True, False, "All", "None", "Training", "Rules")
 # Settings whose SageMaker Python SDK v2 name is a method; their values live under these names.
-_PRIVATE = {
-    "sagemaker_session": "_sagemaker_session",
-    "hyperparameters": "_hyperparameters",
-    "enable_network_isolation": "_enable_network_isolation",
-    "enable_remote_debug": "_enable_remote_debug",
-    "enable_session_tag_chaining": "_enable_session_tag_chaining",
-}
+_PRIVATE = dict((name, "_" + name) for name in ("sagemaker_session", "hyperparameters", "enable_network_isolation",
+                                                "enable_remote_debug", "enable_session_tag_chaining"))
 
 
 def _fit_problems(session, logs, dry_run, preflight):
@@ -62,14 +56,6 @@ def _checked(settings, session, now, found=(), job_only=False, path_exists=_runn
     with ``job_only`` ``(job, facts)``; raises :class:`ConfigError` with every problem."""
     check = _runner.checked_job if job_only else _runner.checked_plan
     return check(settings, session, now, path_exists=path_exists, found=found, **kwargs)
-
-
-def _dry_run_estimate(plan, prices=None):
-    """The cost estimate a dry run's view shows: with the prices known without a call (``prices``, a price
-    file's path or a mapping, else ``SAGEMAKER_HETERO_PRICES``'s file, then the cache)."""
-    from sagemaker_hetero._aws.pricing import estimate_of
-
-    return estimate_of(plan.request, plan.region, prices)
 
 
 class EstimatorBase(object):
@@ -305,15 +291,22 @@ class EstimatorBase(object):
         self.latest_inputs = dict(settings.channels) or None
         if dry_run:
             self._current_job_name = plan.job_name
-            return RenderedRequest(plan.request, plan, estimate=functools.partial(_dry_run_estimate, plan))
-        started = self._submit(session, plan, preflight)
-        if wait:
-            started.wait(logs=logs)
+            return _dry_run.rendered(plan, settings)
+        self._submit(session, plan, preflight, settings, wait, logs)
         return None
 
-    def _submit(self, session, plan, preflight):
-        """Start the checked ``plan`` through ``session`` (the runner's one path), after the preflight."""
-        started = _runner.execute(session, plan, preflight)
+    def _submit(self, session, plan, preflight, settings, wait, logs):
+        """Start the checked ``plan`` through ``session`` (the runner's one path, after the preflight), waiting
+        when asked; with alternatives or capacity_wait, through the failover (``_capacity.failover``)."""
+        from sagemaker_hetero._capacity import failover
+
+        if failover.applies(session, settings, plan.job):
+            return failover.submit(session, plan, settings, preflight, wait, logs, on_started=self._now_latest)
+        started = self._now_latest(_runner.execute(session, plan, preflight))
+        if wait:
+            started.wait(logs=logs)
+
+    def _now_latest(self, started):
         self._current_job_name = started.name
         self.latest_training_job = started
         self._started(started)
