@@ -283,7 +283,7 @@ def final_error(session, first, attempts, skipped, failure):
         lines.append("Quota increases that would let a choice run:\n" + "\n".join("  - " + f for f in fixes))
     else:
         lines.append("No choice was refused over a quota: SageMaker had no capacity for any. Try later "
-                     "(capacity_wait), add alternatives, or reserve capacity (training_plan).")
+                     "(capacity_wait), add alternatives, or reserve capacity with a SageMaker training plan.")
     return CapacityError(last.name, last.outcome, last.reason, instance_groups=list(last.groups),
                          same_family_types=getattr(failure, "same_family_types", None), advice="\n".join(lines),
                          attempts=attempts)
