@@ -198,7 +198,11 @@ def submit(session, plan, settings, preflight=None, wait=True, logs="All", out=N
         number += 1
         if number > 1:
             plan = run.planned(number)
-        job, attempt, failure = run.attempt(plan, wait, logs)
+        try:
+            job, attempt, failure = run.attempt(plan, wait, logs)
+        except UnexpectedStatusException:  # not for capacity: never retried
+            _summary(run)
+            raise
         run.attempts.append(attempt)
         if number == 1 and job is not None:
             run.name = job.name  # a taken default name: the next free stamp

@@ -218,11 +218,12 @@ def test_the_code_is_uploaded_once_for_every_attempt(account):
     assert len(codes) == 1
 
 
-def test_a_job_without_alternatives_fails_as_before(account):
+def test_a_job_without_alternatives_fails_as_before_naming_the_familys_types_by_their_new_name(account):
     failing(account, {NAME: {"FailureReason": PROVISION}})
     with pytest.raises(E.CapacityError) as info:
         fit(TWO)
     assert "Every choice" not in str(info.value) and [n for n, _ in creates(account)] == [NAME]
+    assert "ml.p3.2xlarge" in info.value.same_family_types["ml.p3dn.24xlarge"]
 
 
 def test_the_attempts_are_json_ready(account):
