@@ -125,7 +125,8 @@ class _Run(object):
                 name, before, after = self.walk.advance(g)
                 why = "%s: %s" % (hits[0].subject, hits[0].detail)
                 self.skipped.append((name, before, why, hits[0].fix))
-                self.say("Capacity: instance group %s: %s is over its quota (%s); chose %s." % (name, before, why, after))
+                self.say("Capacity: instance group %s: %s is over its quota (%s); chose %s."
+                         % (name, before, why, after))
                 return g
         return None
 

@@ -11,7 +11,7 @@ from sagemaker_hetero._capacity import walk as W
 from sagemaker_hetero._request import describe
 from sagemaker_hetero.exceptions import ResourceNotFoundError
 
-__all__ = ["attempts_of", "MAX_READ_BACK"]
+__all__ = ["attempts_of", "recorded", "MAX_READ_BACK"]
 
 #: At most this many earlier attempts are described.
 MAX_READ_BACK = 20
@@ -37,3 +37,9 @@ def attempts_of(desc, describe_job):
             except ResourceNotFoundError:
                 continue
     return earlier + [_attempt(desc)]
+
+
+def recorded(attempts, desc):
+    """A submission's ``attempts``, or (a job submitted without a failover: none recorded) the one job ``desc``
+    describes."""
+    return list(attempts) if attempts else [_attempt(desc)]

@@ -171,7 +171,7 @@ def _submit(args):
         return _submit_dry_run(args)
     spec, job, _, _ = _input.load(args, facts=_input.dry_run_facts(args))
     _check_groups(args.group, job.group_names if job.heterogeneous else [HOMOGENEOUS_GROUP], "the spec's job")
-    from sagemaker_hetero._capacity import failover
+    from sagemaker_hetero._capacity import failover, history
 
     session = _input.session(args)
     estimator = spec.estimator(session)
@@ -186,14 +186,15 @@ def _submit(args):
     progress.flush()
     if not (args.wait or args.logs):
         if args.output == "json":
-            return watch.report(args, job.describe(), attempts=job.attempts)
+            desc = job.describe()
+            return watch.report(args, desc, attempts=history.recorded(job.attempts, desc))
         return EXIT_OK
     try:
         desc = watch.with_group_option(job.wait, logs="All" if args.logs else "None", out=progress,
                                        instance_groups=args.group)
     except E.UnexpectedStatusException as exc:
-        return watch.ended(args, job, exc)
-    return watch.report(args, desc) if args.output == "json" else EXIT_OK
+        return watch.ended(args, job, exc, attempts=job.attempts or None)
+    return watch.report(args, desc, attempts=history.recorded(job.attempts, desc)) if args.output == "json" else EXIT_OK
 
 
 def _submit_failover(args, spec, estimator, progress):
