@@ -240,3 +240,21 @@ def test_the_countdown_counts_down_on_the_clock_given():
     failover.countdown(3, out, clock)
     assert clock.slept == [1.0, 1.0, 1.0]
     assert [part.split(" in ")[1].split(" s")[0] for part in out.getvalue().split("\r") if part] == ["3", "2", "1"]
+
+
+def test_the_last_choice_failing_names_every_choice_why_and_the_quota_increases(account, fault_proxy):
+    account.answers.quotas["ml.p3dn.24xlarge for training job usage"] = 0  # passed over by the preflight
+    fault_proxy.add_fault("CreateTrainingJob", kind="status", status=400, code="ResourceLimitExceeded",
+                          message=LIMIT % "ml.p4d.24xlarge")  # refused at creation
+    failing(account, {NAME + "-c2": {"FailureReason": PROVISION}})  # no capacity
+    with pytest.raises(E.CapacityError) as info:
+        fit(two())
+    assert creates(account) == [(NAME + "-c2", {"cpu": ("ml.c5.18xlarge", 2), "gpu": ("ml.g5.48xlarge", 2)})]
+    error = info.value
+    assert [(a.name, a.outcome) for a in error.attempts] == [(NAME, "NotCreated"), (NAME + "-c2", "Failed")]
+    text = str(error)
+    assert "Not tried: instance group gpu as ml.p3dn.24xlarge x 1, over its quota" in text
+    assert "gpu=ml.p4d.24xlarge x 1  NotCreated  ResourceLimitExceeded" in text
+    assert "gpu=ml.g5.48xlarge x 2   Failed      CapacityError" in text
+    for quota in ("ml.p3dn.24xlarge", "ml.p4d.24xlarge"):
+        assert "request an increase of '%s for training job usage' to at least 1" % quota in text
