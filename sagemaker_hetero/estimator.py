@@ -18,6 +18,7 @@ from sagemaker_hetero._aws import sdk_config
 from sagemaker_hetero._capacity import dry_run as _dry_run
 from sagemaker_hetero._checks.rules import did_you_mean
 from sagemaker_hetero._model import build as _build
+from sagemaker_hetero._model import choices as _choices
 from sagemaker_hetero._model import record
 from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero._model.docstrings import documented
@@ -352,7 +353,8 @@ class EstimatorBase(object):
         plan = self._dry_plan(inputs)
         session = self._sagemaker_session
         boto_session = session.boto_session if fetch and _runner.is_session(session) else None
-        return estimate_of(plan.request, plan.region, prices, fetch=fetch, boto_session=boto_session)
+        others = _choices.alternative_rows(self.job_settings(self.latest_inputs if inputs is None else inputs))
+        return estimate_of(plan.request, plan.region, prices, fetch, boto_session, alternatives=others)
 
     def diff(self, job_name_or_request, inputs=None):
         """What differs between this estimator's request (``fit(inputs, dry_run=True)``'s) and a previous

@@ -67,7 +67,7 @@ def _render(args):
         return _archive.digest(built[0])
 
     # the plan rendered once, for the checks: the code key is the archive's SHA-256
-    plan = _input.load(args, facts=_input.dry_run_facts(args), digest=archived if args.archive else True)[2]
+    spec, _, plan, _ = _input.load(args, facts=_input.dry_run_facts(args), digest=archived if args.archive else True)
     body = built[0] if built else None
     text = json.dumps(plan.request, indent=2)
     if args.format == "cli-input-json":
@@ -79,8 +79,10 @@ def _render(args):
     sys.stdout.write(text + "\n")
     if args.cost:  # stdout stays the request
         from sagemaker_hetero._aws.pricing import estimate_of
+        from sagemaker_hetero._model.choices import alternative_rows
 
-        sys.stderr.write(estimate_of(plan.request, plan.region, args.prices, argument="--prices").text() + "\n")
+        sys.stderr.write(estimate_of(plan.request, plan.region, args.prices, argument="--prices",
+                                     alternatives=alternative_rows(spec.settings())).text() + "\n")
     return EXIT_OK
 
 

@@ -12,7 +12,7 @@ from sagemaker_hetero._model import record
 from sagemaker_hetero._model.user import InstanceGroup, TrainingInput
 from sagemaker_hetero.exceptions import Problem
 
-__all__ = ["has_alternatives", "group_choices", "form_problems", "substituted", "chosen", "alternatives_of",
+__all__ = ["has_alternatives", "group_choices", "alternative_rows", "form_problems", "substituted", "chosen", "alternatives_of",
            "choice_text", "MAX_ALTERNATIVES"]
 
 #: At most this many alternatives per group (each one a whole job to check, and a job to try).
@@ -144,6 +144,12 @@ def substituted(settings):
             if choice is not None and _is_count(choice[1]):
                 out.append((i, j, choice, chosen(settings, {i: choice})))
     return out
+
+
+def alternative_rows(settings):
+    """``[(group name, type, count)]`` of every well-formed alternative, groups in declared order (what the
+    cost estimate prices beside the first choices)."""
+    return [(name, t, c) for name, options in group_choices(settings) for t, c in options[1:] if _is_count(c)]
 
 
 def choice_text(instance_type, count):

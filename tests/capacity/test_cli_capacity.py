@@ -64,3 +64,23 @@ def test_submit_with_every_choice_failing_exits_1_naming_every_choice(capsys, sp
     assert code == 1 and [n for n, _ in creates(aws)] == ["cli-job", "cli-job-c2", "cli-job-c3"]
     assert "Every choice was tried: 3 attempts" in err and "ml.g5.4xlarge x 2" in err
     assert "Capacity: 3 attempts:" in out
+
+
+def test_every_cost_estimate_prices_each_alternative(capsys, spec_dir, monkeypatch):
+    from sagemaker_hetero import PyTorch
+
+    prices = write_spec(spec_dir, {"ml.c5.xlarge": 0.204, "ml.g5.xlarge": 1.408, "ml.g5.4xlarge": 2.03}, "p.json")
+    path = write_spec(spec_dir, capacity_spec())
+    code, out, err = run(capsys, "render", path, "--cost", "--prices", prices)
+    rows = dict((line.split()[2], line.split()) for line in err.splitlines() if "(alternative)" in line)
+    assert code == 0 and rows["ml.g5.4xlarge"][:6] == ["train", "(alternative)", "ml.g5.4xlarge", "2", "$2.03", "$4.06"]
+    assert rows["ml.g5.2xlarge"][3:6] == ["1", "unknown", "unknown"]
+    code, out, _ = run(capsys, "cost", path, "--prices", prices, "--offline", "--output", "json")
+    rows = json.loads(out)["alternatives"]
+    assert [(r["name"], r["instance_type"], r["count"], r["hourly_usd"]) for r in rows] == [
+        ("train", "ml.g5.2xlarge", 1, None), ("train", "ml.g5.4xlarge", 2, 4.06)]
+    est = _spec.parse(capacity_spec(), str(spec_dir)).estimator(None)
+    monkeypatch.chdir(spec_dir)
+    assert [g.instance_type for g in est.estimate_cost(dict(raw="s3://bucket/raw"), prices=prices,
+                                                       fetch=False).alternatives] == ["ml.g5.2xlarge", "ml.g5.4xlarge"]
+    assert isinstance(est, PyTorch)
