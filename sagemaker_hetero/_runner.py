@@ -125,7 +125,9 @@ def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=N
     service's limits on its request (``digest`` may be the archive's digest maker, ``job -> SHA-256``,
     for a caller that builds the archive itself). Pipeline parameters among the settings are checked with their
     values in their place (``values``: name -> an execution's value; else their defaults), and the
-    job holds those values, marked (``_model.variables``). ``submit``: a default job name's stamp is
+    job holds those values, marked (``_model.variables``). An instance group's ``alternatives`` are
+    checked too, each as the whole job with that group as that choice (:func:`_choice_problems`).
+    ``submit``: a default job name's stamp is
     claimed (``utils.claim_time``), as a job that is created gets it (unless ``stamp`` is False: a
     pipeline step's job is named when it runs)."""
     settings, hidden, misplaced = variables.with_values(settings, values)

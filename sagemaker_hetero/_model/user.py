@@ -39,9 +39,10 @@ class InstanceGroup(object):
     instance_count : int, optional
         How many instances the group has (at least 1).
     alternatives : list, optional
-        Keyword only in spirit (after the SDK v2's three): the group's other choices, in the order they are
-        tried when the first is not to be had (docs/capacity.md): each an instance type (the same count) or
-        an ``(instance type, count)`` pair. Never sent: SageMaker gets one choice per job.
+        Given by keyword (the SDK v2's three arguments keep their places): the group's other choices, in the
+        order they are tried when SageMaker has no capacity or quota for the first (docs/capacity.md), each
+        an instance type (the same count) or an ``(instance type, count)`` pair. Never sent: a request holds
+        one choice per group.
     """
 
     instance_group_name: Optional[str] = record.field(default=None)
