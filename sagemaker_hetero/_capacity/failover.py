@@ -289,6 +289,8 @@ def final_error(session, first, attempts, skipped, failure):
     else:
         lines.append("No choice was refused over a quota: SageMaker had no capacity for any. Try later "
                      "(capacity_wait), add alternatives, or reserve capacity with a SageMaker training plan.")
+    advice = getattr(failure, "advice", None) or ""
+    lines.extend(line for line in advice.splitlines() if line.startswith("Types of the same family"))
     return CapacityError(last.name, last.outcome, last.reason, instance_groups=list(last.groups),
                          same_family_types=getattr(failure, "same_family_types", None), advice="\n".join(lines),
                          attempts=attempts)

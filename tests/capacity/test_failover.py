@@ -131,6 +131,9 @@ def test_every_choice_failing_without_a_wait_is_one_capacity_error_naming_every_
     for choice in ("ml.p3dn.24xlarge x 1", "ml.p4d.24xlarge x 1", "ml.g5.48xlarge x 2"):
         assert choice in text
     assert "Every choice was tried: 3 attempts" in text and "no capacity" in text
+    assert "Types of the same family whose quota allows as many instances: " in text
+    assert "ml.g5.48xlarge: ml.g5.12xlarge (quota 20)" in text
+    assert error.same_family_types["ml.g5.48xlarge"][0] == "ml.g5.12xlarge"  # the last job's, as before
     assert "Capacity: 3 attempts:" in capsys.readouterr().out
 
 
