@@ -107,12 +107,18 @@ class _Run(object):
         while True:
             try:
                 self.session.preflight(plan, mode)
-                return plan
             except PreflightError as exc:
-                moved = self._over_quota(exc, plan)
-                if moved is None:
+                if self._over_quota(exc, plan) is None:
                     raise
                 plan = self.planned(number)
+                continue
+            if QUOTAS in modes.checks_of(mode) and mode != modes.WARN:
+                for g, (name, instance_type, count) in enumerate(self.walk.current()):
+                    if len(self.walk.choices[g][1]) > 1:
+                        self.say("Capacity: instance group %s: %s, choice %d of %d (the quota check found no problem with it)."
+                                 % (name, choices.choice_text(instance_type, count), self.walk.at[g] + 1,
+                                    len(self.walk.choices[g][1])))
+            return plan
 
     def _over_quota(self, exc, plan):
         findings = list(exc.report.problems) if exc.report is not None else []

@@ -74,6 +74,7 @@ def test_a_first_choice_whose_quota_is_0_is_passed_over_by_the_preflight_which_s
     assert creates(account) == [(NAME, {"cpu": ("ml.c5.18xlarge", 2), "gpu": ("ml.p4d.24xlarge", 1)})]
     said = capsys.readouterr().out
     assert "instance group gpu: ml.p3dn.24xlarge x 1 is over its quota" in said and "chose ml.p4d.24xlarge x 1" in said
+    assert "instance group gpu: ml.p4d.24xlarge x 1, choice 2 of 3 (the quota check found no problem with it)" in said
     assert [a.outcome for a in est.latest_training_job.attempts] == ["Completed"]
 
 
