@@ -261,7 +261,8 @@ class EstimatorBase(object):
             The channels: one S3 URI or ``TrainingInput`` (the channel ``"training"``), or a dict of
             channel name to either. In a local run, ``file://`` URIs are folders of this machine.
         wait : bool, default True
-            Wait for the job to end (an error if it does not complete).
+            Wait for the job to end (an error if it does not complete); with instance groups' alternatives, a
+            job that fails for capacity is followed by one with the next choice (docs/capacity.md).
         logs : bool or str, default 'All'
             The logs shown while waiting: ``"All"`` (True), ``"None"`` (False), ``"Training"``, ``"Rules"``.
         job_name : str, optional

@@ -96,6 +96,16 @@ class Attempt(object):
     start = record.field(default=None)
     end = record.field(default=None)
 
+    @property
+    def job_name(self):
+        """The job's name (``name``), as the SDK names a training job's."""
+        return self.name
+
+    @property
+    def instance_groups(self):
+        """``[(group, type, count)]`` (``groups``)."""
+        return list(self.groups)
+
     @classmethod
     def of_job(cls, name, groups, desc, outcome=None, reason=None):
         """The attempt of a job its description ``desc`` describes (None: not described)."""
