@@ -78,6 +78,16 @@ def test_a_first_choice_whose_quota_is_0_is_passed_over_by_the_preflight_which_s
     assert [a.outcome for a in est.latest_training_job.attempts] == ["Completed"]
 
 
+def test_resource_limit_exceeded_moves_the_named_group_of_a_five_group_job(account, fault_proxy):
+    fault_proxy.add_fault("CreateTrainingJob", kind="status", status=400, code="ResourceLimitExceeded",
+                          message=LIMIT % "ml.g5.2xlarge")
+    est = fit(five())
+    made = creates(account)
+    assert [n for n, _ in made] == [NAME + "-c2"] and fault_proxy.rules[0].hits == 1
+    assert made[0][1]["infer"] == ("ml.g5.4xlarge", 1) and made[0][1]["gpu"] == ("ml.p4d.24xlarge", 1)
+    assert [a.outcome for a in est.latest_training_job.attempts] == ["NotCreated", "Completed"]
+
+
 def test_resource_limit_exceeded_moves_the_group_the_quota_names_to_its_next_choice(account, fault_proxy):
     fault_proxy.add_fault("CreateTrainingJob", kind="status", status=400, code="ResourceLimitExceeded",
                           message=LIMIT % "ml.c5.18xlarge")

@@ -39,3 +39,14 @@ def test_a_groups_choices_are_its_own_then_its_alternatives_and_a_channels_refer
     assert moved.instance_groups[1] == InstanceGroup("gpu", "ml.g5.48xlarge", 2)
     assert moved.channels[0][1].instance_groups == [InstanceGroup("gpu", "ml.g5.48xlarge", 2)]
     assert not choices.has_alternatives(moved)
+
+
+def test_a_failure_for_capacity_is_told_by_its_reason_or_a_secondary_status_message():
+    from sagemaker_hetero._preflight.capacity import capacity_reason
+
+    said = "Insufficient capacity error from EC2 while launching instances, retrying!"
+    assert capacity_reason("Failed", {"FailureReason": "CapacityError: Unable to provision"}) is not None
+    assert capacity_reason("Failed", {"FailureReason": "x due to InsufficientInstanceCapacity error"}) is not None
+    assert capacity_reason("Failed", {"SecondaryStatusTransitions": [{"StatusMessage": said}]}) == said
+    assert capacity_reason("Failed", {"FailureReason": "AlgorithmError: exit 1"}) is None
+    assert capacity_reason("Stopped", {"FailureReason": "CapacityError: Unable to provision"}) is None
