@@ -19,7 +19,7 @@ from typing import Any, Optional, Protocol, runtime_checkable
 from sagemaker_hetero import utils
 from sagemaker_hetero._aws import files
 from sagemaker_hetero._checks import round_one
-from sagemaker_hetero._model import build, variables
+from sagemaker_hetero._model import build, choices, variables
 from sagemaker_hetero._request import names, plan
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
@@ -132,7 +132,9 @@ def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=N
     service's limits on its request (``digest`` may be the archive's digest maker, ``job -> SHA-256``,
     for a caller that builds the archive itself). Pipeline parameters among the settings are checked with their
     values in their place (``values``: name -> an execution's value; else their defaults), and the
-    job holds those values, marked (``_model.variables``). ``submit``: a default job name's stamp is
+    job holds those values, marked (``_model.variables``). An instance group's ``alternatives`` are
+    checked too, each as the whole job with that group as that choice (:func:`_choice_problems`).
+    ``submit``: a default job name's stamp is
     claimed (``utils.claim_time``), as a job that is created gets it (unless ``stamp`` is False: a
     pipeline step's job is named when it runs)."""
     settings, hidden, misplaced = variables.with_values(settings, values)
@@ -161,7 +163,26 @@ def planned(settings, session=None, now=0.0, path_exists=None, found=(), facts=N
     problems = [p for p in problems if id(p) in mine or not variables.hides(p.path, hidden)]
     if unanswered is not None and not problems:
         raise unanswered
+    if choices.has_alternatives(settings):
+        problems = problems + choices.form_problems(settings)
+        if not problems:
+            problems = _choice_problems(settings, session, now, path_exists, made.facts, values)
     return job, made, problems
+
+
+def _choice_problems(settings, session, now, path_exists, facts, values):
+    """The problems of each instance group's alternatives, each checked as the whole job with that group
+    as that choice (the planner's checks): one problem per choice the job could never run, naming both."""
+    out = []
+    for i, j, (instance_type, count), alone in choices.substituted(settings):
+        _, _, found = planned(alone, session, now, path_exists, facts=facts, values=values, digest=False, stamp=False)
+        if found:
+            name = settings.instance_groups[i].instance_group_name
+            why = "; ".join("%s %s" % (p.path, p.message) for p in found[:3])
+            out.append(Problem("instance_groups[%d].alternatives[%d]" % (i, j), "is a choice of instance group %r "
+                               "(%s) the job could never run: %s" % (name, choices.choice_text(instance_type, count),
+                                                                   why), instance_type))
+    return out
 
 
 def _session_problem(session, found):

@@ -9,22 +9,22 @@ pipeline steps and the CLI: :attr:`EstimatorBase.framework`, :meth:`EstimatorBas
 :attr:`EstimatorBase.given_session`, :meth:`EstimatorBase.allowed_arguments` and
 :attr:`EstimatorBase.current_job_name` (docs/architecture.md).
 """
-import functools
 import time
 from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _defaults as D
 from sagemaker_hetero import _runner
 from sagemaker_hetero._aws import sdk_config
+from sagemaker_hetero._capacity import dry_run as _dry_run
 from sagemaker_hetero._checks.rules import did_you_mean
 from sagemaker_hetero._model import build as _build
+from sagemaker_hetero._model import choices as _choices
 from sagemaker_hetero._model import record
 from sagemaker_hetero._model import variables as _variables
 from sagemaker_hetero._model.docstrings import documented
 from sagemaker_hetero._model.keywords import keywords_checked
 from sagemaker_hetero._model.arguments import ESTIMATOR_FIELDS
 from sagemaker_hetero._request import names as _names
-from sagemaker_hetero._request.rendered import RenderedRequest
 from sagemaker_hetero.exceptions import ConfigError, Problem
 from sagemaker_hetero.inputs import TrainingInput
 from sagemaker_hetero.instance_group import InstanceGroup
@@ -33,13 +33,8 @@ __all__ = ["Estimator", "EstimatorBase", "Framework"]
 
 _LOGS = (True, False, "All", "None", "Training", "Rules")
 # Settings whose SageMaker Python SDK v2 name is a method; their values live under these names.
-_PRIVATE = {
-    "sagemaker_session": "_sagemaker_session",
-    "hyperparameters": "_hyperparameters",
-    "enable_network_isolation": "_enable_network_isolation",
-    "enable_remote_debug": "_enable_remote_debug",
-    "enable_session_tag_chaining": "_enable_session_tag_chaining",
-}
+_PRIVATE = dict((name, "_" + name) for name in ("sagemaker_session", "hyperparameters", "enable_network_isolation",
+                                                "enable_remote_debug", "enable_session_tag_chaining"))
 
 
 def _fit_problems(session, logs, dry_run, preflight):
@@ -61,14 +56,6 @@ def _checked(settings, session, now, found=(), path_exists=_runner.local_path_ex
     """THE estimator's settings -> checked job (``path_exists``: this machine's): the runner's checked
     plan, rendered once; raises :class:`ConfigError` with every problem."""
     return _runner.checked_plan(settings, session, now, path_exists=path_exists, found=found, **kwargs)
-
-
-def _dry_run_estimate(plan, prices=None):
-    """The cost estimate a dry run's view shows: with the prices known without a call (``prices``, a price
-    file's path or a mapping, else ``SAGEMAKER_HETERO_PRICES``'s file, then the cache)."""
-    from sagemaker_hetero._aws.pricing import estimate_of
-
-    return estimate_of(plan.request, plan.region, prices)
 
 
 class EstimatorBase(object):
@@ -273,7 +260,8 @@ class EstimatorBase(object):
             The channels: one S3 URI or ``TrainingInput`` (the channel ``"training"``), or a dict of
             channel name to either. In a local run, ``file://`` URIs are folders of this machine.
         wait : bool, default True
-            Wait for the job to end (an error if it does not complete).
+            Wait for the job to end (an error if it does not complete); with instance groups' alternatives, a
+            job that fails for capacity is followed by one with the next choice (docs/capacity.md).
         logs : bool or str, default 'All'
             The logs shown while waiting: ``"All"`` (True), ``"None"`` (False), ``"Training"``, ``"Rules"``.
         job_name : str, optional
@@ -304,15 +292,22 @@ class EstimatorBase(object):
         self.latest_inputs = dict(settings.channels) or None
         if dry_run:
             self._current_job_name = plan.job_name
-            return RenderedRequest(plan.request, plan, estimate=functools.partial(_dry_run_estimate, plan))
-        started = self._submit(session, plan, preflight)
-        if wait:
-            started.wait(logs=logs)
+            return _dry_run.rendered(plan, settings)
+        self._submit(session, plan, preflight, settings, wait, logs)
         return None
 
-    def _submit(self, session, plan, preflight):
-        """Start the checked ``plan`` through ``session`` (the runner's one path), after the preflight."""
-        started = _runner.execute(session, plan, preflight)
+    def _submit(self, session, plan, preflight, settings, wait, logs):
+        """Start the checked ``plan`` through ``session`` (the runner's one path, after the preflight), waiting
+        when asked; with alternatives or capacity_wait, through the failover (``_capacity.failover``)."""
+        from sagemaker_hetero._capacity import failover
+
+        if failover.applies(session, settings, plan.job):
+            return failover.submit(session, plan, settings, preflight, wait, logs, on_started=self._now_latest)
+        started = self._now_latest(_runner.execute(session, plan, preflight))
+        if wait:
+            started.wait(logs=logs)
+
+    def _now_latest(self, started):
         self._current_job_name = started.name
         self.latest_training_job = started
         self._started(started)
@@ -358,7 +353,8 @@ class EstimatorBase(object):
         plan = self._dry_plan(inputs)
         session = self._sagemaker_session
         boto_session = session.boto_session if fetch and _runner.is_session(session) else None
-        return estimate_of(plan.request, plan.region, prices, fetch=fetch, boto_session=boto_session)
+        others = _choices.alternative_rows(self.job_settings(self.latest_inputs if inputs is None else inputs))
+        return estimate_of(plan.request, plan.region, prices, fetch, boto_session, alternatives=others)
 
     def diff(self, job_name_or_request, inputs=None):
         """What differs between this estimator's request (``fit(inputs, dry_run=True)``'s) and a previous
@@ -592,6 +588,8 @@ class Estimator(EstimatorBase):
         training_plan: Optional[str] = None,
         instance_placement_config: Optional[Dict[str, Any]] = None,
         job_name: Optional[str] = None,
+        capacity_wait: float = 0,
+        capacity_attempts: Optional[int] = None,
     ) -> None:
         self._setup(locals())
 

@@ -392,32 +392,57 @@ class UnexpectedStatusException(SageMakerHeteroError, ValueError):
 
 class CapacityError(UnexpectedStatusException):
     """The training job failed because SageMaker could not provision its instances (its failure reason
-    starts ``CapacityError``), as the SageMaker Python SDK v2 names it.
+    starts ``CapacityError``), as the SageMaker Python SDK v2 names it; after a failover (an instance
+    group's ``alternatives``, docs/capacity.md), every choice tried failed so.
 
     Parameters
     ----------
     job_name : str
-        The training job.
+        The training job (after a failover: the last one created).
     status : str
         The status it ended with (``"Failed"``).
     failure_reason : str, optional
         Its failure reason, as its description holds it.
     instance_groups : list of tuple, default ()
         The job's ``(group, instance type, count)``.
-    alternatives : dict, optional
-        Instance type -> the other types of its family whose quota allows the group's count.
+    same_family_types : dict, optional
+        Instance type -> the other types of its family whose quota allows the group's count (types the
+        user did not list: not the groups' ``alternatives``, which ``attempts`` shows tried).
     advice : str, optional
         What to do (in the message too).
+    attempts : list, optional
+        Every attempt of a failover (job name, each group's type and count, outcome, reason, times).
+    alternatives : dict, optional
+        Deprecated: the old name of ``same_family_types``.
     """
 
-    def __init__(self, job_name, status, failure_reason=None, instance_groups=(), alternatives=None, advice=None):
+    def __init__(self, job_name, status, failure_reason=None, instance_groups=(), same_family_types=None,
+                 advice=None, attempts=(), alternatives=None):
         """Make the error; ``advice`` is added to the message."""
         super(CapacityError, self).__init__(job_name, status, failure_reason)
+        if alternatives is not None:
+            _deprecated_alternatives()
         self.instance_groups = list(instance_groups)
-        self.alternatives = dict(alternatives or {})
+        self.same_family_types = dict(same_family_types or alternatives or {})
         self.advice = advice
+        self.attempts = list(attempts)
         if advice:
             self.args = ("%s\n%s" % (self.args[0], advice),)
+
+    @property
+    def alternatives(self):
+        """Deprecated: ``same_family_types`` (types of the failed types' families the quotas allow), a
+        name that could be mistaken for an instance group's ``alternatives``."""
+        _deprecated_alternatives()
+        return self.same_family_types
+
+
+def _deprecated_alternatives():
+    import warnings
+
+    warnings.warn("CapacityError.alternatives is deprecated: use same_family_types (an instance group's "
+                  "alternatives are its own choices; CapacityError.attempts shows those tried)",
+                  DeprecationWarning, stacklevel=3)
 
 
 class LocalJobError(SageMakerHeteroError, RuntimeError):

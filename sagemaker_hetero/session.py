@@ -303,7 +303,7 @@ class Session(object):
         """
         from sagemaker_hetero._preflight import capacity
 
-        if capacity.is_capacity(status, desc.get("FailureReason")):
+        if capacity.capacity_reason(status, desc):
             return capacity.capacity_error(self, job_name, status, desc)
         return E.UnexpectedStatusException(job_name, status, desc.get("FailureReason"))
 

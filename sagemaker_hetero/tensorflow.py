@@ -81,6 +81,8 @@ class TensorFlow(Framework):
         training_plan: Optional[str] = None,
         instance_placement_config: Optional[Dict[str, Any]] = None,
         job_name: Optional[str] = None,
+        capacity_wait: float = 0,
+        capacity_attempts: Optional[int] = None,
     ) -> None:
         self._setup(locals())
 

@@ -21,8 +21,9 @@ ALLOWED = {
     "_aws": ("_aws", "_usage", "_cost", "_checks", "_request", "_model", "training"),
     "_preflight": ("_preflight", "_aws", "_cost", "_checks", "_request", "_model"),
     "_tuning": ("_tuning", "_runner", "_checks", "_request", "_model", "parameter"),
-    "_cli": ("_cli", "_tuning", "_runner", "_aws", "_usage", "_cost", "_checks", "_request", "_model", "inputs",
-             "instance_group", "parameter", "tuner", "session", "local"),
+    "_capacity": ("_capacity", "_runner", "_preflight", "_aws", "_cost", "_checks", "_request", "_model"),
+    "_cli": ("_cli", "_capacity", "_tuning", "_runner", "_aws", "_usage", "_cost", "_checks", "_request", "_model",
+             "inputs", "instance_group", "parameter", "tuner", "session", "local"),
 }
 #: the stages that are pure: none of them may import the AWS edge
 PURE = ("_model", "_request", "_checks", "_cost", "_usage")

@@ -360,7 +360,9 @@ def test_a_capacity_error_names_the_groups_and_the_familys_types_the_quota_allow
     error = info.value
     assert isinstance(error, E.UnexpectedStatusException) and error.actual_status == "Failed"
     assert error.instance_groups == [("cpu", "ml.c5.18xlarge", 2), ("gpu", "ml.p3dn.24xlarge", 1)]
-    assert error.alternatives["ml.p3dn.24xlarge"] == ["ml.p3.2xlarge", "ml.p3.8xlarge"]  # 16xlarge's quota is 0
+    assert error.same_family_types["ml.p3dn.24xlarge"] == ["ml.p3.2xlarge", "ml.p3.8xlarge"]  # 16xlarge's quota is 0
+    with pytest.warns(DeprecationWarning, match="same_family_types"):
+        assert error.alternatives == error.same_family_types  # the old name, kept for a while
     assert "instance group gpu (ml.p3dn.24xlarge x 1)" in str(error) and "try again later" in str(error)
 
 

@@ -39,14 +39,15 @@ _NOT_GIVEN = ("no price in %s is given (prices=, --prices or SAGEMAKER_HETERO_PR
               "List this week (estimate_cost(), TrainingJob.cost() and sagemaker-hetero cost read and cache it)")
 
 
-def estimate_of(request, region, prices=None, fetch=False, boto_session=None, argument="prices"):
+def estimate_of(request, region, prices=None, fetch=False, boto_session=None, argument="prices", alternatives=()):
     """The ``Estimate`` of a CreateTrainingJob request in ``region``: ``prices`` (a price file's path or a
     mapping; None: ``SAGEMAKER_HETERO_PRICES``'s file) first, the cache, and the Price List if ``fetch``.
     A price file that cannot be read or is malformed is a ``ConfigError``; a price that cannot be had is
-    unknown."""
-    found = lookup(estimate.instance_types(request), region, prices, fetch=fetch, boto_session=boto_session,
-                   argument=argument)
-    return estimate.estimate(request, found, region)
+    unknown. ``alternatives``: the groups' other choices, ``[(group, type, count)]``, priced too."""
+    types = estimate.instance_types(request)
+    types = types + [t for t in sorted(set(t for _, t, _ in alternatives if isinstance(t, str))) if t not in types]
+    found = lookup(types, region, prices, fetch=fetch, boto_session=boto_session, argument=argument)
+    return estimate.estimate(request, found, region, alternatives)
 
 
 def bill_of(desc, region, prices=None, fetch=False, boto_session=None, argument="prices"):

@@ -39,6 +39,8 @@ class TrainingJob(object):
         #: None (a generic Estimator's job), "pytorch" or "tensorflow": named in how to attach again
         self.framework = framework
         self.failure = failure
+        #: every attempt of the submission that made this job (``_capacity.walk.Attempt``; docs/capacity.md)
+        self.attempts = []
 
     @property
     def job_name(self):

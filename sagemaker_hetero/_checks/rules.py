@@ -321,10 +321,21 @@ def _check_job(job, out):
         out.add("volume_size", "must be an integer number of GB >= 1", job.volume_size)
     if job.checkpoint_local_path and not job.checkpoint_s3_uri:
         out.add("checkpoint_local_path", "needs checkpoint_s3_uri", job.checkpoint_local_path)
+    _check_capacity(job, out)
     subnets, groups = job.subnets, job.security_group_ids
     if bool(subnets) != bool(groups):
         given, missing = ("subnets", "security_group_ids") if subnets else ("security_group_ids", "subnets")
         out.add(missing, "is required with %s (a VPC needs both)" % given, groups if subnets else subnets)
+
+
+def _check_capacity(job, out):
+    wait, attempts = job.capacity_wait, job.capacity_attempts
+    if not isinstance(wait, numbers.Real) or isinstance(wait, bool) or not 0 <= wait <= D.MAX_RUN_LIMIT_SECONDS:
+        out.add("capacity_wait", "must be a number of seconds from 0 (do not wait) to %d" % D.MAX_RUN_LIMIT_SECONDS,
+                wait)
+    if attempts is not None and (not _is_int(attempts) or not 1 <= attempts <= 100):
+        out.add("capacity_attempts", "must be an integer from 1 to 100 (jobs made for capacity reasons), or None "
+                                     "for one per choice", attempts)
 
 
 def _check_hyperparameters(job, out):

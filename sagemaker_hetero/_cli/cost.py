@@ -13,6 +13,7 @@ import sys
 from sagemaker_hetero import _runner
 from sagemaker_hetero._cli import inputs as _input
 from sagemaker_hetero._cli.exits import EXIT_DIFFERENT, EXIT_OK
+from sagemaker_hetero._model import choices
 from sagemaker_hetero._defaults import ACCOUNT_PLACEHOLDER
 
 __all__ = ["add_to"]
@@ -33,7 +34,7 @@ def add_to(commands, parents):
     p.set_defaults(handler=_diff)
 
 
-def _planned(args, account_id=None, region=None):
+def _planned(args, account_id=None, region=None, both=False):
     """The plan of the spec's job as ``render`` makes it (the code key from the archive's digest), in
     ``region`` and ``account_id`` where given (the compared side's: see ``diff.facts_of``), else in the
     region configured (needed: prices are per region) and the account of ``--account-id``."""
@@ -42,7 +43,8 @@ def _planned(args, account_id=None, region=None):
     facts = attrs.evolve(_input.dry_run_facts(args), region=region or _input.required_region(args))
     if account_id is not None:
         facts = attrs.evolve(facts, account_id=None if account_id == ACCOUNT_PLACEHOLDER else account_id)
-    return _input.load(args, facts=facts, digest=True)[2]
+    spec, _, plan, _ = _input.load(args, facts=facts, digest=True)
+    return (spec, plan) if both else plan
 
 
 def _cost(args):
@@ -53,10 +55,11 @@ def _cost(args):
 
     table = table_of(args.prices, "--prices")  # --prices FILE, else SAGEMAKER_HETERO_PRICES's, else None
     region = _input.region(args)
-    plan = _planned(args) if region or table is None else _cost_dry_plan(args)
+    spec, plan = _planned(args, both=True) if region or table is None else _cost_dry_plan(args)
     fetch = bool(region) and not args.offline
     boto_session = _input.boto_session(args) if getattr(args, "profile", None) and fetch else None
-    estimate = estimate_of(plan.request, region or None, table, fetch, boto_session, "--prices")
+    estimate = estimate_of(plan.request, region or None, table, fetch, boto_session, "--prices",
+                           choices.alternative_rows(spec.settings()))
     text = json.dumps(estimate.to_dict(), allow_nan=False) if args.output == "json" else estimate.text()
     sys.stdout.write(text + "\n")
     return EXIT_OK
@@ -66,7 +69,8 @@ def _cost_dry_plan(args):
     """The plan of the spec's job rendered as a dry run renders it where no region is configured (the
     placeholder ``<region>``): for ``cost`` with a price table, which needs no region for its prices
     of every region."""
-    return _input.load(args, facts=_input.dry_run_facts(args), digest=True)[2]
+    spec, _, plan, _ = _input.load(args, facts=_input.dry_run_facts(args), digest=True)
+    return spec, plan
 
 
 def _diff(args):

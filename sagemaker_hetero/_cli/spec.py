@@ -6,6 +6,8 @@ A spec is a mapping holding an estimator's keyword arguments, plus ``framework``
     framework: pytorch              # pytorch | tensorflow | generic
     instance_groups:
       - {name: data_group, type: ml.c5.18xlarge, count: 2}
+      - {name: dnn_group, type: ml.p4d.24xlarge, count: 1,
+         alternatives: [ml.p5.48xlarge, {type: ml.g5.48xlarge, count: 2}]}   # docs/capacity.md
     inputs:
       train: {s3_data: "s3://bucket/train", instance_groups: [data_group]}
       dummy: "s3://bucket/dummy"
@@ -44,7 +46,7 @@ GROUP_KEYS = ("name", "type", "count")
 _GROUP_FIELDS = {"name": "instance_group_name", "type": "instance_type", "count": "instance_count"}
 _SHORT = dict((field, key) for key, field in _GROUP_FIELDS.items())
 #: a group's keys: the spec's short ones, or the SDK v2's InstanceGroup arguments
-_GROUP_SPELLINGS = GROUP_KEYS + tuple(_GROUP_FIELDS[k] for k in GROUP_KEYS)
+_GROUP_SPELLINGS = GROUP_KEYS + tuple(_GROUP_FIELDS[k] for k in GROUP_KEYS) + ("alternatives",)
 INPUT_KEYS = tuple(f.name for f in attrs.fields(TrainingInput))
 _FIT_KEYS = ("inputs", "experiment_config")
 #: The section of a spec holding a tuning job's settings (the ``tune`` commands; ``_cli.tuning_spec``).
@@ -168,6 +170,9 @@ def _group(path, item, out, written):
     ``written``: ``{field: the key the spec wrote}``, filled in."""
     fields, guesses = {}, []
     for key in item:
+        if key == "alternatives":  # the group's other choices (docs/capacity.md): checked with the job
+            fields[key] = _alternatives(item[key])
+            continue
         field = _group_key(key)
         if field is None:
             _unknown("%s.%s" % (path, key), key, _GROUP_SPELLINGS, out)
@@ -186,6 +191,19 @@ def _group(path, item, out, written):
             out.append(Problem("%s.%s" % (path, _SHORT[field]), "is required (or %s, the SDK v2's name)" % field))
             written[field] = _SHORT[field]
     return fields
+
+
+def _alternatives(value):
+    """A group's ``alternatives:`` as InstanceGroup takes them: ``{type: T, count: N}`` as ``(T, N)``, ``{type: T}``
+    as ``T``; anything else as written (the job's checks name what is wrong with it)."""
+    if not isinstance(value, list):
+        return value
+    out = []
+    for item in value:
+        if isinstance(item, dict) and "type" in item and set(item) <= {"type", "count"}:
+            item = (item["type"], item["count"]) if "count" in item else item["type"]
+        out.append(item)
+    return out
 
 
 def _groups(value, out):

@@ -6,6 +6,7 @@ configured; ``--format cli-input-json`` refuses a request that still holds a pla
 to pass. ``submit`` runs the preflight first (``--no-preflight``: not), and checks ``--group``
 against the spec's instance groups before anything is created.
 """
+import contextlib
 import json
 import shlex
 import sys
@@ -66,7 +67,7 @@ def _render(args):
         return _archive.digest(built[0])
 
     # the plan rendered once, for the checks: the code key is the archive's SHA-256
-    plan = _input.load(args, facts=_input.dry_run_facts(args), digest=archived if args.archive else True)[2]
+    spec, _, plan, _ = _input.load(args, facts=_input.dry_run_facts(args), digest=archived if args.archive else True)
     body = built[0] if built else None
     text = json.dumps(plan.request, indent=2)
     if args.format == "cli-input-json":
@@ -78,8 +79,10 @@ def _render(args):
     sys.stdout.write(text + "\n")
     if args.cost:  # stdout stays the request
         from sagemaker_hetero._aws.pricing import estimate_of
+        from sagemaker_hetero._model.choices import alternative_rows
 
-        sys.stderr.write(estimate_of(plan.request, plan.region, args.prices, argument="--prices").text() + "\n")
+        sys.stderr.write(estimate_of(plan.request, plan.region, args.prices, argument="--prices",
+                                     alternatives=alternative_rows(spec.settings())).text() + "\n")
     return EXIT_OK
 
 
@@ -170,23 +173,48 @@ def _submit(args):
         return _submit_dry_run(args)
     spec, job, _, _ = _input.load(args, facts=_input.dry_run_facts(args))
     _check_groups(args.group, job.group_names if job.heterogeneous else [HOMOGENEOUS_GROUP], "the spec's job")
+    from sagemaker_hetero._capacity import failover, history
+
     session = _input.session(args)
     estimator = spec.estimator(session)
-    estimator.fit(spec.inputs, wait=False, experiment_config=spec.experiment_config, preflight=not args.no_preflight)
-    job = estimator.latest_training_job
     progress = sys.stderr if args.output == "json" else sys.stdout
+    if (args.wait or args.logs) and failover.applies(session, estimator.job_settings(spec.inputs), job):
+        return _submit_failover(args, spec, estimator, progress)
+    with contextlib.redirect_stdout(progress):  # what the failover says of its choices
+        estimator.fit(spec.inputs, wait=False, experiment_config=spec.experiment_config,
+                      preflight=not args.no_preflight)
+    job = estimator.latest_training_job
     progress.write("Created training job %s in %s\n" % (job.name, session.boto_region_name))
     progress.flush()
     if not (args.wait or args.logs):
         if args.output == "json":
-            return watch.report(args, job.describe())
+            desc = job.describe()
+            return watch.report(args, desc, attempts=history.recorded(job.attempts, desc))
         return EXIT_OK
     try:
         desc = watch.with_group_option(job.wait, logs="All" if args.logs else "None", out=progress,
                                        instance_groups=args.group)
     except E.UnexpectedStatusException as exc:
-        return watch.ended(args, job, exc)
-    return watch.report(args, desc) if args.output == "json" else EXIT_OK
+        return watch.ended(args, job, exc, attempts=job.attempts or None)
+    return watch.report(args, desc, attempts=history.recorded(job.attempts, desc)) if args.output == "json" else EXIT_OK
+
+
+def _submit_failover(args, spec, estimator, progress):
+    """``submit --wait`` of a job with alternatives or a capacity_wait: the failover waits for each job it
+    makes (docs/capacity.md), saying so and its attempts' table on ``progress``; the JSON holds the attempts."""
+    try:
+        with contextlib.redirect_stdout(progress):
+            estimator.fit(spec.inputs, wait=True, logs="All" if args.logs else "None",
+                          experiment_config=spec.experiment_config, preflight=not args.no_preflight)
+    except E.UnexpectedStatusException as exc:
+        job = estimator.latest_training_job
+        if job is None:  # no job was made: every choice was refused at CreateTrainingJob
+            raise
+        if isinstance(exc, E.CapacityError) and exc.attempts:
+            sys.stderr.write(E.shown("%s: %s\n" % (PROG, exc)))
+        return watch.ended(args, job, exc, attempts=job.attempts)
+    job = estimator.latest_training_job
+    return watch.report(args, job.describe(), attempts=job.attempts) if args.output == "json" else EXIT_OK
 
 
 def _submit_dry_run(args):

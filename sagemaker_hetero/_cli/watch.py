@@ -50,14 +50,17 @@ def _status_text(desc):
     return "%s: %s%s" % (desc.get("TrainingJobName"), status_words(desc), _failure_line(desc))
 
 
-def report(args, desc, bill=None):
-    """The job's status (and, given, its ``bill``) on stdout; exit 1 if it Failed or was Stopped."""
+def report(args, desc, bill=None, attempts=None):
+    """The job's status (and, given, its ``bill``) on stdout; exit 1 if it Failed or was Stopped. ``attempts``:
+    the submission's attempts (``_capacity.walk.Attempt``), in the JSON too."""
     from sagemaker_hetero._request import describe
 
     summary = describe.status_summary(desc)
     if args.output == "json":
         if bill is not None or getattr(args, "command", None) == "status":
             summary["cost"] = bill.to_dict() if bill is not None else None
+        if attempts is not None:
+            summary["attempts"] = [a.as_dict() for a in attempts]
         sys.stdout.write(json.dumps(summary) + "\n")
     else:
         lines = [_status_text(desc)] + (bill.seconds_lines() + bill.cost_lines() if bill is not None else [])
@@ -65,9 +68,9 @@ def report(args, desc, bill=None):
     return EXIT_JOB_FAILED if summary["status"] in ("Failed", "Stopped") else EXIT_OK
 
 
-def ended(args, job, exc):
+def ended(args, job, exc, attempts=None):
     """A waited-for or followed job ended Failed or Stopped: its final status, status message and
-    failure reason on stderr (and its status object on stdout with ``--output json``); exit 1."""
+    failure reason on stderr (and its status object on stdout with ``--output json``, with ``attempts``); exit 1."""
     try:
         desc = job.describe()
     except E.AWSError:  # the job's end is known; what it said is not worth another exit code
@@ -76,7 +79,7 @@ def ended(args, job, exc):
     sys.stderr.write(E.shown("%s: %s\n" % (PROG, _status_text(desc))))
     sys.stderr.flush()
     if getattr(args, "output", None) == "json":
-        report(args, desc)
+        report(args, desc, attempts=attempts)
     return EXIT_JOB_FAILED
 
 
@@ -91,15 +94,17 @@ def with_group_option(call, **kwargs):
 
 def _status(args):
     from sagemaker_hetero._aws.pricing import bill_of
+    from sagemaker_hetero._capacity.history import attempts_of
     from sagemaker_hetero._request import describe
 
     session = _input.session(args)
     desc = session.describe_training_job(args.job)
+    attempts = attempts_of(desc, session.describe_training_job) if args.output == "json" else None
     bill = None
     if desc.get("BillableTimeInSeconds") is not None:  # the job has ended: what it was billed
         bill = bill_of(desc, describe.region_of(desc) or session.boto_region_name, args.prices, fetch=True,
                        boto_session=session.boto_session, argument="--prices")
-    return report(args, desc, bill)
+    return report(args, desc, bill, attempts)
 
 
 class _Watched(object):

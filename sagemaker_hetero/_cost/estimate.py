@@ -143,6 +143,8 @@ class Estimate(object):
     keep_alive = attrs.field(default=0)
     spot = attrs.field(default=False)
     max_wait = attrs.field(default=None)
+    #: the instance groups' other choices (docs/capacity.md), each priced as a group: not in the totals
+    alternatives = attrs.field(default=())
 
     @property
     def worst_case_seconds(self):
@@ -184,7 +186,10 @@ class Estimate(object):
                 self.max_wait) if self.max_wait else ""
             notes.append("managed spot: the bill is at most the on-demand figures above;%s at most max_run %s of it "
                          "is training" % (wait, duration(self.max_run)))
-        return notes + price_notes(self.groups)
+        if self.alternatives:
+            notes.append("alternatives: an instance group's other choices, each in place of its first (not in the "
+                         "total)")
+        return notes + price_notes(tuple(self.groups) + tuple(self.alternatives))
 
     def brief(self):
         """One line for a cluster view when no group's price is known (None when one is): why, once."""
@@ -205,6 +210,10 @@ class Estimate(object):
                          "unknown (%s for the groups priced)" % usd_text(self._known_worst())))
         else:
             rows.append(("total", "", "", "", usd_text(hourly), usd_text(worst)))
+        for g in self.alternatives:
+            rows.append(("%s (alternative)" % g.name, str(g.instance_type), str(g.count),
+                         rate_text(g.price.usd_per_hour if isinstance(g.price, Price) else None),
+                         usd_text(g._hourly()), usd_text(g._worst())))
         return rows
 
     def title(self):
@@ -241,7 +250,8 @@ class Estimate(object):
                 "max_wait": self.max_wait, "worst_case_seconds": self.worst_case_seconds,
                 "hourly_usd": self.hourly_usd, "worst_case_usd": self.worst_case_usd,
                 "known_worst_case_usd": self.known_worst_case_usd, "complete": self.complete,
-                "groups": [g.to_dict() for g in self.groups], "notes": self.notes()}
+                "groups": [g.to_dict() for g in self.groups], "notes": self.notes(),
+                "alternatives": [g.to_dict() for g in self.alternatives]}
 
 
 def _table(title, rows, notes):
@@ -252,9 +262,10 @@ def _table(title, rows, notes):
     return lines
 
 
-def estimate(request, prices, region):
+def estimate(request, prices, region, alternatives=()):
     """The :class:`Estimate` of a CreateTrainingJob ``request`` (or a description) with ``prices``
-    (``{instance_type: Price or Unknown}``; a type not in it is unknown) in ``region``."""
+    (``{instance_type: Price or Unknown}``; a type not in it is unknown) in ``region``; ``alternatives``:
+    the instance groups' other choices, ``[(group, type, count)]``, priced apart."""
     stopping = request.get("StoppingCondition") or {}
     resource = request.get("ResourceConfig") or {}
     max_run = stopping.get("MaxRuntimeInSeconds") or D.MAX_RUN_SECONDS
@@ -262,5 +273,8 @@ def estimate(request, prices, region):
     seconds = max_run + keep_alive
     groups = tuple(GroupCost(name, itype, count, prices.get(itype) or Unknown(itype, "its price was not looked up"),
                              seconds) for name, itype, count in groups_of(request))
+    others = tuple(GroupCost(name, itype, count, prices.get(itype) or Unknown(itype, "its price was not looked up"),
+                             seconds) for name, itype, count in alternatives)
     return Estimate(region=region, groups=groups, max_run=max_run, keep_alive=keep_alive,
-                    spot=bool(request.get("EnableManagedSpotTraining")), max_wait=stopping.get("MaxWaitTimeInSeconds"))
+                    spot=bool(request.get("EnableManagedSpotTraining")), max_wait=stopping.get("MaxWaitTimeInSeconds"),
+                    alternatives=others)

@@ -216,6 +216,12 @@ ARGUMENTS = (
     _A("job_name", falsy_is_not_given=True,
        doc=("The job's name; default: base_job_name and a timestamp. fit(job_name=...) replaces it. "
             "Not in the SDK v2, which takes it in fit() only.")),
+    _A("capacity_wait", 0, "capacity_wait",
+       doc=("Seconds to wait, when every instance group's choice has failed for capacity, before the first "
+            "choices are tried again (docs/capacity.md); 0 does not wait. Never sent.")),
+    _A("capacity_attempts", attribute="capacity_attempts",
+       doc=("The most jobs a submission makes for capacity reasons (docs/capacity.md); default: one per "
+            "choice of the instance groups. Never sent.")),
     _A("framework_version", attribute="framework_version", takes=FRAMEWORKS,
        doc=("The framework's version, e.g. '2.1.0', which chooses the Deep Learning Container; "
             "needed without image_uri.")),

@@ -5,12 +5,22 @@ They live here, low in the house, so the job model can read them without importi
 ``sagemaker_hetero.instance_group`` and ``sagemaker_hetero.inputs`` re-export them, and each class
 names its public module as its ``__module__`` (reprs and pickles read as before).
 """
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from sagemaker_hetero._model import record
 from sagemaker_hetero._model.keywords import keywords_checked
 
 __all__ = ["InstanceGroup", "TrainingInput", "ShuffleConfig"]
+
+
+def _choices(value):
+    """An InstanceGroup's ``alternatives`` as a tuple (a record is hashable); each ``[type, count]`` pair
+    a tuple too. Anything else is kept as given: the job's checks say what is wrong with it."""
+    if isinstance(value, list):
+        value = tuple(value)
+    if isinstance(value, tuple):
+        return tuple(tuple(v) if isinstance(v, list) else v for v in value)
+    return value
 
 
 @record.frozen
@@ -28,11 +38,17 @@ class InstanceGroup(object):
         The type of every instance of the group, e.g. ``"ml.p3.2xlarge"``.
     instance_count : int, optional
         How many instances the group has (at least 1).
+    alternatives : list, optional
+        Given by keyword (the SDK v2's three arguments keep their places): the group's other choices, in the
+        order they are tried when SageMaker has no capacity or quota for the first (docs/capacity.md), each
+        an instance type (the same count) or an ``(instance type, count)`` pair. Never sent: a request holds
+        one choice per group.
     """
 
     instance_group_name: Optional[str] = record.field(default=None)
     instance_type: Optional[str] = record.field(default=None)
     instance_count: Optional[int] = record.field(default=None)
+    alternatives: Optional[Tuple[Any, ...]] = record.field(default=None, repr=False, converter=_choices)
 
     @property
     def name(self):

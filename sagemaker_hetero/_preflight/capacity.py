@@ -15,16 +15,38 @@ from sagemaker_hetero._preflight.ask import Asker, Unanswered
 from sagemaker_hetero._preflight.state import state_of
 from sagemaker_hetero.exceptions import CapacityError, logger
 
-__all__ = ["is_capacity", "capacity_error", "advice"]
+__all__ = ["is_capacity", "capacity_reason", "capacity_error", "advice", "CAPACITY_WORDS"]
 
 LOGGER = logger()  # its records shown (exceptions.shown)
 #: At most this many quotas are asked for, all groups together.
 MAX_ASKED = 12
 
 
+#: What SageMaker's words for a failure for capacity hold (lower case): its FailureReason
+#: ``CapacityError: Unable to provision ...``, a secondary status message ``Insufficient capacity error
+#: from EC2 ...``, EC2's ``InsufficientInstanceCapacity``.
+CAPACITY_WORDS = ("capacityerror", "insufficient capacity", "insufficientinstancecapacity")
+
+
 def is_capacity(status, reason):
-    """Whether a job that ended ``status`` with failure ``reason`` failed for capacity (as the SDK v2 tells)."""
-    return status == "Failed" and "CapacityError" in str(reason or "")
+    """Whether a job that ended ``status`` with failure ``reason`` failed for capacity."""
+    text = str(reason or "").lower()
+    return status == "Failed" and any(word in text for word in CAPACITY_WORDS)
+
+
+def capacity_reason(status, desc):
+    """The words of a job that ended ``status`` as ``desc`` describes it that say it failed for capacity:
+    its FailureReason, else the last secondary status message saying so; None: it did not fail for capacity."""
+    if status != "Failed":
+        return None
+    reason = (desc or {}).get("FailureReason")
+    if is_capacity(status, reason):
+        return reason
+    for transition in reversed((desc or {}).get("SecondaryStatusTransitions") or []):
+        message = transition.get("StatusMessage") if isinstance(transition, dict) else None
+        if is_capacity(status, message):
+            return message if not reason else "%s (%s)" % (reason, message)
+    return None
 
 
 def advice(groups, alternatives):
@@ -79,5 +101,5 @@ def capacity_error(session, name, status, desc):
         except Exception as exc:  # noqa: BLE001 - the alternatives never hide the failure
             LOGGER.debug("No alternatives for the capacity error of %s: %s", name, exc)
     return CapacityError(name, status, desc.get("FailureReason"), instance_groups=groups,
-                         alternatives=dict((t, [o for o, _ in others]) for t, others in alternatives.items()),
+                         same_family_types=dict((t, [o for o, _ in others]) for t, others in alternatives.items()),
                          advice=advice(groups, alternatives))

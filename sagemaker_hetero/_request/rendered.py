@@ -14,13 +14,15 @@ class RenderedRequest(dict):
     :meth:`describe_cluster` gives the same table as text. ``dict(request)`` is a plain copy.
     """
 
-    __slots__ = ("plan", "estimate")
+    __slots__ = ("plan", "estimate", "choices")
 
-    def __init__(self, request=(), plan=None, estimate=None):
+    def __init__(self, request=(), plan=None, estimate=None, choices=None):
         super(RenderedRequest, self).__init__(request)
         self.plan = plan
         #: ``estimate(prices)``: the request's cost estimate shown below the cluster (None: none)
         self.estimate = estimate
+        #: ``choices(prices)``: the instance groups' choices, priced, as lines below the cluster (None: none)
+        self.choices = choices
 
     def __reduce__(self):  # copies and pickles are plain requests again
         return (dict, (dict(self),))
@@ -31,6 +33,8 @@ class RenderedRequest(dict):
         from sagemaker_hetero._request import view  # the table's code: only when the request is shown
 
         shown = view.view_of_plan(self.plan, self)
+        if self.choices is not None:
+            shown = attrs.evolve(shown, notes=tuple(shown.notes) + tuple(self.choices(prices)))
         return attrs.evolve(shown, cost=self.estimate(prices)) if self.estimate is not None else shown
 
     def describe_cluster(self, prices=None):
