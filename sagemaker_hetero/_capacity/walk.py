@@ -18,7 +18,7 @@ __all__ = ["Walk", "Attempt", "attempt_name", "named_types", "table", "as_json",
 #: What an attempt came to (``Attempt.outcome``) besides a job's own end status (``Failed``, ``Stopped``).
 COMPLETED, IN_PROGRESS, NOT_CREATED, SKIPPED = "Completed", "InProgress", "NotCreated", "Skipped"
 CREATED = (COMPLETED, IN_PROGRESS, "Failed", "Stopped")
-_SUFFIX = "-c%d"
+_ATTEMPT_SUFFIX = "-c%d"
 
 
 def attempt_name(name, number):
@@ -26,7 +26,7 @@ def attempt_name(name, number):
     the name cut so that the whole stays within SageMaker's 63 characters."""
     if number <= 1:
         return name
-    suffix = _SUFFIX % number
+    suffix = _ATTEMPT_SUFFIX % number
     return name[: D.MAX_JOB_NAME - len(suffix)].rstrip("-") + suffix
 
 

@@ -31,7 +31,7 @@ from sagemaker_hetero.local import _fork_closed
 
 __all__ = ["MEMORY_DIR", "TRASH_DIR", "NotPrivate", "root_problems", "ready_root", "open_dir", "private_folder",
            "new_folder", "open_below", "create_new", "write_new", "JobLock", "OwnedFolder", "sweep", "remove_later",
-           "remove_tree", "memory_folder"]
+           "remove_tree", "memory_folder", "holds_file"]
 
 MEMORY_DIR = "/dev/shm"  # a tmpfs on Linux: code unpacked there costs no disk (memory_folder)
 TRASH_DIR = ".trash"  # <root>/.trash/<pid>-*/: folders being deleted in the background
@@ -477,3 +477,24 @@ def memory_folder():
         return None
     finally:
         os.close(own)
+
+
+def holds_file(root, name, marker):
+    """Whether ``name`` in the folder ``root`` (a descriptor) is a folder (not a link) holding the regular
+    file ``marker`` (a local job's folder, by its marker file), or None when there is no such entry."""
+    try:
+        info = os.stat(name, dir_fd=root, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISDIR(info.st_mode):
+        return False
+    try:
+        folder = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=root)
+    except OSError:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(marker, dir_fd=folder, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+    finally:
+        os.close(folder)

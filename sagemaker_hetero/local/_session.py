@@ -9,7 +9,6 @@ import posixpath
 import random
 import shutil
 import socket
-import stat
 import sys
 import tempfile
 import threading
@@ -200,7 +199,7 @@ class LocalSession(_protocol.NotAws):
             root = _private.open_dir(self.root) if os.path.isdir(self.root) else None
             if root is not None:
                 try:
-                    found = _is_job_folder(root, job_name)
+                    found = _private.holds_file(root, job_name, JOB_MARKER)
                 finally:
                     os.close(root)
         if not found:
@@ -340,7 +339,7 @@ class LocalSession(_protocol.NotAws):
             raise ConfigError([Problem("job_name", "a local job of this name is still running", name)])
         root = _private.open_dir(self.root)
         try:
-            if _is_job_folder(root, name) is False:
+            if _private.holds_file(root, name, JOB_MARKER) is False:
                 message = "%s exists and is not a local job's folder; choose another job_name or root" % job_dir
                 raise ConfigError([Problem("job_name", message, name)])
             _private.remove_later([job_dir], self.root)
@@ -537,27 +536,6 @@ class LocalSession(_protocol.NotAws):
             posixpath.join(output, plan.job_name, "output"), self.out or sys.stdout, self.grace_period, self.keep,
             transitions, removable, lock, prepare, scratch,
         )
-
-
-def _is_job_folder(root, name):
-    """Whether ``name`` in the folder ``root`` (a descriptor) is a local job's folder (a folder, not a
-    link, holding the marker file), or None when there is no such entry."""
-    try:
-        info = os.stat(name, dir_fd=root, follow_symlinks=False)
-    except FileNotFoundError:
-        return None
-    if not stat.S_ISDIR(info.st_mode):
-        return False
-    try:
-        folder = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=root)
-    except OSError:
-        return False
-    try:
-        return stat.S_ISREG(os.stat(JOB_MARKER, dir_fd=folder, follow_symlinks=False).st_mode)
-    except OSError:
-        return False
-    finally:
-        os.close(folder)
 
 
 def _code_folder(job_dir, memory, size):

@@ -35,7 +35,7 @@ USAGE_DIR = "usage"  # <job dir>/usage/<host>.jsonl
 NOTE_FILE = "not-sampled.txt"  # <job dir>/usage/not-sampled.txt: why no host was sampled
 INTERVAL = 1.0  # seconds between readings, at first
 LINES_PER_STEP = 36000  # readings at one interval before it doubles (10 hours at 1 s)
-_SUFFIX = ".jsonl"
+_SAMPLES_SUFFIX = ".jsonl"
 _PROC = "/proc"
 _RESCAN = 30  # every process is read in one reading of so many (see Sampler.tick)
 _MAX_LINE = 4096  # a longer line is not one the sampler wrote: skipped
@@ -62,10 +62,10 @@ def samples(job_dir):
         path = os.path.join(folder, name)
         if name == NOTE_FILE:
             note = _read_note(path)
-        elif name.endswith(_SUFFIX) and not os.path.islink(path):
+        elif name.endswith(_SAMPLES_SUFFIX) and not os.path.islink(path):
             host = _read_host(path)
             if host is not None:
-                hosts[name[:-len(_SUFFIX)]] = host
+                hosts[name[:-len(_SAMPLES_SUFFIX)]] = host
     return {"hosts": hosts, "note": note}
 
 
@@ -214,7 +214,7 @@ class Sampler(object):
         self._hosts = []
         try:
             for name, group, pid in hosts:
-                fd = _private.create_new(folder, name + _SUFFIX, flags=os.O_APPEND)
+                fd = _private.create_new(folder, name + _SAMPLES_SUFFIX, flags=os.O_APPEND)
                 host = _Host(name, group, pid, (cores or _cores)(pid), fd)
                 self._hosts.append(host)
                 self._write(host, {"host": name, "group": group, "cores": host.cores, "memory_bytes": self._memory,
