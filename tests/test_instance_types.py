@@ -222,3 +222,13 @@ def test_every_documented_size_is_a_type_and_no_stem_is_in_both_tables():
         for stem, sizes in table.items():
             assert all(T.is_instance_type("ml.%s.%s" % (stem, size)) for size in sizes)
     assert set(T.ACCELERATOR_MEMORY_GIB) == set(T.ACCELERATED_SIZES)
+
+
+@pytest.mark.parametrize("text, named", [
+    ("CapacityError: Unable to provision requested ML compute capacity for ml.p4d.24xlarge.", ["ml.p4d.24xlarge"]),
+    ("ml.g5.2xlarge then ml.p5.48xlarge, and ml.g5.2xlarge again", ["ml.g5.2xlarge", "ml.p5.48xlarge"]),
+    ("Please retry using a different ML instance type.", []),
+    (None, []),
+])
+def test_the_types_a_message_names_are_read_by_the_one_parser(text, named):
+    assert T.named_in(text) == named

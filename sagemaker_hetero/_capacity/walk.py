@@ -5,10 +5,8 @@ moves ONE group to its next choice: the group whose current type the failure nam
 first group, in declared order, that still has a choice. When no group has one left, every choice
 has failed; after ``capacity_wait`` the walk starts again from the first choices.
 """
-import re
-
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._model import record
+from sagemaker_hetero._model import instance_types, record
 from sagemaker_hetero._model.choices import choice_text
 from sagemaker_hetero._request import describe
 
@@ -32,7 +30,7 @@ def attempt_name(name, number):
 
 def named_types(message, types):
     """The instance types among ``types`` that ``message`` names (an ``ml.`` type as a whole word)."""
-    found = set(re.findall(r"ml\.[a-z0-9-]+\.[a-z0-9]+", message or ""))
+    found = set(instance_types.named_in(message))
     return [t for t in types if t in found]
 
 

@@ -17,7 +17,7 @@ import re
 
 __all__ = ["PREFIX", "GPU_FAMILIES", "NEURON_CORES_PER_DEVICE", "NEURON_CORES_FIXED", "NO_VOLUME_FAMILIES",
            "SMDDP_INSTANCE_TYPES", "SMDDP_MIN_P_GENERATION", "SMDISTRIBUTED_EXCLUDED_TYPE", "InstanceType", "parse",
-           "is_instance_type", "named_as_type", "family", "series", "gpu", "processor", "processor_for",
+           "is_instance_type", "named_as_type", "named_in", "family", "series", "gpu", "processor", "processor_for",
            "neuron_cores_per_device", "neuron_cores_fixed", "takes_volume", "smddp", "smdistributed_refused",
            "CPU_SIZES", "ACCELERATED_SIZES", "ACCELERATOR_MEMORY_GIB", "vcpus", "gpus", "accelerators",
            "gpu_memory_gib"]
@@ -103,6 +103,7 @@ ACCELERATOR_MEMORY_GIB = {"g4dn": 16, "g5": 24, "g6": 24, "g6e": 48, "p2": 12, "
 _TYPE = r"^ml\.(?P<stem>[a-z0-9-]+)\.(?P<size>[a-z0-9-]+)\Z"  # \Z: no trailing newline, as $ allows
 _STEM = r"^(?P<family>[a-z]+)(?P<generation>\d+)(?P<capabilities>[a-z0-9-]*)$"
 _SERIES = r"^ml\.([a-z]+\d+)"
+_NAMED = r"\bml\.[a-z0-9-]+\.[a-z0-9]+\b"
 _P_GENERATION = r"ml\.p(\d+)"
 
 
@@ -175,6 +176,16 @@ def is_instance_type(value):
 def named_as_type(value):
     """Whether ``value`` is a string that starts as an instance type's name does (``ml.``)."""
     return isinstance(value, str) and value.startswith(PREFIX)
+
+
+def named_in(text):
+    """The instance types ``text`` names (``ml.<stem>.<size>`` as whole words, in order, each once): a
+    capacity failure's message names the type it could not provision, or none."""
+    found = []
+    for name in re.findall(_NAMED, text if isinstance(text, str) else ""):
+        if name not in found:
+            found.append(name)
+    return found
 
 
 def family(value):
