@@ -1,0 +1,1 @@
+"""SageMaker Python SDK v3's training API, with this package's checks and runs."""
