@@ -1,0 +1,1 @@
+"""SageMaker Python SDK v3's ``sagemaker.core`` names the training API uses (docs/v3.md)."""

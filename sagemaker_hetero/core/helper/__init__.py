@@ -1,0 +1,1 @@
+"""SageMaker Python SDK v3's ``sagemaker.core.helper``: the session (``session_helper``)."""

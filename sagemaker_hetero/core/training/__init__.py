@@ -1,0 +1,1 @@
+"""SageMaker Python SDK v3's ``sagemaker.core.training``: the configuration classes (``configs``)."""

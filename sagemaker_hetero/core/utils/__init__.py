@@ -1,0 +1,1 @@
+"""SageMaker Python SDK v3's ``sagemaker.core.utils``: its exceptions (``exceptions``)."""
