@@ -99,6 +99,8 @@ def build(settings):
     )
     if s.output_compression is not None and job.output_compression is None:  # ModelTrainer's CompressionType
         job = record.evolve(job, output_compression=s.output_compression)
+    if s.empty_hyperparameters:  # ModelTrainer: SDK v3 sends HyperParameters {} when there are none
+        job = record.evolve(job, empty_hyperparameters=True)
     return job, out.items
 
 

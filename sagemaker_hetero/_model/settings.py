@@ -39,6 +39,7 @@ def _fields():
         config_tags=record.field(default=None),  # the defaults configuration's, appended unless given
         output_compression=record.field(default=None),  # CompressionType sent as given (ModelTrainer: "GZIP")
         distribution_as_given=record.field(default=False),  # ModelTrainer: a channel without one sends none
+        empty_hyperparameters=record.field(default=False),  # ModelTrainer: HyperParameters {} sent when none
     )
     for argument in ARGUMENTS:
         if argument.setting:

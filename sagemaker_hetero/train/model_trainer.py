@@ -241,7 +241,8 @@ class ModelTrainer(object):
             channels.extend(_settings.managed_channels(self.source_code, managed.uri, groups or None))
             if self.source_code.source_dir and not str(self.source_code.source_dir).startswith("s3://"):
                 uploads[_settings.MANAGED[0]] = self.source_code.source_dir
-        values.update(base_job_name=base, job_name=name, distribution_as_given=True)
+        values.update(base_job_name=base, job_name=name, distribution_as_given=True,
+                      empty_hyperparameters=True)
         settings = _build.settings(None, values, dict(channels) if channels else None)
         return settings, uploads, found
 
