@@ -275,9 +275,12 @@ class ModelTrainer(object):
                                             submit=submit, digest=False)
         if problems:
             raise ConfigError([_settings.renamed(p) for p in problems])
-        if submit and made.facts is not facts:  # the looked-up facts: the default bucket's account
-            settings, uploads, _ = self._settings(inputs, made.facts, now)
-            made = _runner.checked_plan(settings, session_ok, now, _runner.local_path_exists, facts=made.facts)
+        if submit and not session_ok.local_mode:  # the default bucket, by name (created if missing, as SDK v3 does)
+            from sagemaker_hetero._model import record
+
+            facts = record.evolve(made.facts, default_bucket=session_ok.default_bucket())
+            settings, uploads, _ = self._settings(inputs, facts, now)
+            made = _runner.checked_plan(settings, session_ok, now, _runner.local_path_exists, facts=facts)
         return made, uploads
 
     def _warn_every_host(self):
