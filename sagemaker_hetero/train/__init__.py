@@ -5,13 +5,13 @@
 """
 import importlib as _importlib
 
-_LAZY = {"ModelTrainer": "sagemaker_hetero.train.model_trainer", "Mode": "sagemaker_hetero.train.model_trainer"}
+_ON_FIRST_USE = {"ModelTrainer": "sagemaker_hetero.train.model_trainer", "Mode": "sagemaker_hetero.train.model_trainer"}
 
 __all__ = ["ModelTrainer"]
 
 
 def __getattr__(name):
-    module = _LAZY.get(name)
+    module = _ON_FIRST_USE.get(name)
     if module is None:
         raise AttributeError("module 'sagemaker_hetero.train' has no attribute %r" % (name,))
     value = getattr(_importlib.import_module(module), name)
@@ -20,4 +20,4 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_ON_FIRST_USE))

@@ -10,16 +10,18 @@ import datetime
 import json
 
 from sagemaker_hetero._defaults import CODE_CHANNEL
+from sagemaker_hetero._model.arguments import ARGUMENTS
 from sagemaker_hetero.core.training.configs import (CheckpointConfig, Compute, FileSystemDataSource, InputData,
                                                     OutputDataConfig, S3DataSource, StoppingCondition)
 from sagemaker_hetero.exceptions import Problem
 from sagemaker_hetero.inputs import TrainingInput
+from sagemaker_hetero.train import _driver
 from sagemaker_hetero.instance_group import InstanceGroup
 
 __all__ = ["DRIVERS_CHANNEL", "MANAGED", "V3_PACKAGE", "DEFAULT_INSTANCE_TYPE", "DEFAULT_MAX_RUNTIME",
            "base_job_name", "job_name", "serialised", "merged", "channels", "values", "renamed", "not_carried"]
 
-DRIVERS_CHANNEL = "sm_drivers"
+DRIVERS_CHANNEL = _driver.CHANNEL
 #: The channels SDK v3 adds for the code and its driver, routed to every instance group.
 MANAGED = (CODE_CHANNEL, DRIVERS_CHANNEL)
 #: What a refusal names: where what the facade does not carry lives.
@@ -34,7 +36,6 @@ _V3_NAMES = (
     ("instance_type", "compute.instance_type"), ("instance_count", "compute.instance_count"),
     ("volume_size", "compute.volume_size_in_gb"), ("volume_kms_key", "compute.volume_kms_key_id"),
     ("keep_alive_period_in_seconds", "compute.keep_alive_period_in_seconds"),
-    ("training_plan", "compute.training_plan_arn"), ("instance_placement_config", "compute.instance_placement_config"),
     ("use_spot_instances", "compute.enable_managed_spot_training"),
     ("max_run", "stopping_condition.max_runtime_in_seconds"), ("max_wait", "stopping_condition.max_wait_time_in_seconds"),
     ("output_path", "output_data_config.s3_output_path"), ("output_kms_key", "output_data_config.kms_key_id"),
@@ -43,7 +44,6 @@ _V3_NAMES = (
     ("encrypt_inter_container_traffic", "networking.enable_inter_container_traffic_encryption"),
     ("checkpoint_s3_uri", "checkpoint_config.s3_uri"), ("checkpoint_local_path", "checkpoint_config.local_path"),
     ("input_mode", "training_input_mode"), ("inputs", "input_data_config"),
-    ("training_repository_access_mode", "training_image_config.training_repository_access_mode"),
     ("max_retry_attempts", "with_retry_strategy"), ("metric_definitions", "with_metric_definitions"),
 )
 
@@ -157,17 +157,60 @@ def managed_channels(source_code, managed_uri, every_group):
     return out
 
 
+def _camel(name):
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+def _request_form(value):
+    """A configuration's ``model_dump()`` as the request writes it (CamelCase keys)."""
+    if isinstance(value, dict):
+        return dict((_camel(k), _request_form(v)) for k, v in value.items() if v is not None)
+    if isinstance(value, list):
+        return [_request_form(v) for v in value]
+    return value
+
+
+def by_request_path(prefix, config, out):
+    """Each field of the SDK v3 ``config`` (named after the request's shape at ``prefix``) as the SDK v2
+    argument whose request path it is (``_model.arguments``): a new pass-through field needs no line here."""
+    for field, value in (config.model_dump() if config is not None else {}).items():
+        path = prefix + (_camel(field),)
+        if value is None or path in _SKIPPED:
+            continue
+        if path in _ARGUMENT_AT:
+            out[_ARGUMENT_AT[path]] = _request_form(value)
+        elif isinstance(value, dict):
+            by_request_path(path, _Dumped(value), out)
+    return out
+
+
+class _Dumped(object):
+    def __init__(self, values):
+        self.values = values
+
+    def model_dump(self):
+        return self.values
+
+
+_ARGUMENT_AT = dict((a.path, a.name) for a in ARGUMENTS if a.path is not None and a.setting)
+#: what ``_compute_values`` writes itself (the groups, type, count and volume: SDK v3's defaults)
+_SKIPPED = tuple(("ResourceConfig", _camel(f)) for f in ("instance_groups", "instance_type", "instance_count",
+                                                          "volume_size_in_gb", "enable_managed_spot_training",
+                                                          "instance_preferences"))
+
+
+def enabled(config_class):
+    """SDK v3's default of a ``with_*`` builder called without a configuration: its one flag on."""
+    import inspect
+
+    (flag,) = [name for name in inspect.signature(config_class.__init__).parameters if name != "self"]
+    return {flag: True}
+
+
 def _compute_values(compute):
-    values = dict(volume_size=30 if compute.volume_size_in_gb is None else compute.volume_size_in_gb,
-                  volume_kms_key=compute.volume_kms_key_id,
-                  keep_alive_period_in_seconds=compute.keep_alive_period_in_seconds,
-                  training_plan=compute.training_plan_arn,
+    values = by_request_path(("ResourceConfig",), compute, {})
+    values.update(volume_size=30 if compute.volume_size_in_gb is None else compute.volume_size_in_gb,
                   use_spot_instances=bool(compute.enable_managed_spot_training))
-    if compute.instance_placement_config is not None:
-        config = compute.instance_placement_config
-        placement = {"EnableMultipleJobs": config.enable_multiple_jobs,
-                     "PlacementSpecifications": config.placement_specifications}
-        values["instance_placement_config"] = dict((k, v) for k, v in placement.items() if v is not None)
     if compute.instance_groups:
         values["instance_groups"] = [
             InstanceGroup(g.instance_group_name, g.instance_type, g.instance_count)
@@ -208,10 +251,5 @@ def values(t, default_output, checkpoint_default):
     if isinstance(checkpoint, CheckpointConfig):
         out.update(checkpoint_s3_uri=checkpoint.s3_uri or checkpoint_default,
                    checkpoint_local_path=checkpoint.local_path)
-    image_config = t.training_image_config
-    if image_config is not None:
-        auth = image_config.training_repository_auth_config
-        out.update(training_repository_access_mode=image_config.training_repository_access_mode,
-                   training_repository_credentials_provider_arn=None if auth is None
-                   else auth.training_repository_credentials_provider_arn)
+    by_request_path(("AlgorithmSpecification", "TrainingImageConfig"), t.training_image_config, out)
     return out

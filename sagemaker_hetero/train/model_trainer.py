@@ -132,19 +132,19 @@ class ModelTrainer(object):
 
     def with_infra_check_config(self, infra_check_config: Optional[InfraCheckConfig] = None) -> "ModelTrainer":
         """Run the service's infrastructure checks first (default: on)."""
-        self._infra_check_config = infra_check_config or InfraCheckConfig(enable_infra_check=True)
+        self._infra_check_config = infra_check_config or InfraCheckConfig(**_settings.enabled(InfraCheckConfig))
         return self
 
     def with_remote_debug_config(self, remote_debug_config: Optional[RemoteDebugConfig] = None) -> "ModelTrainer":
         """Allow remote debugging (default: on)."""
-        self._remote_debug_config = remote_debug_config or RemoteDebugConfig(enable_remote_debug=True)
+        self._remote_debug_config = remote_debug_config or RemoteDebugConfig(**_settings.enabled(RemoteDebugConfig))
         return self
 
     def with_session_chaining_config(self, session_chaining_config: Optional[SessionChainingConfig] = None
                                      ) -> "ModelTrainer":
         """Chain the session tags of the job's role (default: on)."""
         self._session_chaining_config = session_chaining_config or SessionChainingConfig(
-            enable_session_tag_chaining=True)
+            **_settings.enabled(SessionChainingConfig))
         return self
 
     def with_tensorboard_output_config(self, tensorboard_output_config: Optional[TensorBoardOutputConfig] = None
@@ -247,18 +247,15 @@ class ModelTrainer(object):
         return settings, uploads, found
 
     def _builder_values(self):
+        """What the ``with_*`` builders set, as the SDK v2 arguments of their request fields."""
         out = {}
         if self._metric_definitions:
             out["metric_definitions"] = [{"Name": m.name, "Regex": m.regex} if hasattr(m, "regex") else m
                                          for m in self._metric_definitions]
-        if self._retry_strategy is not None:
-            out["max_retry_attempts"] = self._retry_strategy.maximum_retry_attempts
-        for config, field, name in ((self._infra_check_config, "enable_infra_check", "enable_infra_check"),
-                                    (self._remote_debug_config, "enable_remote_debug", "enable_remote_debug"),
-                                    (self._session_chaining_config, "enable_session_tag_chaining",
-                                     "enable_session_tag_chaining")):
+        for config in (self._retry_strategy, self._infra_check_config, self._remote_debug_config,
+                       self._session_chaining_config):
             if config is not None:
-                out[name] = getattr(config, field)
+                _settings.by_request_path((type(config).__name__,), config, out)
         return out
 
     def _planned(self, inputs, session, now, submit):

@@ -191,3 +191,31 @@ def test_a_failed_job_raises_failed_status_error_with_the_capacity_detail(aws, w
                                  "State: Failed. Failure Reason: CapacityError")
     assert "instance group gpu (ml.g5.xlarge x 1)" in str(error)
 
+
+
+def test_the_builders_set_their_request_fields(workdir):
+    from sagemaker_hetero.core.training.configs import (MetricDefinition, RetryStrategy, TrainingImageConfig,
+                                                        TrainingRepositoryAuthConfig)
+
+    trainer = _trainer(training_image_config=TrainingImageConfig(
+        training_repository_access_mode="Vpc", training_repository_auth_config=TrainingRepositoryAuthConfig(
+            training_repository_credentials_provider_arn="arn:aws:lambda:us-west-2:123456789012:function:creds")),
+        compute=Compute(instance_type="ml.c5.xlarge", instance_count=1, keep_alive_period_in_seconds=300,
+                        training_plan_arn="arn:aws:sagemaker:us-west-2:123456789012:training-plan/p"))
+    request = (trainer.with_retry_strategy(RetryStrategy(maximum_retry_attempts=2)).with_infra_check_config()
+               .with_remote_debug_config().with_session_chaining_config().with_checkpoint_config()
+               .with_metric_definitions([MetricDefinition(name="loss", regex="loss=(.*)")])
+               .train(_inputs()[:0], dry_run=True))
+    assert request["RetryStrategy"] == {"MaximumRetryAttempts": 2}
+    assert request["InfraCheckConfig"] == {"EnableInfraCheck": True}
+    assert request["RemoteDebugConfig"] == {"EnableRemoteDebug": True}
+    assert request["SessionChainingConfig"] == {"EnableSessionTagChaining": True}
+    assert request["AlgorithmSpecification"]["MetricDefinitions"] == [{"Name": "loss", "Regex": "loss=(.*)"}]
+    assert request["AlgorithmSpecification"]["TrainingImageConfig"] == {
+        "TrainingRepositoryAccessMode": "Vpc", "TrainingRepositoryAuthConfig": {
+            "TrainingRepositoryCredentialsProviderArn": "arn:aws:lambda:us-west-2:123456789012:function:creds"}}
+    assert request["ResourceConfig"]["KeepAlivePeriodInSeconds"] == 300
+    assert request["ResourceConfig"]["TrainingPlanArn"].endswith("training-plan/p")
+    name = request["TrainingJobName"]
+    assert request["CheckpointConfig"]["S3Uri"].endswith("/v3-test/%s/checkpoints" % name)
+    assert request["CheckpointConfig"]["LocalPath"] == "/opt/ml/checkpoints"
