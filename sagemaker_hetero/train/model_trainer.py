@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional, Union
 from sagemaker_hetero import _runner
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._request.rendered import RenderedRequest
-from sagemaker_hetero.core.training.configs import (CheckpointConfig, Compute, InfraCheckConfig, InputData,
+from sagemaker_hetero.core.training.configs import (parameters_section, CheckpointConfig, Compute, InfraCheckConfig, InputData,
                                                     MetricDefinition, Networking, OutputDataConfig,
                                                     RemoteDebugConfig, RetryStrategy, SessionChainingConfig,
                                                     SourceCode, StoppingCondition, Tag, TensorBoardOutputConfig,
@@ -383,3 +383,21 @@ class ModelTrainer(object):
 
     def __repr__(self):
         return "ModelTrainer(training_image=%r, base_job_name=%r)" % (self.training_image, self.base_job_name)
+
+
+def _document():
+    """Each public method's numpydoc ``Parameters`` section, made from its signature."""
+    import inspect
+
+    ModelTrainer.__init__.__doc__ = "Describe a training job with SDK v3's arguments (keyword-only)."
+    ModelTrainer.__doc__ = "%s\n\n%s" % (inspect.cleandoc(ModelTrainer.__doc__),
+                                          parameters_section(ModelTrainer.__init__))
+    for name, value in list(vars(ModelTrainer).items()):
+        function = value.__func__ if isinstance(value, classmethod) else value
+        if name.startswith("_") or not inspect.isfunction(function) or "Parameters\n---" in (function.__doc__ or ""):
+            continue
+        if len(inspect.signature(function).parameters) > 1:
+            function.__doc__ = "%s\n\n%s" % (inspect.cleandoc(function.__doc__), parameters_section(function))
+
+
+_document()

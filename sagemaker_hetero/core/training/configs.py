@@ -28,10 +28,40 @@ def _dumped(value):
     return value
 
 
+def parameters_section(function, words=None):
+    """A numpydoc ``Parameters`` section of ``function``'s keyword arguments, in order (``words``: name ->
+    its description; else SDK v3's name is the description)."""
+    import inspect
+
+    lines = ["Parameters", "----------"]
+    for name, p in inspect.signature(function).parameters.items():
+        if name in ("self", "cls"):
+            continue
+        shown = {p.VAR_POSITIONAL: "*", p.VAR_KEYWORD: "**"}.get(p.kind, "") + name
+        kind = getattr(p.annotation, "__name__", None) or str(p.annotation).replace("typing.", "")
+        optional = p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        lines.append("%s : %s%s" % (shown, kind if p.annotation is not p.empty else "object",
+                                     ", optional" if optional else ""))
+        lines.append("    %s" % ((words or {}).get(name) or "SDK v3's ``%s``." % name))
+    return "\n".join(lines) + "\n"
+
+
 class BaseConfig(object):
     """What every configuration class shares: fields kept as given, ``model_dump``, ``model_copy``."""
 
     _fields = ()  # type: tuple
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            return
+        if init.__doc__ is None:
+            init.__doc__ = "Make the configuration; the parameters are the class's (keyword-only)."
+        if "Parameters\n---" not in (cls.__doc__ or ""):
+            import inspect
+
+            cls.__doc__ = "%s\n\n%s" % (inspect.cleandoc(cls.__doc__ or cls.__name__), parameters_section(init))
 
     def _keep(self, values):
         names = []
@@ -48,7 +78,15 @@ class BaseConfig(object):
         return dict((name, _dumped(getattr(self, name))) for name in self._fields)
 
     def model_copy(self, update=None, deep=False):
-        """A copy with the fields in ``update`` changed (pydantic's ``model_copy``)."""
+        """A copy with the fields in ``update`` changed (pydantic's ``model_copy``).
+
+        Parameters
+        ----------
+        update : dict, optional
+            Field name -> new value.
+        deep : bool, default False
+            Copy the nested values too.
+        """
         import copy
 
         values = dict((name, getattr(self, name)) for name in self._fields)

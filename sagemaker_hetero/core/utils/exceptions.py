@@ -34,6 +34,7 @@ class FailedStatusError(UnexpectedStatusException):
 
     def __init__(self, resource_type="(Unkown)", status="(Unkown)", reason="(Unkown)", job_name=None,
                  capacity=None):
+        """Make the error: SDK v3's message, then the job and the capacity advice."""
         super(FailedStatusError, self).__init__(job_name, status, reason)
         self.resource_type = resource_type
         self.reason = reason
@@ -50,6 +51,12 @@ class FailedStatusError(UnexpectedStatusException):
 
     @classmethod
     def of(cls, error):
-        """The ``FailedStatusError`` of an SDK v2 facade's ``UnexpectedStatusException`` (or ``CapacityError``)."""
+        """The ``FailedStatusError`` of an SDK v2 facade's ``UnexpectedStatusException`` (or ``CapacityError``).
+
+        Parameters
+        ----------
+        error : UnexpectedStatusException
+            What the job's wait raised.
+        """
         capacity = error if isinstance(error, CapacityError) else None
         return cls("TrainingJob", error.status, error.failure_reason or "(Unkown)", error.job_name, capacity)
