@@ -258,26 +258,32 @@ class ModelTrainer(object):
                 _settings.by_request_path((type(config).__name__,), config, out)
         return out
 
-    def _planned(self, inputs, session, now, submit):
-        """``(plan, uploads)``: the job checked and rendered once by the runner, as ``session`` runs it
-        (its facts looked up for a submission); raises :class:`ConfigError` with every problem."""
+    def _plan(self, inputs, session, now, submit=False, facts=None):
+        """``(job, plan, problems, uploads)``: the runner's planner on this job as ``session`` runs it
+        (``facts``: default the session's, without a call), every problem under the v3 argument's name."""
         found = self._own_problems(session)
-        facts = _runner.session_facts(session)
+        facts = _runner.session_facts(session) if facts is None else facts
         settings, uploads, more = self._settings(inputs, facts, now)
         found.extend(more)
         session_ok = session if session is None or _runner.is_session(session) else None
         if session_ok is None and session is not None:
             found.append(Problem("sagemaker_session", "must be a sagemaker_hetero Session or LocalSession", session))
-        _, made, problems = _runner.planned(settings, session_ok, now, _runner.local_path_exists, found, facts=facts,
-                                            submit=submit, digest=False)
+        job, made, problems = _runner.planned(settings, session_ok, now, _runner.local_path_exists, found,
+                                              facts=facts, submit=submit, digest=False)
+        return job, made, [_settings.renamed(p) for p in problems], uploads
+
+    def _planned(self, inputs, session, now, submit):
+        """``(plan, uploads)``: the job checked and rendered once by the runner, as ``session`` runs it
+        (its facts looked up for a submission); raises :class:`ConfigError` with every problem."""
+        _, made, problems, uploads = self._plan(inputs, session, now, submit)
         if problems:
-            raise ConfigError([_settings.renamed(p) for p in problems])
-        if submit and not session_ok.local_mode:  # the default bucket, by name (created if missing, as SDK v3 does)
+            raise ConfigError(problems)
+        if submit and not session.local_mode:  # the default bucket, by name (created if missing, as SDK v3 does)
             from sagemaker_hetero._model import record
 
-            facts = record.evolve(made.facts, default_bucket=session_ok.default_bucket())
+            facts = record.evolve(made.facts, default_bucket=session.default_bucket())
             settings, uploads, _ = self._settings(inputs, facts, now)
-            made = _runner.checked_plan(settings, session_ok, now, _runner.local_path_exists, facts=facts)
+            made = _runner.checked_plan(settings, session, now, _runner.local_path_exists, facts=facts)
         return made, uploads
 
     def _warn_every_host(self):

@@ -136,9 +136,14 @@ def test_a_dry_run_imports_no_boto3_and_needs_no_credentials(workdir):
 
 
 def test_the_deprecated_configs_module_warns_and_gives_the_same_classes():
+    import importlib
+
+    import sagemaker_hetero.train
+
     sys.modules.pop("sagemaker_hetero.train.configs", None)
+    sagemaker_hetero.train.__dict__.pop("configs", None)
     with pytest.warns(DeprecationWarning, match="moved to sagemaker_hetero.core.training.configs"):
-        from sagemaker_hetero.train import configs
+        configs = importlib.import_module("sagemaker_hetero.train.configs")
     assert configs.Compute is Compute and configs.SourceCode is SourceCode
 
 
