@@ -21,7 +21,7 @@ ALLOWED = {
     "_preflight": ("_preflight", "_aws", "_cost", "_checks", "_request", "_model"),
     "_tuning": ("_tuning", "_runner", "_checks", "_request", "_model", "parameter"),
     "_cli": ("_cli", "_tuning", "_runner", "_aws", "_cost", "_checks", "_request", "_model", "inputs",
-             "instance_group", "parameter", "tuner", "session", "local"),
+             "instance_group", "parameter", "tuner", "session", "local", "train", "core"),
 }
 #: the stages that are pure: none of them may import the AWS edge
 PURE = ("_model", "_request", "_checks", "_cost")

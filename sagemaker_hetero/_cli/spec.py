@@ -244,11 +244,16 @@ def parse(data, base_dir=None):
         raise ConfigError([Problem("spec", "must be a mapping of estimator arguments", type(data).__name__)])
     out = []
     framework = data.get("framework")
+    if framework == "model_trainer":  # SDK v3's ModelTrainer arguments (_cli.trainer_spec)
+        from sagemaker_hetero._cli import trainer_spec
+
+        return trainer_spec.parse(data, base_dir)
     if not isinstance(framework, str) or framework not in FRAMEWORKS:
+        choices = ", ".join(list(FRAMEWORKS) + ["model_trainer"])
         if "framework" not in data:
-            problem = Problem("framework", "is required: one of %s" % ", ".join(FRAMEWORKS))
+            problem = Problem("framework", "is required: one of %s" % choices)
         else:
-            problem = Problem("framework", "must be one of %s" % ", ".join(FRAMEWORKS), framework)
+            problem = Problem("framework", "must be one of %s" % choices, framework)
         valid = sorted(set(k for f in FRAMEWORKS for k in _spec_keys(_estimator_class(f))))
         for key in data:
             if key not in valid:
