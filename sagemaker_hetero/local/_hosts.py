@@ -25,7 +25,8 @@ import attrs
 from sagemaker_hetero.local import _cluster, _isolation, _launchers, _private, _resolver, _trees
 from sagemaker_hetero.training.environment import Environment
 
-__all__ = ["HostPlan", "prepare_host", "host_environ", "host_command", "python_path_dir", "write_site", "SITE_DIR"]
+__all__ = ["HostPlan", "prepare_host", "host_environ", "host_command", "container_command", "python_path_dir",
+           "write_site", "SITE_DIR"]
 
 SITE_DIR = ".site"
 # Variables of the machine that must not leak into a host: a host gets its own.
@@ -197,6 +198,31 @@ def host_command(program, python, args, code_dir):
     return [python, program] + list(args)
 
 
+def container_command(spec, base):
+    """The request's ``ContainerEntrypoint`` and ``ContainerArguments`` (``spec``: its AlgorithmSpecification)
+    as a host runs them: ``/opt/ml`` in them is ``base``, the host's folder (``None``: the host sees its
+    folder as ``/opt/ml``, in its namespaces). This is how a v3 job's driver starts (``sm_train.sh``)."""
+    argv = list(spec.get("ContainerEntrypoint") or []) + list(spec.get("ContainerArguments") or [])
+    if base is None:
+        return argv
+    pattern = re.compile(re.escape(_isolation.SEEN_BASE) + r"(?=$|/|\s|[;&|'\"])")
+    return [pattern.sub(lambda _: base, arg) for arg in argv]
+
+
+def _entry_point_command(view, env, python, program_dir, launcher, isolate, hosts_spec):
+    """The toolkit's command for the entry point, under the distribution's launcher on its hosts."""
+    argv = host_command(view.user_entry_point, python, view.to_cmd_args(), program_dir)
+    if launcher is not None and launcher[0] == _launchers.MPI:
+        _, per_host, mpirun, agent, fifo_dir = launcher
+        env[_launchers.MPI_DIR_ENV] = fifo_dir
+        return _launchers.wrap_mpi(argv, python, view, env, mpirun, agent, fifo_dir, per_host)
+    if launcher is not None:
+        master = view.master_hostname  # a name only where every resolver knows it
+        address = master if isolate is not None else _resolver.parse_hosts(hosts_spec).get(master, master)
+        return _launchers.wrap(launcher, argv, python, view, address, view.num_gpus)
+    return argv
+
+
 def _is_package(code_dir):
     return os.path.isfile(os.path.join(code_dir, "setup.py"))
 
@@ -241,16 +267,14 @@ def prepare_host(job_dir, cluster, host, request, channels, sources, code, pytho
         base_env, request.get("Environment"), request["TrainingJobName"], base, code_dir, site_dir, hosts_spec,
         host.name, python=python,
     )
-    program_dir = code.folder if code is not None else code_dir  # the code as unpacked: where to look
-    argv = host_command(view.user_entry_point, python, view.to_cmd_args(), program_dir)
-    if launcher is not None and launcher[0] == _launchers.MPI:
-        _, per_host, mpirun, agent, fifo_dir = launcher
-        env[_launchers.MPI_DIR_ENV] = fifo_dir
-        argv = _launchers.wrap_mpi(argv, python, view, env, mpirun, agent, fifo_dir, per_host)
-    elif launcher is not None:
-        master = view.master_hostname  # a name only where every resolver knows it
-        address = master if isolate is not None else _resolver.parse_hosts(hosts_spec).get(master, master)
-        argv = _launchers.wrap(launcher, argv, python, view, address, view.num_gpus)
+    spec = request.get("AlgorithmSpecification") or {}
+    if spec.get("ContainerEntrypoint"):
+        argv = container_command(spec, base if isolate is None else None)
+        if launcher is not None:  # mpirun's way to the hosts, should the command start it
+            env[_launchers.MPI_AGENT_ENV], env[_launchers.MPI_DIR_ENV] = launcher[1:]
+    else:
+        program_dir = code.folder if code is not None else code_dir  # the code as unpacked: where to look
+        argv = _entry_point_command(view, env, python, program_dir, launcher, isolate, hosts_spec)
     if isolate is None:
         return HostPlan(host=host, base_dir=base, argv=argv, cwd=code_dir, env=env)
     env = seen_at(env, base, _isolation.SEEN_BASE)

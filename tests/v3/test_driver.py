@@ -110,6 +110,7 @@ def test_without_distribution_the_entry_script_runs_with_the_hyperparameters_as_
     assert ran["env"]["SM_CHANNEL_TRAIN"] == str(base / "input" / "data" / "train")
     assert json.loads(ran["env"]["SM_HPS"]) == {"epochs": 2, "lr": 0.1, "name": "x"}
     assert ran["env"]["SM_IS_HETERO"] == "true"
+    assert ran["env"]["SM_MASTER_ADDR"] == "algo-1"  # SDK v3's master: the first host by name
     assert read(base, "torchrun.json") is None
 
 
@@ -246,3 +247,27 @@ def test_files_carries_the_source_code_and_the_distribution_as_given():
         "type": "torchrun", "process_count_per_node": 4, "smp": None, "mpi_additional_options": None,
         "instance_group_names": ["gpu"]}
     assert json.loads(_driver.files(SOURCE, None)["distributed.json"].decode()) is None
+
+
+def test_the_requirements_are_installed_with_pip_in_the_code_folder_before_the_script(tmp_path, tools):
+    base = host_tree(tmp_path, "algo-2", dict(SOURCE, requirements="requirements.txt"), None)
+    (base / "input" / "data" / "code" / "requirements.txt").write_text("./no-such-project\n")
+    result = run_driver(base, tools, PIP_NO_INDEX="1")
+    assert result.returncode == 1
+    assert "requirements: expected 'pip install -r requirements.txt' to succeed, got exit status" in (
+        base / "output" / "failure").read_text()
+    assert read(base, "ran.json") is None
+
+
+def test_a_source_dir_archive_is_unpacked_in_the_code_folder_before_the_script_runs(tmp_path, tools):
+    import tarfile
+
+    base = host_tree(tmp_path, "algo-2", {"source_dir": "s3://bucket/src/code.tar.gz", "entry_script": "inner.py"},
+                     None, {"n": "1"})
+    code = base / "input" / "data" / "code"
+    (tmp_path / "inner.py").write_text(TRAIN)
+    with tarfile.open(str(code / "code.tar.gz"), "w:gz") as archive:
+        archive.add(str(tmp_path / "inner.py"), arcname="inner.py")
+    result = run_driver(base, tools)
+    assert result.returncode == 0, result.stdout
+    assert read(base, "ran.json")["argv"] == ["--n", "1"]

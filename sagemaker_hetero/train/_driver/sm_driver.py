@@ -163,15 +163,17 @@ def torchrun_command(distributed, hosts, master, current, entry, torchrun, maste
     return line + entry
 
 
-def mpirun_command(distributed, hosts, cluster, entry, python):
+def mpirun_command(distributed, hosts, cluster, entry, python, agent=None):
     """The ``mpirun`` line the first host of ``hosts`` starts: every host of them, ``-np`` all ranks.
 
-    ``entry``: the entry script and its arguments, run as ``python -m mpi4py`` (SDK v3's).
+    ``entry``: the entry script and its arguments, run as ``python -m mpi4py`` (SDK v3's). ``agent``:
+    a local run's way to the hosts in place of ``ssh`` (its hosts are this machine's loopback addresses).
     """
     nproc = process_count(distributed, distributed.get("_gpus"))
-    interface = cluster.interface
+    interface = "lo" if agent else cluster.interface
+    local = ["--mca", "plm_rsh_agent", agent, "--bind-to", "none", "--map-by", "slot"] if agent else []
     line = ["mpirun", "--host", ",".join("%s:%d" % (h, nproc) for h in hosts), "-np", str(nproc * len(hosts)),
-            "--allow-run-as-root", "--tag-output",
+            "--allow-run-as-root", "--tag-output"] + local + [
             "-mca", "btl_tcp_if_include", interface, "-mca", "oob_tcp_if_include", interface,
             "-mca", "plm_rsh_no_tree_spawn", "1", "-mca", "pml", "ob1", "-mca", "btl", "^openib",
             "-mca", "orte_abort_on_non_zero_status", "1", "-mca", "btl_vader_single_copy_mechanism", "none",
@@ -188,25 +190,25 @@ def mpirun_command(distributed, hosts, cluster, entry, python):
     return line + [python, "-m", "mpi4py"] + entry
 
 
-def decide(source, distributed, resource, hyperparameters, gpus, python, torchrun=("torchrun",), master_addr=None):
+def decide(source, distributed, resource, hyperparameters, gpus, python, torchrun=("torchrun",), master_addr=None,
+           agent=None):
     """What this host runs: ``{"role", "argv", "hosts", "master"}``.
 
     ``role``: ``"plain"`` (no launcher here), ``"torchrun"``, ``"mpi-master"`` (starts ``mpirun``)
     or ``"mpi-worker"`` (waits for the master). ``master_addr``: a function of the master's name
-    giving how it is reached (default: the name).
+    giving how it is reached (default: the name); ``agent``: mpirun's way to the hosts in a local run.
     """
     cluster = Cluster(resource)
     plain = plain_command(source, hyperparameters, python)
-    kind = (distributed or {}).get("type")
-    if not kind or source.get("command"):
-        return {"role": "plain", "argv": plain, "hosts": [cluster.current], "master": cluster.current}
-    if kind not in ("torchrun", "mpi"):
+    distributed = distributed or {}
+    kind = distributed.get("type")
+    if kind not in (None, "torchrun", "mpi"):
         raise DriverError("distributed.json type: expected 'torchrun' or 'mpi', got %r" % (kind,))
+    hosts, master = cluster.launcher_hosts(distributed.get("instance_group_names"))
+    if not kind or source.get("command") or cluster.current not in hosts:  # a command runs as it is (SDK v3)
+        return {"role": "plain", "argv": plain, "hosts": hosts, "master": master}
     if not source.get("entry_script"):
         raise DriverError("sourcecode.json: %s needs an entry_script, got %r" % (kind, source))
-    hosts, master = cluster.launcher_hosts(distributed.get("instance_group_names"))
-    if cluster.current not in hosts:
-        return {"role": "plain", "argv": plain, "hosts": hosts, "master": master}
     options = dict(distributed, _gpus=gpus)
     entry = [source["entry_script"]] + cli_args(hyperparameters)
     if kind == "torchrun":
@@ -215,7 +217,7 @@ def decide(source, distributed, resource, hyperparameters, gpus, python, torchru
         return {"role": "torchrun", "argv": argv, "hosts": hosts, "master": master}
     if cluster.current != master:
         return {"role": "mpi-worker", "argv": [], "hosts": hosts, "master": master}
-    argv = mpirun_command(options, hosts, cluster, entry, python)
+    argv = mpirun_command(options, hosts, cluster, entry, python, agent)
     return {"role": "mpi-master", "argv": argv, "hosts": hosts, "master": master}
 
 
@@ -257,6 +259,19 @@ def exports(base, resource, channels, hyperparameters, source, distributed, plan
     for key, value in hps.items():
         values["SM_HP_%s" % key.replace("-", "_").upper()] = value
     return dict((k, safe_serialize(v)) for k, v in values.items())
+
+
+def launcher_env(resource, role):
+    """The variables SDK v3's torchrun driver sets for NCCL and EFA (none for other roles)."""
+    if role != "torchrun":
+        return {}
+    cluster = Cluster(resource)
+    env = {"NCCL_SOCKET_IFNAME": cluster.interface, "NCCL_PROTO": "simple"}
+    if cluster.instance_type in EFA_NCCL:
+        env["FI_PROVIDER"] = "efa"
+    if cluster.instance_type in EFA_RDMA:
+        env.update(FI_EFA_USE_DEVICE_RDMA="1", RDMAV_FORK_SAFE="1")
+    return env
 
 
 def write_failure(base, message):
@@ -321,8 +336,27 @@ def _start_sshd(environ):
         subprocess.Popen([sshd, "-D"])
 
 
+def local_mpi(environ):
+    """``(agent, FIFO folder)`` a local run gives its hosts for mpirun (sagemaker_hetero.local), else None."""
+    agent, fifos = environ.get("SAGEMAKER_HETERO_MPI_AGENT"), environ.get("SAGEMAKER_HETERO_MPI_DIR")
+    return (agent, fifos) if agent and fifos else None
+
+
+def local_mpi_worker(fifos, host, env):
+    """A local run's mpi host but the first: run the daemon mpirun sends through its FIFO, report its status."""
+    with open(os.path.join(fifos, host + ".cmd")) as handle:
+        line = handle.readline().rstrip("\n")
+    code = subprocess.call(["/bin/sh", "-c", line], env=env)
+    with open(os.path.join(fifos, host + ".done"), "w") as handle:
+        handle.write("%d\n" % code)
+    return code
+
+
 def mpi_worker(plan, environ):
     """A host of the mpi group but its first: serve ``mpirun`` until the first host says it is done."""
+    local = local_mpi(environ)
+    if local:
+        return local_mpi_worker(local[1], environ["SM_CURRENT_HOST"], environ)
     _start_sshd(environ)
     done = environ.get(DONE_ENV) or "%s.%s" % (DONE_FILE, plan["master"])
     print("sagemaker-hetero driver: waiting for %s to finish mpirun (until %s exists)" % (plan["master"], done))
@@ -333,6 +367,8 @@ def mpi_worker(plan, environ):
 
 def mpi_master(plan, env, cwd):
     """The first host of the mpi group: reach the others, run ``mpirun``, then tell them it is done."""
+    if local_mpi(env):  # a local run: mpirun reaches the hosts through the agent
+        return run(plan["argv"], env, cwd)
     _start_sshd(env)
     workers = [h for h in plan["hosts"] if h != plan["master"]]
     for host in workers:
@@ -352,6 +388,13 @@ def _install_requirements(requirements, python, env, cwd):
     if code != 0:
         raise DriverError("requirements: expected 'pip install -r %s' to succeed, got exit status %d"
                           % (requirements, code))
+
+
+def _unpack(name, env, cwd):
+    """``tar -xzf name`` in the code folder, as SDK v3's ``sm_train.sh`` does."""
+    code = subprocess.call(["tar", "-xzf", name], env=env, cwd=cwd)
+    if code != 0:
+        raise DriverError("source_dir: expected 'tar -xzf %s' to unpack the code, got exit status %d" % (name, code))
 
 
 def _read(base):
@@ -375,11 +418,16 @@ def execute(environ):
     gpus = gpu_count()
     found = shutil.which("torchrun", path=environ.get("PATH"))
     torchrun = [found] if found else [python, "-m", "torch.distributed.run"]
-    plan = decide(source, distributed, resource, hyperparameters, gpus, python, torchrun, _address)
+    plan = decide(source, distributed, resource, hyperparameters, gpus, python, torchrun, _address,
+                  (local_mpi(environ) or (None,))[0])
     env = dict(environ)
     env.update(exports(base, resource, channels, hyperparameters, source, distributed, plan, gpus))
+    env.update(launcher_env(resource, plan["role"]))
     code_dir = _path(base, "input", "data", "code")
     cwd = code_dir if os.path.isdir(code_dir) else os.getcwd()
+    archive = source.get("source_dir") or ""
+    if archive.endswith(".tar.gz"):  # SDK v3 uploads such a source_dir as it is, and unpacks it here
+        _unpack(os.path.basename(archive), env, cwd)
     if source.get("requirements"):
         _install_requirements(source["requirements"], python, env, cwd)
     print("sagemaker-hetero driver: %s on %s (group %s): %s" % (
