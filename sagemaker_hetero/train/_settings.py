@@ -137,9 +137,11 @@ def channels(inputs, managed_uri, every_group, managed):
             problems.append(not_carried(path + ".data_source", "a FileSystemDataSource channel", source))
         elif isinstance(source, str) and source.startswith("s3://"):
             out.append((name, _uri_input(source, data.content_type, every_group)))
+        elif isinstance(source, str) and source.startswith("file://"):
+            out.append((name, _uri_input(source, data.content_type, every_group)))
         elif isinstance(source, str) and source:
             uploads[name] = source
-            out.append((name, _uri_input(managed_uri(name), data.content_type, every_group)))
+            out.append((name, _uri_input(managed_uri(name, source), data.content_type, every_group)))
         else:
             problems.append(Problem(path + ".data_source", "must be an S3 URI, a local folder, or an "
                                     "S3DataSource", source))
@@ -151,7 +153,7 @@ def managed_channels(source_code, managed_uri, every_group):
     out = []
     source_dir = source_code.source_dir
     if source_dir:
-        uri = source_dir if str(source_dir).startswith("s3://") else managed_uri(CODE_CHANNEL)
+        uri = source_dir if str(source_dir).startswith("s3://") else managed_uri(CODE_CHANNEL, source_dir)
         out.append((CODE_CHANNEL, _uri_input(uri, None, every_group)))
     out.append((DRIVERS_CHANNEL, _uri_input(managed_uri(DRIVERS_CHANNEL), None, every_group)))
     return out

@@ -23,12 +23,16 @@ CONTAINER_ARGUMENTS = list(_driver.CONTAINER_ARGUMENTS)
 class Locations(object):
     """The S3 URIs SDK v3 derives from the default bucket, the base job name and the job name."""
 
-    def __init__(self, facts, base, job_name, key_prefix=None):
+    def __init__(self, facts, base, job_name, key_prefix=None, local_root=None):
         root = "s3://%s" % facts.bucket()
         if facts.default_bucket_prefix:
             root += "/" + facts.default_bucket_prefix.strip("/")
         self.root, self.base, self.job_name = root, base, job_name
         self.input_prefix = "%s/%s/input" % (key_prefix or base, job_name)
+        #: a local run's: its channels are folders of this machine (the driver's under ``local_root``)
+        self.local = bool(facts.local)
+        self.local_root = os.path.abspath(local_root or os.getcwd())
+        self.drivers_folder = None  # a local run's: the driver files, written once (:func:`local_drivers`)
 
     def output(self):
         """``OutputDataConfig.S3OutputPath``'s default: ``s3://<bucket>/<base job name>``."""
@@ -38,8 +42,14 @@ class Locations(object):
         """``s3://<bucket>/<base>/<job>/<name>`` (the checkpoints' default)."""
         return "%s/%s/%s/%s" % (self.root, self.base, self.job_name, name)
 
-    def uri(self, channel):
-        """Where a channel SDK v3 uploads goes: ``s3://<bucket>/<prefix>/<job>/input/<channel>``."""
+    def uri(self, channel, local_path=None):
+        """Where a channel SDK v3 uploads goes: ``s3://<bucket>/<prefix>/<job>/input/<channel>``; in a local
+        run the folder ``local_path`` itself, or (the driver's) ``<local root>/<job>/input/<channel>``."""
+        if self.local:
+            folder = local_path if local_path else os.path.join(self.local_root, self.job_name, "input", channel)
+            if channel == "sm_drivers" and self.drivers_folder is not None:
+                folder = self.drivers_folder
+            return "file://" + os.path.abspath(folder)
         return "%s/%s/%s" % (self.root, self.input_prefix, channel)
 
 
@@ -106,6 +116,36 @@ def driver_files(source_code, distributed):
     return _driver.files(source_code.model_dump(), _distributed_config(distributed))
 
 
+def local_drivers(files, local_root=None):
+    """The folder holding ``files`` (name -> bytes) for a local run, named by their SHA-256 and written once
+    (under ``local_root``, else the temporary folder): the driver channel of every local run of that code."""
+    import hashlib
+    import tempfile
+
+    digest = hashlib.sha256()
+    for name, body in sorted(files.items()):
+        digest.update(name.encode("utf-8") + b"\0" + body + b"\0")
+    base = os.path.join(os.path.abspath(local_root) if local_root else tempfile.gettempdir(), "sagemaker-hetero-drivers")
+    folder = os.path.join(base, digest.hexdigest())
+    if not os.path.isdir(folder):
+        partial = tempfile.mkdtemp(prefix=".partial-", dir=_made_folder(base))
+        for name, body in files.items():
+            with open(os.path.join(partial, name), "wb") as handle:
+                handle.write(body)
+        try:
+            os.rename(partial, folder)
+        except OSError:  # written meanwhile by another run: the same content
+            import shutil
+
+            shutil.rmtree(partial, ignore_errors=True)
+    return folder
+
+
+def _made_folder(path):
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
 def _channel_uris(request):
     out = {}
     for channel in request.get("InputDataConfig") or []:
@@ -127,12 +167,12 @@ def _ignored(patterns):
 def upload(session, made, uploads, drivers, ignore_patterns=None):
     """Put the local folders of ``uploads`` (channel -> path) and the driver files where ``made``'s request
     says their channels are (a local session's channels are on this machine already: nothing to do)."""
-    if session.local_mode:
+    uris = _channel_uris(made.request)
+    if session.local_mode:  # the channels are this machine's folders, the driver's written when planned
         return
     import shutil
     import tempfile
 
-    uris = _channel_uris(made.request)
     for channel, path in sorted(uploads.items()):
         bucket, key = s3_uris.parse_s3_uri(uris[channel])
         with tempfile.TemporaryDirectory() as tmp:

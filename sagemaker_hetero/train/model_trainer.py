@@ -202,10 +202,9 @@ class ModelTrainer(object):
             found.append(Problem("training_image", "must be the training image's URI", self.training_image))
         found.extend(_upload.source_problems(self.source_code, self.distributed, _runner.local_path_exists))
         found.extend(_upload.distributed_problems(self.distributed, self.compute))
-        if _runner.is_session(session) and session.local_mode != (self.training_mode == Mode.LOCAL_CONTAINER):
-            if self.training_mode == Mode.LOCAL_CONTAINER or not session.local_mode:
-                found.append(Problem("training_mode", "Mode.LOCAL_CONTAINER runs on this machine: pass a "
-                                     "LocalSession (or no session)", self.training_mode))
+        if self.training_mode == Mode.LOCAL_CONTAINER and _runner.is_session(session) and not session.local_mode:
+            found.append(Problem("training_mode", "Mode.LOCAL_CONTAINER runs on this machine: pass a LocalSession "
+                                 "(or no session), not an AWS Session", self.training_mode))
         return found
 
     def _session(self, dry_run):
@@ -226,7 +225,14 @@ class ModelTrainer(object):
         """``(settings, uploads, problems)``: the job's SDK v2 settings with the facts ``facts``."""
         base = self.base_job_name or "model-trainer-job"
         name = _settings.job_name(base, now)
-        managed = _upload.Locations(facts, base, name, self.input_s3_key_prefix)
+        managed = _upload.Locations(facts, base, name, self.input_s3_key_prefix, self.local_container_root)
+        if facts.local and isinstance(self.source_code, SourceCode):  # a local run's driver folder, written once
+            try:
+                files = _upload.driver_files(self.source_code, self.distributed)
+            except ConfigError:  # told by _own_problems
+                files = None
+            if files:
+                managed.drivers_folder = _upload.local_drivers(files, self.local_container_root)
         values = _settings.values(self, managed.output(), managed.under("checkpoints"))
         values.update(self._builder_values())
         found = []
