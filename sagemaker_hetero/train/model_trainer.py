@@ -166,6 +166,35 @@ class ModelTrainer(object):
 
     # -- the job -----------------------------------------------------------------------------
 
+    @classmethod
+    def attach(cls, training_job_name: str, sagemaker_session: Optional[Any] = None) -> "ModelTrainer":
+        """A trainer rebuilt from an existing training job, its ``latest_training_job`` that job
+        (``wait``, ``logs``, ``describe``); ``train(dry_run=True)`` renders its request again. The source
+        code and distribution come back from the job's driver files (this package's); tags do not.
+
+        Parameters
+        ----------
+        training_job_name : str
+            The job.
+        sagemaker_session : Session, optional
+            The session to describe it with (default: a new ``Session()``).
+        """
+        from sagemaker_hetero._aws.training_job import TrainingJob
+        from sagemaker_hetero._cost import diff
+        from sagemaker_hetero._request import s3_uris
+        from sagemaker_hetero.train import _attach
+
+        if sagemaker_session is None:
+            from sagemaker_hetero.session import Session
+
+            sagemaker_session = Session()
+        desc = diff.described(sagemaker_session.describe_training_job, training_job_name)
+        read = lambda uri: sagemaker_session.read_s3_file(*s3_uris.parse_s3_uri(uri))  # noqa: E731
+        trainer = cls(sagemaker_session=sagemaker_session, **_attach.arguments(desc, read))
+        trainer._latest_training_job = TrainingJob(sagemaker_session, training_job_name,
+                                                   failure=sagemaker_session.job_failure)
+        return trainer
+
     @property
     def latest_training_job(self):
         """The latest job ``train`` started (a ``TrainingJob``: ``wait``, ``logs``, ``describe``), or None."""

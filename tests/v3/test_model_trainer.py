@@ -224,3 +224,31 @@ def test_the_builders_set_their_request_fields(workdir):
     name = request["TrainingJobName"]
     assert request["CheckpointConfig"]["S3Uri"].endswith("/v3-test/%s/checkpoints" % name)
     assert request["CheckpointConfig"]["LocalPath"] == "/opt/ml/checkpoints"
+
+
+def test_attach_rebuilds_the_trainer_whose_dry_run_renders_the_job_again(aws, workdir):
+    from sagemaker_hetero.core.training.configs import StoppingCondition
+
+    boto3.client("s3").create_bucket(Bucket="data-bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    trainer = _trainer(sagemaker_session=Session(), distributed=MPI(process_count_per_node=2,
+                                                                     instance_group_names=["gpu"]),
+                       hyperparameters={"epochs": 3, "name": "x"}, environment={"A": "1"},
+                       stopping_condition=StoppingCondition(max_runtime_in_seconds=600))
+    trainer.train(_inputs() + [InputData(channel_name="all", data_source="s3://data-bucket/all")], wait=False,
+                  preflight=False)
+    sent = aws.last_json("CreateTrainingJob")
+    attached = ModelTrainer.attach(sent["TrainingJobName"], sagemaker_session=Session())
+    assert attached.latest_training_job.name == sent["TrainingJobName"]
+    assert attached.distributed.instance_group_names == ["gpu"] and attached.source_code.entry_script == "train.py"
+    again = json.loads(json.dumps(dict(attached.train(dry_run=True))))
+    assert again.pop("TrainingJobName") != sent.pop("TrainingJobName")
+    code = [c for c in sent["InputDataConfig"] if c["ChannelName"] == "code"][0]
+    for request in (again, sent):  # the code's folder: the job's (attached) or a new job's (sent)
+        request["InputDataConfig"] = [c for c in request["InputDataConfig"] if c["ChannelName"] not in ("code",
+                                                                                                          "sm_drivers")]
+    assert again.pop("Environment", None) is None and sent.pop("Environment") == {"A": "1"}  # moto drops it
+    assert again == sent
+    assert code["DataSource"]["S3DataSource"]["InstanceGroupNames"] == ["gpu", "cpu"]
+    from sagemaker_hetero.train import _attach
+
+    assert _attach.arguments(dict(sent, Environment={"A": "1"}), lambda uri: "")["environment"] == {"A": "1"}
