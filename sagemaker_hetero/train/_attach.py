@@ -8,6 +8,8 @@ the code channel's S3 URI as ``source_dir`` (SDK v3 takes an S3 folder there).
 import json
 import re
 
+from sagemaker_hetero._defaults import HOMOGENEOUS_GROUP
+from sagemaker_hetero._request import read_back
 from sagemaker_hetero.core.training import configs as C
 from sagemaker_hetero.train import distributed as _distributed
 from sagemaker_hetero.train._settings import DRIVERS_CHANNEL, MANAGED
@@ -17,10 +19,16 @@ __all__ = ["arguments"]
 _STAMP = re.compile(r"-\d{14}$")
 
 
+def _group_names(desc):
+    """A heterogeneous job's group names (None: a homogeneous one), as ``read_back`` reads them."""
+    names = read_back.group_names(desc)
+    return None if names == [HOMOGENEOUS_GROUP] else names
+
+
 def _compute(desc):
     config = desc.get("ResourceConfig") or {}
-    groups = [C.InstanceGroup(instance_type=g["InstanceType"], instance_count=g["InstanceCount"],
-                              instance_group_name=g["InstanceGroupName"]) for g in config.get("InstanceGroups") or []]
+    groups = [C.InstanceGroup(instance_type=t, instance_count=c, instance_group_name=n)
+              for n, t, c in read_back.groups_of(desc)] if _group_names(desc) else []
     return C.Compute(instance_type=None if groups else config.get("InstanceType"),
                      instance_count=None if groups else config.get("InstanceCount"),
                      volume_size_in_gb=config.get("VolumeSizeInGB"), volume_kms_key_id=config.get("VolumeKmsKeyId"),
@@ -76,7 +84,7 @@ def _driven(uris, read):
 def arguments(desc, read):
     """The ModelTrainer keyword arguments that describe the job ``desc`` again."""
     spec = desc.get("AlgorithmSpecification") or {}
-    groups = [g["InstanceGroupName"] for g in (desc.get("ResourceConfig") or {}).get("InstanceGroups") or []] or None
+    groups = _group_names(desc)
     channels = [c for c in desc.get("InputDataConfig") or [] if "S3DataSource" in c.get("DataSource", {})]
     uris = dict((c["ChannelName"], c["DataSource"]["S3DataSource"]["S3Uri"]) for c in channels)
     source_code, distributed = _driven(uris, read) if DRIVERS_CHANNEL in uris else (None, None)
@@ -86,7 +94,7 @@ def arguments(desc, read):
     output = desc.get("OutputDataConfig") or {}
     checkpoint = desc.get("CheckpointConfig")
     return dict(
-        training_image=spec.get("TrainingImage"), training_input_mode=spec.get("TrainingInputMode") or "File",
+        training_image=read_back.image_of(desc), training_input_mode=spec.get("TrainingInputMode") or "File",
         role=desc.get("RoleArn"), base_job_name=_STAMP.sub("", desc.get("TrainingJobName") or "") or None,
         source_code=source_code, distributed=distributed, compute=_compute(desc), networking=_networking(desc),
         stopping_condition=C.StoppingCondition(max_runtime_in_seconds=stopping.get("MaxRuntimeInSeconds"),
