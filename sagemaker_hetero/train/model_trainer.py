@@ -402,9 +402,12 @@ class ModelTrainer(object):
         from sagemaker_hetero._preflight import modes, run
 
         session = self._aws_session()
-        chosen = modes.checks_of(True if checks is None else list(checks))
+        chosen = modes.checks_of(True if checks is None else list(checks) if isinstance(checks, (list, tuple))
+                                 else checks)
         now = time.time()
         found = self._own_problems(session)
+        if not chosen:
+            found.append(Problem("checks", "must be a list of checks among %s" % ", ".join(modes.CHECKS), checks))
         settings, _, more = self._settings(input_data_config, _runner.session_facts(session), now)
         job, _ = _runner.checked_job(settings, session, now, _runner.local_path_exists, found + more)
         return run.run(session, job, now, chosen)

@@ -252,3 +252,24 @@ def test_attach_rebuilds_the_trainer_whose_dry_run_renders_the_job_again(aws, wo
     from sagemaker_hetero.train import _attach
 
     assert _attach.arguments(dict(sent, Environment={"A": "1"}), lambda uri: "")["environment"] == {"A": "1"}
+
+
+def test_cost_and_diff_of_a_trainer_are_its_dry_runs(workdir):
+    trainer = _trainer()
+    estimate = trainer.estimate_cost(_inputs(), prices={"ml.g5.xlarge": 1.5, "ml.c5.xlarge": 0.25}, fetch=False)
+    assert estimate.hourly_usd == pytest.approx(1.5 + 2 * 0.25)
+    assert estimate.worst_case_usd == pytest.approx(2.0)  # SDK v3's MaxRuntimeInSeconds: an hour
+    request = json.loads(json.dumps(dict(trainer.train(_inputs(), dry_run=True))))
+    assert trainer.diff(request, _inputs()).equal
+    changed = json.loads(json.dumps(request))
+    changed["StoppingCondition"]["MaxRuntimeInSeconds"] = 7200
+    assert trainer.diff(changed, _inputs()).paths == ["StoppingCondition.MaxRuntimeInSeconds"]
+
+
+def test_preflight_checks_the_trainers_job_against_the_account(aws, workdir):
+    trainer = _trainer(sagemaker_session=Session())
+    report = trainer.preflight(_inputs(), checks=["s3"])
+    assert [p.check for p in report.problems] == ["s3"] and "data-bucket" in report.text()
+    with pytest.raises(ConfigError) as info:
+        trainer.preflight(_inputs(), checks=["data"])
+    assert _problems(info.value) == [("checks", ["data"])]
