@@ -23,7 +23,7 @@ from sagemaker_hetero.core.training.configs import (parameters_section, Checkpoi
 from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
 from sagemaker_hetero.train import _settings
 from sagemaker_hetero.train import _upload
-from sagemaker_hetero.train.distributed import DistributedConfig
+from sagemaker_hetero.train.distributed import SMP, DistributedConfig
 
 __all__ = ["Mode", "ModelTrainer"]
 
@@ -273,6 +273,9 @@ class ModelTrainer(object):
         if self.source_code is not None:
             values.update(container_entry_point=_upload.CONTAINER_ENTRYPOINT,
                           container_arguments=_upload.CONTAINER_ARGUMENTS)
+            smp = getattr(self.distributed, "smp", None)
+            if isinstance(smp, SMP):  # SDK v3: model parallelism's parameters as one hyperparameter
+                values["hyperparameters"] = dict(values["hyperparameters"] or {}, **smp._to_mp_hyperparameters())
             channels.extend(_settings.managed_channels(self.source_code, managed.uri, groups or None))
             if self.source_code.source_dir and not str(self.source_code.source_dir).startswith("s3://"):
                 uploads[_settings.MANAGED[0]] = self.source_code.source_dir

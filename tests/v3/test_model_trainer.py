@@ -273,3 +273,13 @@ def test_preflight_checks_the_trainers_job_against_the_account(aws, workdir):
     with pytest.raises(ConfigError) as info:
         trainer.preflight(_inputs(), checks=["data"])
     assert _problems(info.value) == [("checks", ["data"])]
+
+
+def test_torchrun_smp_parameters_are_the_mp_parameters_hyperparameter(workdir):
+    from sagemaker_hetero.train.distributed import SMP
+
+    smp = SMP(hybrid_shard_degree=2, tensor_parallel_degree=4)
+    request = _trainer(distributed=Torchrun(smp=smp, instance_group_names=["gpu"]),
+                       hyperparameters={"epochs": 1}).train(_inputs(), dry_run=True)
+    assert request["HyperParameters"] == {"epochs": "1",
+                                          "mp_parameters": '{"hybrid_shard_degree": 2, "tensor_parallel_degree": 4}'}
