@@ -125,7 +125,8 @@ def local_drivers(files, local_root=None):
     digest = hashlib.sha256()
     for name, body in sorted(files.items()):
         digest.update(name.encode("utf-8") + b"\0" + body + b"\0")
-    base = os.path.join(os.path.abspath(local_root) if local_root else tempfile.gettempdir(), "sagemaker-hetero-drivers")
+    base = os.path.join(os.path.abspath(local_root) if local_root else tempfile.gettempdir(),
+                        "sagemaker-hetero-drivers")
     folder = os.path.join(base, digest.hexdigest())
     if not os.path.isdir(folder):
         partial = tempfile.mkdtemp(prefix=".partial-", dir=_made_folder(base))

@@ -15,11 +15,11 @@ from typing import Any, Dict, List, Optional, Union
 from sagemaker_hetero import _runner
 from sagemaker_hetero._model import build as _build
 from sagemaker_hetero._request.rendered import RenderedRequest
-from sagemaker_hetero.core.training.configs import (parameters_section, CheckpointConfig, Compute, InfraCheckConfig, InputData,
+from sagemaker_hetero.core.training.configs import (CheckpointConfig, Compute, InfraCheckConfig, InputData,
                                                     MetricDefinition, Networking, OutputDataConfig,
                                                     RemoteDebugConfig, RetryStrategy, SessionChainingConfig,
                                                     SourceCode, StoppingCondition, Tag, TensorBoardOutputConfig,
-                                                    TrainingImageConfig)
+                                                    TrainingImageConfig, parameters_section)
 from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
 from sagemaker_hetero.train import _settings
 from sagemaker_hetero.train import _upload

@@ -14,8 +14,9 @@ SPEC = {
     "framework": "model_trainer", "training_image": IMAGE, "role": ROLE, "base_job_name": "hetero",
     "source_code": {"source_dir": "src", "entry_script": "train.py"},
     "distributed": {"type": "torchrun", "instance_group_names": ["gpu"]},
-    "compute": {"instance_groups": [{"instance_group_name": "gpu", "instance_type": "ml.g5.xlarge", "instance_count": 2},
-                                    {"instance_group_name": "cpu", "instance_type": "ml.c5.xlarge", "instance_count": 1}]},
+    "compute": {"instance_groups": [
+        {"instance_group_name": "gpu", "instance_type": "ml.g5.xlarge", "instance_count": 2},
+        {"instance_group_name": "cpu", "instance_type": "ml.c5.xlarge", "instance_count": 1}]},
     "hyperparameters": {"epochs": 3},
     "input_data_config": [
         {"channel_name": "train", "data_source": {"s3_data_type": "S3Prefix", "s3_uri": "s3://bucket/train",

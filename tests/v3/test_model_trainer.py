@@ -158,7 +158,8 @@ def test_model_dump_and_copy_behave_as_pydantics():
 
 
 def test_a_submission_uploads_code_and_drivers_where_the_request_says(aws, workdir):
-    boto3.client("s3").create_bucket(Bucket="data-bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    boto3.client("s3").create_bucket(Bucket="data-bucket",
+                                     CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
     trainer = _trainer(sagemaker_session=Session(), distributed=Torchrun(instance_group_names=["gpu"]))
     assert trainer.train(_inputs(), wait=False, preflight=False) is None
     request = aws.last_json("CreateTrainingJob")
@@ -177,7 +178,8 @@ def test_a_submission_uploads_code_and_drivers_where_the_request_says(aws, workd
 
 
 def test_a_failed_job_raises_failed_status_error_with_the_capacity_detail(aws, workdir):
-    boto3.client("s3").create_bucket(Bucket="data-bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    boto3.client("s3").create_bucket(Bucket="data-bucket",
+                                     CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
 
     def failed(record):
         name = json.loads(record.body)["TrainingJobName"]
@@ -229,7 +231,8 @@ def test_the_builders_set_their_request_fields(workdir):
 def test_attach_rebuilds_the_trainer_whose_dry_run_renders_the_job_again(aws, workdir):
     from sagemaker_hetero.core.training.configs import StoppingCondition
 
-    boto3.client("s3").create_bucket(Bucket="data-bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    boto3.client("s3").create_bucket(Bucket="data-bucket",
+                                     CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
     trainer = _trainer(sagemaker_session=Session(), distributed=MPI(process_count_per_node=2,
                                                                      instance_group_names=["gpu"]),
                        hyperparameters={"epochs": 3, "name": "x"}, environment={"A": "1"},
