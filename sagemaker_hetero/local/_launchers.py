@@ -28,7 +28,8 @@ from sagemaker_hetero._model import hyperparameters as _hyperparameters
 from sagemaker_hetero._model.strategies import FLAG, LOCAL
 
 __all__ = ["TORCHRUN", "MPI", "CONTAINER", "MASTER_PORT", "AGENT", "WORKER", "MPI_DIR_ENV", "MPI_AGENT_ENV",
-           "MPI_MISSING", "SMDISTRIBUTED_REFUSED", "launcher_of", "refusal", "mpirun_for", "write_agent", "wrap", "wrap_mpi"]
+           "MPI_MISSING", "SMDISTRIBUTED_REFUSED", "launcher_of", "refusal", "mpirun_for", "write_agent", "wrap",
+           "wrap_mpi"]
 
 #: The local launchers, named by the strategies' table (``_model/strategies.py``'s ``local`` column).
 MPI, TORCHRUN = (local for _, _, local in LOCAL)

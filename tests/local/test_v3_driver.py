@@ -118,8 +118,9 @@ def test_the_entry_point_is_still_required_without_a_container_entry_point(sessi
 
 def test_opt_ml_in_the_container_command_is_the_hosts_folder_unless_the_host_sees_its_folder_there():
     spec = {"ContainerEntrypoint": ["/bin/bash"], "ContainerArguments": _driver.CONTAINER_ARGUMENTS}
-    assert _hosts.container_command(spec, "/jobs/j/algo-2") == ["/bin/bash", "-c", (
-        "chmod +x /jobs/j/algo-2/input/data/sm_drivers/sm_train.sh && /jobs/j/algo-2/input/data/sm_drivers/sm_train.sh")]
+    script = "/jobs/j/algo-2/input/data/sm_drivers/sm_train.sh"
+    expected = ["/bin/bash", "-c", "chmod +x %s && %s" % (script, script)]
+    assert _hosts.container_command(spec, "/jobs/j/algo-2") == expected
     assert _hosts.container_command(spec, None) == ["/bin/bash"] + _driver.CONTAINER_ARGUMENTS
     assert _hosts.container_command({"ContainerEntrypoint": ["/opt/mlx", "/opt/ml"]}, "/b") == ["/opt/mlx", "/b"]
 

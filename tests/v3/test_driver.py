@@ -19,7 +19,7 @@ HOSTS = ["algo-1", "algo-2", "algo-3"]
 TRAIN = """
 import json, os, sys
 keys = ("SM_CURRENT_INSTANCE_GROUP", "SM_MASTER_ADDR", "SM_HOST_COUNT", "SM_MODEL_DIR", "SM_HPS", "SM_CHANNEL_TRAIN",
-        "SM_IS_HETERO", "SM_CURRENT_INSTANCE_GROUP_HOSTS")
+        "SM_IS_HETERO", "SM_CURRENT_INSTANCE_GROUP_HOSTS", "SM_DISTRIBUTION_INSTANCE_GROUPS")
 with open(os.path.join(os.environ["SAGEMAKER_BASE_DIR"], "ran.json"), "w") as f:
     json.dump({"argv": sys.argv[1:], "cwd": os.getcwd(), "env": {k: os.environ.get(k) for k in keys}}, f)
 sys.exit(int(os.environ.get("EXIT_WITH", "0")))
@@ -152,6 +152,8 @@ def test_the_other_groups_hosts_run_the_entry_script_plainly_and_know_the_launch
     assert ran["argv"] == ["--e", "1"]
     assert ran["env"]["SM_CURRENT_INSTANCE_GROUP"] == "data"
     assert ran["env"]["SM_MASTER_ADDR"] == "algo-3"
+    assert json.loads(ran["env"]["SM_DISTRIBUTION_INSTANCE_GROUPS"]) == ["gpu"]
+    assert json.loads(ran["env"]["SM_CURRENT_INSTANCE_GROUP_HOSTS"]) == ["algo-2"]
 
 
 def test_processes_per_host_are_the_gpus_nvidia_smi_lists_when_not_given(tmp_path, tools):
@@ -271,3 +273,46 @@ def test_a_source_dir_archive_is_unpacked_in_the_code_folder_before_the_script_r
     result = run_driver(base, tools)
     assert result.returncode == 0, result.stdout
     assert read(base, "ran.json")["argv"] == ["--n", "1"]
+
+
+def _driver_module():
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(_driver.__file__), _driver.DRIVER)
+    spec = importlib.util.spec_from_file_location("sm_driver_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_efa_is_told_by_the_hosts_devices_and_sets_the_provider_of_the_launchers(tmp_path):
+    driver = _driver_module()
+    devices = tmp_path / "infiniband"
+    devices.mkdir()
+    assert driver.efa_devices(str(devices)) is False
+    (devices / "rdmap0s6").mkdir()
+    assert driver.efa_devices(str(devices)) is True
+    assert driver.efa_devices(str(tmp_path / "none")) is False
+    resource = {"current_host": "algo-3", "hosts": HOSTS, "current_group_name": "gpu",
+                "instance_groups": [{"instance_group_name": n, "instance_type": t, "hosts": h} for n, t, h in GROUPS]}
+    mpi = {"type": "mpi", "instance_group_names": ["gpu"]}
+    with_efa = driver.decide(SOURCE, mpi, resource, {}, 0, "python3", efa=True)["argv"]
+    assert with_efa[with_efa.index("FI_PROVIDER=efa") - 1] == "-x"
+    assert "FI_PROVIDER=efa" not in driver.decide(SOURCE, mpi, resource, {}, 0, "python3")["argv"]
+    assert driver.launcher_env(resource, "torchrun", True)["FI_PROVIDER"] == "efa"
+    assert driver.launcher_env(resource, "torchrun", False) == {"NCCL_SOCKET_IFNAME": "eth0", "NCCL_PROTO": "simple"}
+
+
+def test_the_drivers_files_are_package_data():
+    import configparser
+    import fnmatch
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    config = configparser.ConfigParser()
+    config.read(os.path.join(root, "setup.cfg"))
+    patterns = [p.strip() for p in config["options.package_data"]["sagemaker_hetero"].split(",")]
+    folder = os.path.dirname(_driver.__file__)
+    data = [name for name in os.listdir(folder) if not name.endswith((".py", ".pyc")) and name != "__pycache__"]
+    assert _driver.TRAIN_SCRIPT in data
+    for name in data:
+        assert any(fnmatch.fnmatch("train/_driver/" + name, p) for p in patterns), name

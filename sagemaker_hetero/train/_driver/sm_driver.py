@@ -36,9 +36,6 @@ import time
 DONE_ENV = "SAGEMAKER_HETERO_MPI_DONE"  # the file a worker of an mpi group waits for (default below)
 DONE_FILE = "/tmp/sagemaker-hetero-mpi-done"
 SSHD_ENV = "SAGEMAKER_HETERO_SSHD"  # the sshd an mpi group's hosts start (empty: none)
-EFA_NCCL = ("ml.g4dn.8xlarge", "ml.g4dn.12xlarge", "ml.g5.48xlarge", "ml.p3dn.24xlarge", "ml.p4d.24xlarge",
-            "ml.p4de.24xlarge", "ml.p5.48xlarge", "ml.p5e.48xlarge", "ml.trn1.32xlarge")
-EFA_RDMA = ("ml.p4d.24xlarge", "ml.p4de.24xlarge", "ml.p5.48xlarge", "ml.p5e.48xlarge", "ml.trn1.32xlarge")
 
 
 class DriverError(Exception):
@@ -180,10 +177,8 @@ def mpirun_command(distributed, hosts, cluster, entry, python, agent=None):
             "-mca", "plm_rsh_num_concurrent", str(len(hosts)),
             "-x", "NCCL_SOCKET_IFNAME=%s" % interface, "-x", "LD_LIBRARY_PATH", "-x", "PATH"]
     line += list(distributed.get("mpi_additional_options") or [])
-    if cluster.instance_type in EFA_NCCL:
+    if distributed.get("_efa"):
         line += ["-x", "FI_PROVIDER=efa", "-x", "NCCL_PROTO=simple"]
-    if cluster.instance_type in EFA_RDMA:
-        line += ["-x", "FI_EFA_USE_DEVICE_RDMA=1"]
     for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
         if name in os.environ:
             line += ["-x", name]
@@ -191,12 +186,13 @@ def mpirun_command(distributed, hosts, cluster, entry, python, agent=None):
 
 
 def decide(source, distributed, resource, hyperparameters, gpus, python, torchrun=("torchrun",), master_addr=None,
-           agent=None):
+           agent=None, efa=False):
     """What this host runs: ``{"role", "argv", "hosts", "master"}``.
 
     ``role``: ``"plain"`` (no launcher here), ``"torchrun"``, ``"mpi-master"`` (starts ``mpirun``)
     or ``"mpi-worker"`` (waits for the master). ``master_addr``: a function of the master's name
-    giving how it is reached (default: the name); ``agent``: mpirun's way to the hosts in a local run.
+    giving how it is reached (default: the name); ``agent``: mpirun's way to the hosts in a local run;
+    ``efa``: whether the host has EFA devices.
     """
     cluster = Cluster(resource)
     plain = plain_command(source, hyperparameters, python)
@@ -209,7 +205,7 @@ def decide(source, distributed, resource, hyperparameters, gpus, python, torchru
         return {"role": "plain", "argv": plain, "hosts": hosts, "master": master}
     if not source.get("entry_script"):
         raise DriverError("sourcecode.json: %s needs an entry_script, got %r" % (kind, source))
-    options = dict(distributed, _gpus=gpus)
+    options = dict(distributed, _gpus=gpus, _efa=efa)
     entry = [source["entry_script"]] + cli_args(hyperparameters)
     if kind == "torchrun":
         address = master_addr(master) if master_addr else master
@@ -253,7 +249,9 @@ def exports(base, resource, channels, hyperparameters, source, distributed, plan
     if distributed:
         values["SM_DISTRIBUTED_DRIVER_DIR"] = _path(data, "sm_drivers")
         values["SM_DISTRIBUTED_CONFIG"] = distributed
-        values["SM_DISTRIBUTION_INSTANCE_GROUPS"] = list(distributed.get("instance_group_names") or [])
+        # the groups whose hosts run the launcher: the one named, else every group (SDK v3)
+        launching = distributed.get("instance_group_names") or sorted(cluster.groups)
+        values["SM_DISTRIBUTION_INSTANCE_GROUPS"] = list(launching)
     for channel in channels:
         values["SM_CHANNEL_%s" % channel.upper()] = _path(data, channel)
     for key, value in hps.items():
@@ -261,16 +259,23 @@ def exports(base, resource, channels, hyperparameters, source, distributed, plan
     return dict((k, safe_serialize(v)) for k, v in values.items())
 
 
-def launcher_env(resource, role):
-    """The variables SDK v3's torchrun driver sets for NCCL and EFA (none for other roles)."""
+def efa_devices(root="/sys/class/infiniband"):
+    """Whether the host has EFA devices (``rdmap*`` under ``root``). SDK v3 decides it from a list of
+    instance types; the devices themselves say it of every type, and libfabric turns RDMA on where
+    the device has it."""
+    try:
+        return any(name.startswith("rdmap") for name in os.listdir(root))
+    except OSError:
+        return False
+
+
+def launcher_env(resource, role, efa):
+    """The variables SDK v3's torchrun driver sets for NCCL, and EFA's provider on a host with EFA."""
     if role != "torchrun":
         return {}
-    cluster = Cluster(resource)
-    env = {"NCCL_SOCKET_IFNAME": cluster.interface, "NCCL_PROTO": "simple"}
-    if cluster.instance_type in EFA_NCCL:
+    env = {"NCCL_SOCKET_IFNAME": Cluster(resource).interface, "NCCL_PROTO": "simple"}
+    if efa:
         env["FI_PROVIDER"] = "efa"
-    if cluster.instance_type in EFA_RDMA:
-        env.update(FI_EFA_USE_DEVICE_RDMA="1", RDMAV_FORK_SAFE="1")
     return env
 
 
@@ -418,11 +423,12 @@ def execute(environ):
     gpus = gpu_count()
     found = shutil.which("torchrun", path=environ.get("PATH"))
     torchrun = [found] if found else [python, "-m", "torch.distributed.run"]
+    efa = efa_devices()
     plan = decide(source, distributed, resource, hyperparameters, gpus, python, torchrun, _address,
-                  (local_mpi(environ) or (None,))[0])
+                  (local_mpi(environ) or (None,))[0], efa)
     env = dict(environ)
     env.update(exports(base, resource, channels, hyperparameters, source, distributed, plan, gpus))
-    env.update(launcher_env(resource, plan["role"]))
+    env.update(launcher_env(resource, plan["role"], efa))
     code_dir = _path(base, "input", "data", "code")
     cwd = code_dir if os.path.isdir(code_dir) else os.getcwd()
     archive = source.get("source_dir") or ""
