@@ -39,9 +39,8 @@ class Mode(enum.Enum):
 _NOT_CARRIED = (("algorithm_name", "a marketplace algorithm (algorithm_name)"),
                 ("model_package_config", "a model package (model_package_config)"),
                 ("config_mgr", "a SageMakerConfig manager (config_mgr)"))
-_HETERO_WARNING = ("%s without instance_group_names runs on every host of a heterogeneous job, as in SDK v3: the "
-                   "hosts of %s join the rendezvous of %s too. Pass instance_group_names=[...] to launch it on one "
-                   "group only (docs/v3.md).")
+_HETERO_WARNING = ("%s without instance_group_names runs on every host of a heterogeneous job, as in SDK v3: %s. "
+                   "Pass instance_group_names=[...] to launch it on one group only (docs/v3.md).")
 
 
 class ModelTrainer(object):
@@ -328,9 +327,14 @@ class ModelTrainer(object):
         groups = (self.compute.instance_groups or []) if self.compute is not None else []
         if isinstance(self.distributed, DistributedConfig) and len(groups) > 1 and \
                 not getattr(self.distributed, "instance_group_names", None):
-            names = [getattr(g, "instance_group_name", "?") for g in groups]
-            warnings.warn(_HETERO_WARNING % (type(self.distributed).__name__, ", ".join(names[1:]), names[0]),
-                          UserWarning, stacklevel=3)
+            from sagemaker_hetero._model import instance_types
+
+            kinds = [(getattr(g, "instance_group_name", "?"), instance_types.gpu(getattr(g, "instance_type", None)))
+                     for g in groups]
+            gpus, cpus = [n for n, gpu in kinds if gpu], [n for n, gpu in kinds if not gpu]
+            who = ("the CPU hosts of %s join the GPU rendezvous of %s" % (", ".join(cpus), ", ".join(gpus))
+                   if gpus and cpus else "the hosts of %s join one rendezvous" % ", ".join(n for n, _ in kinds))
+            warnings.warn(_HETERO_WARNING % (type(self.distributed).__name__, who), UserWarning, stacklevel=3)
 
     def train(self, input_data_config: Optional[List[InputData]] = None, wait: bool = True, logs: bool = True,
               dry_run: bool = False, preflight: Any = None) -> Optional[Dict[str, Any]]:

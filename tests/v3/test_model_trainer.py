@@ -78,7 +78,7 @@ def test_every_problem_at_once_under_the_v3_names(workdir):
 
 
 def test_a_heterogeneous_dry_run_warns_that_every_host_joins_the_launcher(workdir):
-    with pytest.warns(UserWarning, match="hosts of cpu join the rendezvous of gpu"):
+    with pytest.warns(UserWarning, match="the CPU hosts of cpu join the GPU rendezvous of gpu"):
         _trainer(distributed=Torchrun()).train(_inputs(), dry_run=True)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
