@@ -10,11 +10,13 @@ import datetime
 import json
 
 from sagemaker_hetero._defaults import CODE_CHANNEL
+from sagemaker_hetero._model import record
 from sagemaker_hetero._model.arguments import ARGUMENTS
-from sagemaker_hetero.core.training.configs import (CheckpointConfig, Compute, FileSystemDataSource, InputData,
-                                                    OutputDataConfig, S3DataSource, StoppingCondition)
+from sagemaker_hetero.core.training.configs import (BaseConfig, Channel, CheckpointConfig, Compute, DataSource,
+                                                    DatasetSource, FileSystemDataSource, InputData, OutputDataConfig,
+                                                    S3DataSource, StoppingCondition)
 from sagemaker_hetero.exceptions import Problem
-from sagemaker_hetero.inputs import TrainingInput
+from sagemaker_hetero.inputs import ShuffleConfig, TrainingInput
 from sagemaker_hetero.train import _driver
 from sagemaker_hetero.instance_group import InstanceGroup
 
@@ -105,7 +107,29 @@ def _s3_input(source, content_type, every_group):
     return TrainingInput(s3_data=source.s3_uri, s3_data_type=source.s3_data_type,
                          distribution=source.s3_data_distribution_type, attribute_names=source.attribute_names,
                          instance_groups=source.instance_group_names or every_group, content_type=content_type,
-                         model_access_config=source.model_access_config, hub_access_config=source.hub_access_config)
+                         model_access_config=_request_form(_dump(source.model_access_config)),
+                         hub_access_config=_request_form(_dump(source.hub_access_config)))
+
+
+def _dump(value):
+    return value.model_dump() if isinstance(value, BaseConfig) else value
+
+
+def _channel_input(channel, path, every_group):
+    """``(TrainingInput, problems)`` of a v3 ``Channel``: its fields as given (SDK v3 sends it as it is)."""
+    source = channel.data_source.s3_data_source if isinstance(channel.data_source, DataSource) else None
+    if not isinstance(source, S3DataSource):
+        other = getattr(channel.data_source, "file_system_data_source", None) or \
+            getattr(channel.data_source, "dataset_source", None)
+        if other is not None:
+            return None, [not_carried(path + ".data_source", "a %s channel" % type(other).__name__, other)]
+        return None, [Problem(path + ".data_source", "must be DataSource(s3_data_source=S3DataSource(...))",
+                              channel.data_source)]
+    made = _s3_input(source, channel.content_type, every_group)
+    shuffle = channel.shuffle_config
+    return record.evolve(made, compression=channel.compression_type, record_wrapping=channel.record_wrapper_type,
+                         input_mode=channel.input_mode,
+                         shuffle_config=None if shuffle is None else ShuffleConfig(shuffle.seed)), []
 
 
 def _uri_input(uri, content_type, groups=None):
@@ -114,6 +138,8 @@ def _uri_input(uri, content_type, groups=None):
 
 
 def _routed(source):
+    if isinstance(source, DataSource):
+        source = source.s3_data_source
     return isinstance(source, S3DataSource) and bool(source.instance_group_names)
 
 
@@ -128,14 +154,21 @@ def channels(inputs, managed_uri, every_group, managed):
         every_group = None
     for i, data in enumerate(inputs):
         path = "input_data_config[%d]" % i
+        if isinstance(data, Channel):
+            made, problem = _channel_input(data, path, every_group)
+            problems.extend(problem)
+            if made is not None:
+                out.append((data.channel_name, made))
+            continue
         if not isinstance(data, InputData):
-            problems.append(Problem(path, "must be an InputData(channel_name=..., data_source=...)", data))
+            problems.append(Problem(path, "must be an InputData(channel_name=..., data_source=...) or a Channel",
+                                    data))
             continue
         source, name = data.data_source, data.channel_name
         if isinstance(source, S3DataSource):
             out.append((name, _s3_input(source, data.content_type, every_group)))
-        elif isinstance(source, FileSystemDataSource):
-            problems.append(not_carried(path + ".data_source", "a FileSystemDataSource channel", source))
+        elif isinstance(source, (FileSystemDataSource, DatasetSource)):
+            problems.append(not_carried(path + ".data_source", "a %s channel" % type(source).__name__, source))
         elif isinstance(source, str) and source.startswith("s3://"):
             out.append((name, _uri_input(source, data.content_type, every_group)))
         elif isinstance(source, str) and source.startswith("file://"):

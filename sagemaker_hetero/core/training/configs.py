@@ -12,7 +12,7 @@ __all__ = ["BaseConfig", "SourceCode", "Compute", "InstanceGroup", "InputData", 
            "StoppingCondition", "OutputDataConfig", "CheckpointConfig", "Networking", "Tag", "TrainingImageConfig",
            "TrainingRepositoryAuthConfig", "RetryStrategy", "MetricDefinition", "InfraCheckConfig",
            "RemoteDebugConfig", "SessionChainingConfig", "TensorBoardOutputConfig", "ShuffleConfig",
-           "InstancePlacementConfig"]
+           "InstancePlacementConfig", "Channel", "DataSource", "HubAccessConfig", "ModelAccessConfig", "DatasetSource"]
 
 #: SDK v3's ``SourceCode.ignore_patterns`` default.
 IGNORE_PATTERNS = (".env", ".git", "__pycache__", ".DS_Store", ".cache", ".ipynb_checkpoints")
@@ -170,6 +170,45 @@ class FileSystemDataSource(BaseConfig):
 
     def __init__(self, *, file_system_id: str, file_system_access_mode: str, file_system_type: str,
                  directory_path: str) -> None:
+        self._keep(locals())
+
+
+class HubAccessConfig(BaseConfig):
+    """A private hub's model reference to a JumpStart public hub model (an S3DataSource's)."""
+
+    def __init__(self, *, hub_content_arn: str) -> None:
+        self._keep(locals())
+
+
+class ModelAccessConfig(BaseConfig):
+    """The model's end-user license agreement, accepted (an S3DataSource's)."""
+
+    def __init__(self, *, accept_eula: bool) -> None:
+        self._keep(locals())
+
+
+class DatasetSource(BaseConfig):
+    """A channel's data from a SageMaker dataset (not carried by this package: refused, naming SDK v3)."""
+
+    def __init__(self, *, dataset_arn: str) -> None:
+        self._keep(locals())
+
+
+class DataSource(BaseConfig):
+    """Where a ``Channel``'s data is: ``s3_data_source`` (or a file system, or a dataset)."""
+
+    def __init__(self, *, s3_data_source: Optional[S3DataSource] = None,
+                 file_system_data_source: Optional[FileSystemDataSource] = None,
+                 dataset_source: Optional[DatasetSource] = None) -> None:
+        self._keep(locals())
+
+
+class Channel(BaseConfig):
+    """One channel as the request writes it (``input_data_config`` takes it beside ``InputData``)."""
+
+    def __init__(self, *, channel_name: str, data_source: DataSource, content_type: Optional[str] = None,
+                 compression_type: Optional[str] = None, record_wrapper_type: Optional[str] = None,
+                 input_mode: Optional[str] = None, shuffle_config: Optional[ShuffleConfig] = None) -> None:
         self._keep(locals())
 
 
