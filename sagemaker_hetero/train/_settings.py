@@ -243,7 +243,11 @@ def enabled(config_class):
     return {flag: True}
 
 
-def _compute_values(compute):
+#: SDK v3's local instance types (Mode.LOCAL_CONTAINER) -> the ML type a local run stands them in with
+LOCAL_TYPES = {"local": "ml.m5.xlarge", "local_cpu": "ml.m5.xlarge", "local_gpu": "ml.g5.xlarge"}
+
+
+def _compute_values(compute, local=False):
     values = by_request_path(("ResourceConfig",), compute, {})
     values.update(volume_size=30 if compute.volume_size_in_gb is None else compute.volume_size_in_gb,
                   use_spot_instances=bool(compute.enable_managed_spot_training))
@@ -253,6 +257,8 @@ def _compute_values(compute):
             if hasattr(g, "instance_group_name") else g for g in compute.instance_groups]
     else:
         values["instance_type"] = compute.instance_type or DEFAULT_INSTANCE_TYPE
+        if local:
+            values["instance_type"] = LOCAL_TYPES.get(values["instance_type"], values["instance_type"])
         values["instance_count"] = 1 if compute.instance_count is None else compute.instance_count
     return values
 
@@ -265,11 +271,12 @@ def _network_values(networking):
                 encrypt_inter_container_traffic=networking.enable_inter_container_traffic_encryption)
 
 
-def values(t, default_output, checkpoint_default):
+def values(t, default_output, checkpoint_default, local=False):
     """The ``Estimator`` arguments of the ModelTrainer ``t`` (what ``train`` adds: channels, job name).
 
     ``default_output``: SDK v3's ``s3://<default bucket>/<base job name>``; ``checkpoint_default``: its
-    ``.../<base>/<job>/checkpoints`` for a CheckpointConfig without an S3 URI."""
+    ``.../<base>/<job>/checkpoints`` for a CheckpointConfig without an S3 URI; ``local``: a local run's
+    (SDK v3's ``local_cpu`` and ``local_gpu`` instance types stand for ML types, :data:`LOCAL_TYPES`)."""
     compute = t.compute if t.compute is not None else Compute()
     stopping = t.stopping_condition if t.stopping_condition is not None else StoppingCondition()
     output = t.output_data_config if t.output_data_config is not None else OutputDataConfig()
@@ -281,7 +288,7 @@ def values(t, default_output, checkpoint_default):
                hyperparameters=serialised(t.hyperparameters) or None, environment=t.environment or None,
                tags=[{"Key": tag.key, "Value": tag.value} if hasattr(tag, "key") else tag for tag in t.tags or []]
                or None)
-    out.update(_compute_values(compute))
+    out.update(_compute_values(compute, local))
     out.update(_network_values(t.networking))
     checkpoint = t.checkpoint_config
     if isinstance(checkpoint, CheckpointConfig):

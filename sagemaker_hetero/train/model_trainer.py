@@ -110,7 +110,7 @@ class ModelTrainer(object):
         self._session_chaining_config = None  # type: Optional[SessionChainingConfig]
         self._tensorboard_output_config = None  # type: Optional[TensorBoardOutputConfig]
         self._hyperparameters_file()
-        self._planned(None, self.sagemaker_session, time.time(), submit=False)  # every problem, now
+        self._planned(None, self._session(dry_run=True), time.time(), submit=False)  # every problem, now
 
     # -- SDK v3's builders: each sets a request field and returns the trainer ------------------
 
@@ -261,7 +261,7 @@ class ModelTrainer(object):
                 files = None
             if files:
                 managed.drivers_folder = _upload.local_drivers(files, self.local_container_root)
-        values = _settings.values(self, managed.output(), managed.under("checkpoints"))
+        values = _settings.values(self, managed.output(), managed.under("checkpoints"), local=facts.local)
         values.update(self._builder_values())
         found = []
         groups = [g.instance_group_name for g in (self.compute.instance_groups or [])

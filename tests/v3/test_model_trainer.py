@@ -286,3 +286,20 @@ def test_torchrun_smp_parameters_are_the_mp_parameters_hyperparameter(workdir):
                        hyperparameters={"epochs": 1}).train(_inputs(), dry_run=True)
     assert request["HyperParameters"] == {"epochs": "1",
                                           "mp_parameters": '{"hybrid_shard_degree": 2, "tensor_parallel_degree": 4}'}
+
+
+def test_sdk_v3s_local_instance_types_stand_for_ml_types_in_a_local_run(workdir, tmp_path):
+    from sagemaker_hetero.local import LocalSession
+
+    trainer = _trainer(sagemaker_session=LocalSession(root=str(tmp_path / "jobs")), local_container_root=str(tmp_path),
+                       compute=Compute(instance_type="local_gpu", instance_count=1))
+    assert trainer.train(_inputs()[:0], dry_run=True)["ResourceConfig"]["InstanceType"] == "ml.g5.xlarge"
+    with pytest.raises(ConfigError) as info:  # on AWS it is no instance type
+        _trainer(compute=Compute(instance_type="local_cpu", instance_count=1))
+    assert _problems(info.value) == [("compute.instance_type", "local_cpu")]
+
+
+def test_local_container_mode_with_an_aws_session_is_a_problem(aws, workdir):
+    with pytest.raises(ConfigError) as info:
+        _trainer(training_mode=Mode.LOCAL_CONTAINER, sagemaker_session=Session())
+    assert [p.path for p in info.value.problems] == ["training_mode"]
