@@ -255,11 +255,14 @@ def diffed(old, made, against, region=None):
     return diff.diff(old, made.request, against, old_request=before)
 
 
-def execute(session, made, preflight=None, out=None):
+def execute(session, made, preflight=None, out=None, before_create=None):
     """Run the checked plan ``made`` through ``session``: the preflight ``preflight`` asks for, what the
-    account must hold and the code upload (:func:`upload`), then the plan's one create call; the started job."""
+    account must hold and the code upload (:func:`upload`), ``before_create()`` (a ModelTrainer's code and
+    driver channels uploaded), then the plan's one create call; the started job."""
     session.preflight(made, preflight, out)
     upload(session, [made])
+    if before_create is not None:
+        before_create()
     return session.create(made)
 
 

@@ -23,7 +23,7 @@ ALLOWED = {
     "_tuning": ("_tuning", "_runner", "_checks", "_request", "_model", "parameter"),
     "_capacity": ("_capacity", "_runner", "_preflight", "_aws", "_cost", "_checks", "_request", "_model"),
     "_cli": ("_cli", "_capacity", "_tuning", "_runner", "_aws", "_usage", "_cost", "_checks", "_request", "_model",
-             "inputs", "instance_group", "parameter", "tuner", "session", "local"),
+             "inputs", "instance_group", "parameter", "tuner", "session", "local", "train", "core"),
 }
 #: the stages that are pure: none of them may import the AWS edge
 PURE = ("_model", "_request", "_checks", "_cost", "_usage")

@@ -252,6 +252,16 @@ def _input(path, value, out, base_dir=None):
     return TrainingInput(**kwargs)
 
 
+#: what ``framework:`` may be: an estimator's name, or SDK v3's ModelTrainer
+_CHOICES = ", ".join(list(FRAMEWORKS) + ["model_trainer"])
+
+
+def _trainer_spec(data, base_dir):
+    from sagemaker_hetero._cli import trainer_spec
+
+    return trainer_spec.parse(data, base_dir)
+
+
 def parse(data, base_dir=None):
     """A :class:`Spec` of the mapping ``data``; its ``problems`` list what is malformed.
 
@@ -262,11 +272,13 @@ def parse(data, base_dir=None):
         raise ConfigError([Problem("spec", "must be a mapping of estimator arguments", type(data).__name__)])
     out = []
     framework = data.get("framework")
+    if framework == "model_trainer":  # SDK v3's ModelTrainer arguments (_cli.trainer_spec)
+        return _trainer_spec(data, base_dir)
     if not isinstance(framework, str) or framework not in FRAMEWORKS:
         if "framework" not in data:
-            problem = Problem("framework", "is required: one of %s" % ", ".join(FRAMEWORKS))
+            problem = Problem("framework", "is required: one of %s" % _CHOICES)
         else:
-            problem = Problem("framework", "must be one of %s" % ", ".join(FRAMEWORKS), framework)
+            problem = Problem("framework", "must be one of %s" % _CHOICES, framework)
         valid = sorted(set(k for f in FRAMEWORKS for k in _spec_keys(_estimator_class(f))))
         for key in data:
             if key not in valid:

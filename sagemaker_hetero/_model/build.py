@@ -97,6 +97,10 @@ def build(settings):
         **dict(dict((attr, getattr(s, arg)) for attr, arg in AS_GIVEN),
                **dict((attr, sends if getattr(s, arg) else None) for attr, arg, sends in FLAGS))
     )
+    if s.output_compression is not None and job.output_compression is None:  # ModelTrainer's CompressionType
+        job = record.evolve(job, output_compression=s.output_compression)
+    if s.empty_hyperparameters:  # ModelTrainer: SDK v3 sends HyperParameters {} when there are none
+        job = record.evolve(job, empty_hyperparameters=True)
     return job, out.items
 
 
@@ -224,7 +228,10 @@ def _channels(s, heterogeneous, groups, code, out):
     for name, value in s.channels:
         arg = "inputs[%r]" % (name,)
         if isinstance(value, TrainingInput):
-            channels.append(_channel(name, value, arg, heterogeneous, groups, out))
+            channel = _channel(name, value, arg, heterogeneous, groups, out)
+            if s.distribution_as_given and not value.distribution:  # SDK v3 sends no default distribution
+                channel = record.evolve(channel, distribution=None)
+            channels.append(channel)
         elif isinstance(value, str):
             channels.append(Channel(name=name, uri=value, arg=arg, plain=True))
         else:

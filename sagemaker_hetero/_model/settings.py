@@ -37,6 +37,9 @@ def _fields():
         channels=record.field(default=()),  # ((name, str-or-TrainingInput), ...) from fit(inputs)
         inputs_problem=record.field(default=None),  # (what is wrong with fit's inputs as a whole, the inputs given)
         config_tags=record.field(default=None),  # the defaults configuration's, appended unless given
+        output_compression=record.field(default=None),  # CompressionType sent as given (ModelTrainer: "GZIP")
+        distribution_as_given=record.field(default=False),  # ModelTrainer: a channel without one sends none
+        empty_hyperparameters=record.field(default=False),  # ModelTrainer: HyperParameters {} sent when none
     )
     for argument in ARGUMENTS:
         if argument.setting:

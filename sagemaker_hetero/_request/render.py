@@ -251,7 +251,7 @@ def _render_hyperparameters(w, job, context):
         tokens = variables.tokens_in(value)  # a pipeline parameter's value in it: the definition shows its token
         if tokens is not None:
             w.derived[("HyperParameters", key)] = H.encode(tokens)
-    if hps:
+    if hps or job.empty_hyperparameters:
         w.put(("HyperParameters",), hps, "hyperparameters")
         for key, arg in origins.items():
             w.origins[("HyperParameters", key)] = arg

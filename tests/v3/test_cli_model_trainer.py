@@ -1,0 +1,87 @@
+"""``framework: model_trainer`` specs: SDK v3's ModelTrainer arguments on the command line (docs/cli.md)."""
+import json
+
+import pytest
+
+from sagemaker_hetero.cli import main
+from sagemaker_hetero.core.training.configs import Compute, InputData, InstanceGroup, S3DataSource, SourceCode
+from sagemaker_hetero.train import ModelTrainer
+from sagemaker_hetero.train.distributed import Torchrun
+
+ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
+IMAGE = "763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.5.1-gpu-py311-cu124-ubuntu22.04"
+SPEC = {
+    "framework": "model_trainer", "training_image": IMAGE, "role": ROLE, "base_job_name": "hetero",
+    "source_code": {"source_dir": "src", "entry_script": "train.py"},
+    "distributed": {"type": "torchrun", "instance_group_names": ["gpu"]},
+    "compute": {"instance_groups": [
+        {"instance_group_name": "gpu", "instance_type": "ml.g5.xlarge", "instance_count": 2},
+        {"instance_group_name": "cpu", "instance_type": "ml.c5.xlarge", "instance_count": 1}]},
+    "hyperparameters": {"epochs": 3},
+    "input_data_config": [
+        {"channel_name": "train", "data_source": {"s3_data_type": "S3Prefix", "s3_uri": "s3://bucket/train",
+                                                  "instance_group_names": ["gpu"]}},
+        {"channel_name": "prep", "data_source": "s3://bucket/prep"}],
+}
+
+
+@pytest.fixture
+def spec_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("AWS_REGION", "us-west-2")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "train.py").write_text("print('hello')\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # a spec's paths are its folder's
+    return tmp_path
+
+
+def _write(folder, spec):
+    path = folder / "job.json"
+    path.write_text(json.dumps(spec))
+    return str(path)
+
+
+def _without_name(request):
+    request = json.loads(json.dumps(dict(request)))
+    name = request.pop("TrainingJobName")
+    return json.loads(json.dumps(request).replace(name, "<job>"))
+
+
+def test_render_prints_the_same_request_as_the_python_dry_run(capsys, spec_dir):
+    assert main(["render", _write(spec_dir, SPEC)]) == 0
+    rendered = json.loads(capsys.readouterr().out)
+    trainer = ModelTrainer(
+        training_image=IMAGE, role=ROLE, base_job_name="hetero",
+        source_code=SourceCode(source_dir=str(spec_dir / "src"), entry_script="train.py"),
+        distributed=Torchrun(instance_group_names=["gpu"]), hyperparameters={"epochs": 3},
+        compute=Compute(instance_groups=[
+            InstanceGroup(instance_group_name="gpu", instance_type="ml.g5.xlarge", instance_count=2),
+            InstanceGroup(instance_group_name="cpu", instance_type="ml.c5.xlarge", instance_count=1)]))
+    request = trainer.train([
+        InputData(channel_name="train", data_source=S3DataSource(s3_data_type="S3Prefix", s3_uri="s3://bucket/train",
+                                                                 instance_group_names=["gpu"])),
+        InputData(channel_name="prep", data_source="s3://bucket/prep")], dry_run=True)
+    assert _without_name(rendered) == _without_name(request)
+    assert main(["validate", _write(spec_dir, SPEC)]) == 0
+    assert "valid (ModelTrainer, 3 instances in groups gpu, cpu, 4 channels)" in capsys.readouterr().out
+
+
+def test_validate_names_every_problem_by_its_path_in_the_spec(capsys, spec_dir):
+    spec = json.loads(json.dumps(SPEC))
+    spec["compute"]["instance_groups"][1]["instance_count"] = 0
+    spec["distributed"] = {"type": "torchrun", "instance_group_names": ["gpus"]}
+    spec["source_code"]["entry_script"] = "missing.py"
+    spec["stoping_condition"] = {"max_runtime_in_seconds": 60}
+    assert main(["validate", _write(spec_dir, spec), "--output", "json"]) == 2
+    problems = dict((p["path"], p["message"]) for p in json.loads(capsys.readouterr().out)["problems"])
+    assert problems["stoping_condition"] == "is not a model_trainer spec key; did you mean 'stopping_condition'?"
+    assert "distributed.instance_group_names" in problems and "source_code.entry_script" in problems
+    assert any(path.startswith("compute.instance_groups[1]") for path in problems), problems
+
+
+def test_a_field_a_configuration_does_not_take_is_a_problem(capsys, spec_dir):
+    spec = dict(SPEC, compute={"instance_type": "ml.c5.xlarge", "instanse_count": 1}, distributed=None)
+    assert main(["validate", _write(spec_dir, spec), "--output", "json"]) == 2
+    problems = json.loads(capsys.readouterr().out)["problems"]
+    assert problems[0]["path"] == "compute" and "instanse_count" in problems[0]["message"]
