@@ -16,7 +16,7 @@ import collections
 import re
 
 __all__ = ["PREFIX", "GPU_FAMILIES", "NEURON_CORES_PER_DEVICE", "NEURON_CORES_FIXED", "NO_VOLUME_FAMILIES",
-           "SMDDP_INSTANCE_TYPES", "SMDDP_MIN_P_GENERATION", "SMDISTRIBUTED_EXCLUDED_TYPE", "InstanceType", "parse",
+           "SMDDP_INSTANCE_TYPES", "V3_DEFAULT_TYPE", "V3_LOCAL_TYPES", "SMDDP_MIN_P_GENERATION", "SMDISTRIBUTED_EXCLUDED_TYPE", "InstanceType", "parse",
            "is_instance_type", "named_as_type", "named_in", "family", "series", "gpu", "processor", "processor_for",
            "neuron_cores_per_device", "neuron_cores_fixed", "takes_volume", "smddp", "smdistributed_refused",
            "CPU_SIZES", "ACCELERATED_SIZES", "ACCELERATOR_MEMORY_GIB", "vcpus", "gpus", "accelerators",
@@ -98,6 +98,11 @@ _H200_GIB = 1128 // 8
 ACCELERATOR_MEMORY_GIB = {"g4dn": 16, "g5": 24, "g6": 24, "g6e": 48, "p2": 12, "p3": 16, "p3dn": 32, "p4d": 40,
                           "p4de": 80, "p5": 80, "p5e": _H200_GIB, "p5en": _H200_GIB, "trn1": 32, "trn1n": 32,
                           "inf2": 32}
+
+#: SDK v3's default type of a job given no Compute (its TrainDefaults).
+V3_DEFAULT_TYPE = "ml.m5.xlarge"
+#: SDK v3's local instance types (Mode.LOCAL_CONTAINER) -> the ML type a local run stands each in with.
+V3_LOCAL_TYPES = {"local": "ml.m5.xlarge", "local_cpu": "ml.m5.xlarge", "local_gpu": "ml.g5.xlarge"}
 
 # compiled when first used (re's cache), so importing the module costs no regex compile
 _TYPE = r"^ml\.(?P<stem>[a-z0-9-]+)\.(?P<size>[a-z0-9-]+)\Z"  # \Z: no trailing newline, as $ allows

@@ -10,7 +10,7 @@ import datetime
 import json
 
 from sagemaker_hetero._defaults import CODE_CHANNEL
-from sagemaker_hetero._model import record
+from sagemaker_hetero._model import instance_types, record
 from sagemaker_hetero._model.arguments import ARGUMENTS
 from sagemaker_hetero.core.training.configs import (BaseConfig, Channel, CheckpointConfig, Compute, DataSource,
                                                     DatasetSource, FileSystemDataSource, InputData, OutputDataConfig,
@@ -20,7 +20,7 @@ from sagemaker_hetero.inputs import ShuffleConfig, TrainingInput
 from sagemaker_hetero.train import _driver
 from sagemaker_hetero.instance_group import InstanceGroup
 
-__all__ = ["DRIVERS_CHANNEL", "MANAGED", "V3_PACKAGE", "DEFAULT_INSTANCE_TYPE", "DEFAULT_MAX_RUNTIME",
+__all__ = ["DRIVERS_CHANNEL", "MANAGED", "V3_PACKAGE", "DEFAULT_MAX_RUNTIME",
            "base_job_name", "job_name", "serialised", "merged", "channels", "values", "renamed", "not_carried"]
 
 DRIVERS_CHANNEL = _driver.CHANNEL
@@ -28,7 +28,6 @@ DRIVERS_CHANNEL = _driver.CHANNEL
 MANAGED = (CODE_CHANNEL, DRIVERS_CHANNEL)
 #: What a refusal names: where what the facade does not carry lives.
 V3_PACKAGE = "the SageMaker Python SDK v3 (pip install 'sagemaker>=3', from sagemaker.train import ModelTrainer)"
-DEFAULT_INSTANCE_TYPE = "ml.m5.xlarge"  # SDK v3's TrainDefaults, without a Compute
 DEFAULT_MAX_RUNTIME = 3600
 _GZIP = "GZIP"
 
@@ -243,8 +242,6 @@ def enabled(config_class):
     return {flag: True}
 
 
-#: SDK v3's local instance types (Mode.LOCAL_CONTAINER) -> the ML type a local run stands them in with
-LOCAL_TYPES = {"local": "ml.m5.xlarge", "local_cpu": "ml.m5.xlarge", "local_gpu": "ml.g5.xlarge"}
 
 
 def _compute_values(compute, local=False):
@@ -256,9 +253,9 @@ def _compute_values(compute, local=False):
             InstanceGroup(g.instance_group_name, g.instance_type, g.instance_count)
             if hasattr(g, "instance_group_name") else g for g in compute.instance_groups]
     else:
-        values["instance_type"] = compute.instance_type or DEFAULT_INSTANCE_TYPE
+        values["instance_type"] = compute.instance_type or instance_types.V3_DEFAULT_TYPE
         if local:
-            values["instance_type"] = LOCAL_TYPES.get(values["instance_type"], values["instance_type"])
+            values["instance_type"] = instance_types.V3_LOCAL_TYPES.get(values["instance_type"], values["instance_type"])
         values["instance_count"] = 1 if compute.instance_count is None else compute.instance_count
     return values
 
@@ -276,7 +273,7 @@ def values(t, default_output, checkpoint_default, local=False):
 
     ``default_output``: SDK v3's ``s3://<default bucket>/<base job name>``; ``checkpoint_default``: its
     ``.../<base>/<job>/checkpoints`` for a CheckpointConfig without an S3 URI; ``local``: a local run's
-    (SDK v3's ``local_cpu`` and ``local_gpu`` instance types stand for ML types, :data:`LOCAL_TYPES`)."""
+    (SDK v3's ``local_cpu`` and ``local_gpu`` instance types stand for ML types, :data:`~sagemaker_hetero._model.instance_types.V3_LOCAL_TYPES`)."""
     compute = t.compute if t.compute is not None else Compute()
     stopping = t.stopping_condition if t.stopping_condition is not None else StoppingCondition()
     output = t.output_data_config if t.output_data_config is not None else OutputDataConfig()

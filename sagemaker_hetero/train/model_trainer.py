@@ -416,8 +416,9 @@ class ModelTrainer(object):
         if not chosen:
             found.append(Problem("checks", "must be a list of checks among %s" % ", ".join(modes.CHECKS), checks))
         settings, _, more = self._settings(input_data_config, _runner.session_facts(session), now)
-        job, _ = _runner.checked_job(settings, session, now, _runner.local_path_exists, found + more)
-        return run.run(session, job, now, chosen)
+        plan = _runner.checked_plan(settings, session, now, _runner.local_path_exists, found + more, digest=False,
+                                    lookup=run.looked_up(session))
+        return run.run(session, plan, chosen, begun=True)
 
     def _aws_session(self):
         if self.sagemaker_session is None:

@@ -27,7 +27,8 @@ class FailedStatusError(UnexpectedStatusException):
     job_name : str, optional
         The training job.
     capacity : CapacityError, optional
-        The SDK v2 facade's error for a job without capacity: its groups, alternatives and advice.
+        The SDK v2 facade's error for a job without capacity: its groups, the same-family types its quotas allow,
+        the attempts of a failover and advice.
     """
 
     fmt = _FMT
@@ -40,7 +41,8 @@ class FailedStatusError(UnexpectedStatusException):
         self.reason = reason
         self.capacity = capacity
         self.instance_groups = list(capacity.instance_groups) if capacity is not None else []
-        self.alternatives = dict(capacity.alternatives) if capacity is not None else {}
+        self.same_family_types = dict(capacity.same_family_types) if capacity is not None else {}
+        self.attempts = list(capacity.attempts) if capacity is not None else []
         self.advice = capacity.advice if capacity is not None else None
         text = _FMT.format(resource_type=resource_type, status=status, reason=reason)
         if job_name:
