@@ -157,13 +157,13 @@ class _Run(object):
         except UnexpectedStatusException as exc:
             desc = seen.get("desc")
             reason = _capacity.capacity_reason(exc.status, desc)
-            attempt = W.Attempt.of_job(job.name, groups, desc, exc.status, reason)
+            attempt = W.Attempt.of_job(job.name, groups, desc, exc.status, reason, seen=_stamp())
             if reason is None:  # never retried
                 self.attempts.append(attempt)
                 raise
             state_of(self.session).forget_use()  # its instances are not in use: count again
             return job, attempt, exc
-        return job, W.Attempt.of_job(job.name, groups, desc), None
+        return job, W.Attempt.of_job(job.name, groups, desc, seen=_stamp()), None
 
 
 def _watched(job):

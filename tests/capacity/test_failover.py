@@ -272,3 +272,19 @@ def test_the_last_choice_failing_names_every_choice_why_and_the_quota_increases(
     assert "gpu=ml.g5.48xlarge x 2   Failed      CapacityError" in text
     for quota in ("ml.p3dn.24xlarge", "ml.p4d.24xlarge"):
         assert "request an increase of '%s for training job usage' to at least 1" % quota in text
+
+
+def test_every_attempt_that_ended_has_its_start_and_end_even_when_it_failed_before_training(account):
+    failing(account, {NAME: {"FailureReason": PROVISION}})  # as SageMaker: no TrainingEndTime, none started
+    est = fit(two())
+    attempts = est.latest_training_job.attempts
+    assert [a.outcome for a in attempts] == ["Failed", "Completed"]
+    assert all(a.start and a.end for a in attempts), attempts
+
+
+def test_a_job_read_back_that_failed_before_training_ends_at_its_last_modification():
+    from sagemaker_hetero._capacity import walk
+    desc = {"TrainingJobStatus": "Failed", "CreationTime": "2026-01-01T00:00:00", "FailureReason": PROVISION,
+            "LastModifiedTime": "2026-01-01T00:05:00"}
+    attempt = walk.Attempt.of_job(NAME, [("gpu", "ml.p4d.24xlarge", 1)], desc)
+    assert (attempt.start, attempt.end) == ("2026-01-01T00:00:00", "2026-01-01T00:05:00")
