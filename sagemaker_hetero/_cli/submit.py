@@ -77,6 +77,10 @@ def _render(args):
     if args.archive:
         _write_archive(args.archive, plan, body)
     sys.stdout.write(text + "\n")
+    from sagemaker_hetero._capacity.dry_run import choice_notes
+
+    for line in choice_notes(spec.settings()):  # the request holds the first choices: the others on stderr
+        sys.stderr.write(E.shown(line) + "\n")
     if args.cost:  # stdout stays the request
         from sagemaker_hetero._aws.pricing import estimate_of
         from sagemaker_hetero._model.choices import alternative_rows

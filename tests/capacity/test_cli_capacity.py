@@ -35,8 +35,11 @@ def test_a_specs_malformed_alternative_is_a_problem_at_its_path(capsys, spec_dir
 
 def test_the_dry_run_sends_one_choice_and_shows_them_all(capsys, spec_dir):
     path = write_spec(spec_dir, capacity_spec())
-    code, out, _ = run(capsys, "render", path)
+    code, out, err = run(capsys, "render", path)
     assert code == 0 and "alternatives" not in out and "ml.g5.4xlarge" not in out  # the request as SageMaker takes it
+    assert "choices of train: ml.g5.xlarge x 1, then ml.g5.2xlarge x 1, ml.g5.4xlarge x 2" in err
+    code, out, err = run(capsys, "submit", path, "--dry-run")
+    assert code == 0 and "ml.g5.4xlarge" not in out and "then ml.g5.2xlarge x 1, ml.g5.4xlarge x 2" in err
 
 
 def test_submit_wait_prints_the_attempts_table_and_json_holds_the_history(capsys, spec_dir, aws, data_bucket):
