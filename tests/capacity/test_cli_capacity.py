@@ -87,3 +87,16 @@ def test_every_cost_estimate_prices_each_alternative(capsys, spec_dir, monkeypat
     assert [g.instance_type for g in est.estimate_cost(dict(raw="s3://bucket/raw"), prices=prices,
                                                        fetch=False).alternatives] == ["ml.g5.2xlarge", "ml.g5.4xlarge"]
     assert isinstance(est, PyTorch)
+
+
+def test_status_json_finds_the_earlier_attempts_of_a_name_cut_to_63_characters(capsys, spec_dir, aws, data_bucket):
+    first = "a-long-nightly-job-name-" + "x" * 37 + "-b"  # 63 characters: <name>-c2 is cut
+    second = first[:60] + "-c2"
+    failing(aws, {first: {"FailureReason": PROVISION}})
+    code, out, err = run(capsys, "submit", write_spec(spec_dir, capacity_spec(job_name=first)), "--wait")
+    assert code == 0, err
+    assert [n for n, _ in creates(aws)] == [first, second] and len(first) == len(second) == 63
+    code, out, _ = run(capsys, "status", second, "--output", "json")
+    status = json.loads(out)
+    assert [(a["job_name"], a["outcome"]) for a in status["attempts"]] == [(first, "Failed"), (second, "Completed")]
+    assert status["attempts"][0]["reason"] == PROVISION
