@@ -297,6 +297,9 @@ def final_error(session, first, attempts, skipped, failure):
                      "(capacity_wait), add alternatives, or reserve capacity with a SageMaker training plan.")
     advice = getattr(failure, "advice", None) or ""
     lines.extend(line for line in advice.splitlines() if line.startswith("Types of the same family"))
-    return CapacityError(last.name, last.outcome, last.reason, instance_groups=list(last.groups),
-                         same_family_types=getattr(failure, "same_family_types", None), advice="\n".join(lines),
-                         attempts=attempts)
+    error = CapacityError(last.name, last.outcome, last.reason, instance_groups=list(last.groups),
+                          same_family_types=getattr(failure, "same_family_types", None), advice="\n".join(lines),
+                          attempts=attempts)
+    if last.outcome == W.NOT_CREATED:  # no such job: SageMaker refused to create it
+        error.args = ("Training job %s was not created: %s\n%s" % (last.name, last.reason, error.advice),)
+    return error

@@ -288,3 +288,18 @@ def test_a_job_read_back_that_failed_before_training_ends_at_its_last_modificati
             "LastModifiedTime": "2026-01-01T00:05:00"}
     attempt = walk.Attempt.of_job(NAME, [("gpu", "ml.p4d.24xlarge", 1)], desc)
     assert (attempt.start, attempt.end) == ("2026-01-01T00:00:00", "2026-01-01T00:05:00")
+
+
+def test_every_choice_refused_at_creation_says_no_job_was_created(account, fault_proxy):
+    total = ("The account-level service limit 'Number of instances across all training jobs' is 3 Instances, with "
+             "current utilization of 0 Instances and a request delta of 4 Instances.")
+    for _ in range(3):
+        fault_proxy.add_fault("CreateTrainingJob", kind="status", status=400, code="ResourceLimitExceeded",
+                              message=total)
+    with pytest.raises(E.CapacityError) as info:
+        fit(two())
+    assert creates(account) == [] and len(fault_proxy.calls("sagemaker", "CreateTrainingJob")) == 3
+    text = str(info.value)
+    assert text.startswith("Training job %s-c3 was not created: ResourceLimitExceeded: " % NAME), text
+    assert "ended with status" not in text and "Every choice was tried: 3 attempts" in text
+    assert "'Number of instances across all training jobs' to at least 4" in text
