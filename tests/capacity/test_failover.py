@@ -303,3 +303,21 @@ def test_every_choice_refused_at_creation_says_no_job_was_created(account, fault
     assert text.startswith("Training job %s-c3 was not created: ResourceLimitExceeded: " % NAME), text
     assert "ended with status" not in text and "Every choice was tried: 3 attempts" in text
     assert "'Number of instances across all training jobs' to at least 4" in text
+
+
+STARTING = {"Status": "Starting", "StatusMessage": "Insufficient capacity error from EC2 while launching instances, "
+                                                   "retrying!"}
+
+
+@pytest.mark.parametrize("fields", [
+    {"FailureReason": "AlgorithmError: the script exited 1", "SecondaryStatusTransitions": [STARTING]},
+    {"FailureReason": "InternalServerError: the job failed.", "SecondaryStatusTransitions": [
+        STARTING, {"Status": "Downloading", "StatusMessage": "Downloading input data"},
+        {"Status": "Training", "StatusMessage": "Training image download completed. Training in progress."}]},
+], ids=["algorithm error", "instances had after the message"])
+def test_a_job_that_got_its_instances_after_a_capacity_message_is_not_retried(account, fields):
+    failing(account, {NAME: fields})
+    with pytest.raises(E.UnexpectedStatusException) as info:
+        fit(five())
+    assert not isinstance(info.value, E.CapacityError), info.value
+    assert [n for n, _ in creates(account)] == [NAME]
