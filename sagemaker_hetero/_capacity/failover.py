@@ -222,7 +222,11 @@ def submit(session, plan, settings, preflight=None, wait=True, logs="All", out=N
             wait_s = run.first.job.capacity_wait
             if not wait_s:
                 break
-            countdown(wait_s, out)
+            try:
+                countdown(wait_s, out)
+            except KeyboardInterrupt:  # the attempts so far, as at any other end
+                _summary(run)
+                raise
             run.walk.restart()
             if QUOTAS in checks and not _rechosen(run, number + 1):
                 break

@@ -187,7 +187,9 @@ def test_ctrl_c_during_the_wait_ends_it_with_no_job_made(account, monkeypatch, c
     with pytest.raises(KeyboardInterrupt):
         fit(two(gpu_alternatives=["ml.p4d.24xlarge"]), capacity_wait=60, capacity_attempts=5)
     assert [n for n, _ in creates(account)] == [NAME, NAME + "-c2"]
-    assert "no job of this submission is running" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "no job of this submission is running" in out
+    assert "Capacity: 2 attempts:" in out and out.index("running") < out.index("Capacity: 2 attempts:")
 
 
 def test_a_failure_not_for_capacity_is_never_retried(account):
