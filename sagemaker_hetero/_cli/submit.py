@@ -213,7 +213,11 @@ def _submit_failover(args, spec, estimator, progress):
     except E.UnexpectedStatusException as exc:
         job = estimator.latest_training_job
         if job is None:  # no job was made: every choice was refused at CreateTrainingJob
-            raise
+            sys.stderr.write(E.shown("%s: %s\n" % (PROG, exc)))
+            if args.output == "json":  # no job to describe: what is known of the last, and the attempts
+                watch.report(args, {"TrainingJobName": exc.job_name, "TrainingJobStatus": exc.status,
+                                    "FailureReason": exc.failure_reason}, attempts=getattr(exc, "attempts", None))
+            return EXIT_JOB_FAILED
         if isinstance(exc, E.CapacityError) and exc.attempts:
             sys.stderr.write(E.shown("%s: %s\n" % (PROG, exc)))
         return watch.ended(args, job, exc, attempts=job.attempts)

@@ -100,3 +100,18 @@ def test_status_json_finds_the_earlier_attempts_of_a_name_cut_to_63_characters(c
     status = json.loads(out)
     assert [(a["job_name"], a["outcome"]) for a in status["attempts"]] == [(first, "Failed"), (second, "Completed")]
     assert status["attempts"][0]["reason"] == PROVISION
+
+
+def test_submit_json_holds_the_attempts_when_every_choice_was_refused_at_creation(capsys, spec_dir, aws, data_bucket,
+                                                                                   fault_proxy):
+    for _ in range(3):
+        fault_proxy.add_fault("CreateTrainingJob", kind="status", status=400, code="ResourceLimitExceeded",
+                              message="The account-level service limit 'Number of instances across all training jobs' "
+                                      "is 1 Instances, with current utilization of 0 Instances and a request delta of "
+                                      "2 Instances.")
+    code, out, err = run(capsys, "submit", write_spec(spec_dir, capacity_spec()), "--wait", "--output", "json")
+    assert code == 1 and creates(aws) == [] and "Every choice was tried: 3 attempts" in err
+    result = json.loads(out)
+    assert result["job_name"] == "cli-job-c3" and result["status"] == "NotCreated"
+    assert [(a["job_name"], a["outcome"]) for a in result["attempts"]] == [
+        ("cli-job", "NotCreated"), ("cli-job-c2", "NotCreated"), ("cli-job-c3", "NotCreated")]
