@@ -157,13 +157,13 @@ class _Run(object):
         except UnexpectedStatusException as exc:
             desc = seen.get("desc")
             reason = _capacity.capacity_reason(exc.status, desc)
-            attempt = W.Attempt.of_job(job.name, groups, desc, exc.status, reason)
+            attempt = W.Attempt.of_job(job.name, groups, desc, exc.status, reason, seen=_stamp())
             if reason is None:  # never retried
                 self.attempts.append(attempt)
                 raise
             state_of(self.session).forget_use()  # its instances are not in use: count again
             return job, attempt, exc
-        return job, W.Attempt.of_job(job.name, groups, desc), None
+        return job, W.Attempt.of_job(job.name, groups, desc, seen=_stamp()), None
 
 
 def _watched(job):
@@ -222,7 +222,11 @@ def submit(session, plan, settings, preflight=None, wait=True, logs="All", out=N
             wait_s = run.first.job.capacity_wait
             if not wait_s:
                 break
-            countdown(wait_s, out)
+            try:
+                countdown(wait_s, out)
+            except KeyboardInterrupt:  # the attempts so far, as at any other end
+                _summary(run)
+                raise
             run.walk.restart()
             if QUOTAS in checks and not _rechosen(run, number + 1):
                 break
@@ -297,6 +301,9 @@ def final_error(session, first, attempts, skipped, failure):
                      "(capacity_wait), add alternatives, or reserve capacity with a SageMaker training plan.")
     advice = getattr(failure, "advice", None) or ""
     lines.extend(line for line in advice.splitlines() if line.startswith("Types of the same family"))
-    return CapacityError(last.name, last.outcome, last.reason, instance_groups=list(last.groups),
-                         same_family_types=getattr(failure, "same_family_types", None), advice="\n".join(lines),
-                         attempts=attempts)
+    error = CapacityError(last.name, last.outcome, last.reason, instance_groups=list(last.groups),
+                          same_family_types=getattr(failure, "same_family_types", None), advice="\n".join(lines),
+                          attempts=attempts)
+    if last.outcome == W.NOT_CREATED:  # no such job: SageMaker refused to create it
+        error.args = ("Training job %s was not created: %s\n%s" % (last.name, last.reason, error.advice),)
+    return error

@@ -105,12 +105,16 @@ class Attempt(object):
         return list(self.groups)
 
     @classmethod
-    def of_job(cls, name, groups, desc, outcome=None, reason=None):
-        """The attempt of a job its description ``desc`` describes (None: not described)."""
+    def of_job(cls, name, groups, desc, outcome=None, reason=None, seen=None):
+        """The attempt of a job its description ``desc`` describes (None: not described). A job that ended
+        ends at its TrainingEndTime, else (one that failed before training: SageMaker sets none) its
+        LastModifiedTime, else ``seen`` (when its end was seen)."""
         desc = desc or {}
         status = outcome or desc.get("TrainingJobStatus") or IN_PROGRESS
         start = describe.iso(desc.get("TrainingStartTime") or desc.get("CreationTime"))
-        end = describe.iso(desc.get("TrainingEndTime")) if status != IN_PROGRESS else None
+        end = None
+        if status != IN_PROGRESS:
+            end = describe.iso(desc.get("TrainingEndTime") or desc.get("LastModifiedTime")) or seen
         return cls(name, tuple(groups), status, reason or desc.get("FailureReason"), start, end)
 
     def as_dict(self):

@@ -77,6 +77,10 @@ def _render(args):
     if args.archive:
         _write_archive(args.archive, plan, body)
     sys.stdout.write(text + "\n")
+    from sagemaker_hetero._capacity.dry_run import choice_notes
+
+    for line in choice_notes(spec.settings()):  # the request holds the first choices: the others on stderr
+        sys.stderr.write(E.shown(line) + "\n")
     if args.cost:  # stdout stays the request
         from sagemaker_hetero._aws.pricing import estimate_of
         from sagemaker_hetero._model.choices import alternative_rows
@@ -209,7 +213,11 @@ def _submit_failover(args, spec, estimator, progress):
     except E.UnexpectedStatusException as exc:
         job = estimator.latest_training_job
         if job is None:  # no job was made: every choice was refused at CreateTrainingJob
-            raise
+            sys.stderr.write(E.shown("%s: %s\n" % (PROG, exc)))
+            if args.output == "json":  # no job to describe: what is known of the last, and the attempts
+                watch.report(args, {"TrainingJobName": exc.job_name, "TrainingJobStatus": exc.status,
+                                    "FailureReason": exc.failure_reason}, attempts=getattr(exc, "attempts", None))
+            return EXIT_JOB_FAILED
         if isinstance(exc, E.CapacityError) and exc.attempts:
             sys.stderr.write(E.shown("%s: %s\n" % (PROG, exc)))
         return watch.ended(args, job, exc, attempts=job.attempts)

@@ -94,12 +94,13 @@ def with_group_option(call, **kwargs):
 
 def _status(args):
     from sagemaker_hetero._aws.pricing import bill_of
-    from sagemaker_hetero._capacity.history import attempts_of
+    from sagemaker_hetero._capacity.history import attempts_of, listed
     from sagemaker_hetero._request import describe
 
     session = _input.session(args)
     desc = session.describe_training_job(args.job)
-    attempts = attempts_of(desc, session.describe_training_job) if args.output == "json" else None
+    attempts = attempts_of(desc, session.describe_training_job, lambda part: listed(session, part)) \
+        if args.output == "json" else None
     bill = None
     if desc.get("BillableTimeInSeconds") is not None:  # the job has ended: what it was billed
         bill = bill_of(desc, describe.region_of(desc) or session.boto_region_name, args.prices, fetch=True,

@@ -15,7 +15,8 @@ from sagemaker_hetero._preflight.ask import Asker, Unanswered
 from sagemaker_hetero._preflight.state import state_of
 from sagemaker_hetero.exceptions import CapacityError, logger
 
-__all__ = ["is_capacity", "capacity_reason", "capacity_error", "advice", "CAPACITY_WORDS"]
+__all__ = ["is_capacity", "capacity_reason", "capacity_error", "advice", "CAPACITY_WORDS", "NOT_CAPACITY",
+           "PROVISIONED"]
 
 LOGGER = logger()  # its records shown (exceptions.shown)
 #: At most this many quotas are asked for, all groups together.
@@ -34,16 +35,31 @@ def is_capacity(status, reason):
     return status == "Failed" and any(word in text for word in CAPACITY_WORDS)
 
 
+#: FailureReasons of a job that failed its own way (the script, the input): never a failure for capacity,
+#: whatever an earlier secondary status message said.
+NOT_CAPACITY = ("AlgorithmError", "ClientError")
+#: Secondary statuses of a job that has its instances: a message about capacity before one is out of date
+#: (SageMaker retried and got them).
+PROVISIONED = ("Downloading", "DownloadingTrainingImage", "Training", "Uploading")
+
+
 def capacity_reason(status, desc):
     """The words of a job that ended ``status`` as ``desc`` describes it that say it failed for capacity:
-    its FailureReason, else the last secondary status message saying so; None: it did not fail for capacity."""
+    its FailureReason, else the last secondary status message saying so, unless the job got its instances
+    after it or failed its own way (:data:`NOT_CAPACITY`); None: it did not fail for capacity."""
     if status != "Failed":
         return None
     reason = (desc or {}).get("FailureReason")
     if is_capacity(status, reason):
         return reason
+    if str(reason or "").lstrip().startswith(NOT_CAPACITY):
+        return None
     for transition in reversed((desc or {}).get("SecondaryStatusTransitions") or []):
-        message = transition.get("StatusMessage") if isinstance(transition, dict) else None
+        if not isinstance(transition, dict):
+            continue
+        if transition.get("Status") in PROVISIONED:
+            return None
+        message = transition.get("StatusMessage")
         if is_capacity(status, message):
             return message if not reason else "%s (%s)" % (reason, message)
     return None

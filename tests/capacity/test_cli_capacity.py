@@ -35,8 +35,11 @@ def test_a_specs_malformed_alternative_is_a_problem_at_its_path(capsys, spec_dir
 
 def test_the_dry_run_sends_one_choice_and_shows_them_all(capsys, spec_dir):
     path = write_spec(spec_dir, capacity_spec())
-    code, out, _ = run(capsys, "render", path)
+    code, out, err = run(capsys, "render", path)
     assert code == 0 and "alternatives" not in out and "ml.g5.4xlarge" not in out  # the request as SageMaker takes it
+    assert "choices of train: ml.g5.xlarge x 1, then ml.g5.2xlarge x 1, ml.g5.4xlarge x 2" in err
+    code, out, err = run(capsys, "submit", path, "--dry-run")
+    assert code == 0 and "ml.g5.4xlarge" not in out and "then ml.g5.2xlarge x 1, ml.g5.4xlarge x 2" in err
 
 
 def test_submit_wait_prints_the_attempts_table_and_json_holds_the_history(capsys, spec_dir, aws, data_bucket):
@@ -84,3 +87,31 @@ def test_every_cost_estimate_prices_each_alternative(capsys, spec_dir, monkeypat
     assert [g.instance_type for g in est.estimate_cost(dict(raw="s3://bucket/raw"), prices=prices,
                                                        fetch=False).alternatives] == ["ml.g5.2xlarge", "ml.g5.4xlarge"]
     assert isinstance(est, PyTorch)
+
+
+def test_status_json_finds_the_earlier_attempts_of_a_name_cut_to_63_characters(capsys, spec_dir, aws, data_bucket):
+    first = "a-long-nightly-job-name-" + "x" * 37 + "-b"  # 63 characters: <name>-c2 is cut
+    second = first[:60] + "-c2"
+    failing(aws, {first: {"FailureReason": PROVISION}})
+    code, out, err = run(capsys, "submit", write_spec(spec_dir, capacity_spec(job_name=first)), "--wait")
+    assert code == 0, err
+    assert [n for n, _ in creates(aws)] == [first, second] and len(first) == len(second) == 63
+    code, out, _ = run(capsys, "status", second, "--output", "json")
+    status = json.loads(out)
+    assert [(a["job_name"], a["outcome"]) for a in status["attempts"]] == [(first, "Failed"), (second, "Completed")]
+    assert status["attempts"][0]["reason"] == PROVISION
+
+
+def test_submit_json_holds_the_attempts_when_every_choice_was_refused_at_creation(capsys, spec_dir, aws, data_bucket,
+                                                                                   fault_proxy):
+    for _ in range(3):
+        fault_proxy.add_fault("CreateTrainingJob", kind="status", status=400, code="ResourceLimitExceeded",
+                              message="The account-level service limit 'Number of instances across all training jobs' "
+                                      "is 1 Instances, with current utilization of 0 Instances and a request delta of "
+                                      "2 Instances.")
+    code, out, err = run(capsys, "submit", write_spec(spec_dir, capacity_spec()), "--wait", "--output", "json")
+    assert code == 1 and creates(aws) == [] and "Every choice was tried: 3 attempts" in err
+    result = json.loads(out)
+    assert result["job_name"] == "cli-job-c3" and result["status"] == "NotCreated"
+    assert [(a["job_name"], a["outcome"]) for a in result["attempts"]] == [
+        ("cli-job", "NotCreated"), ("cli-job-c2", "NotCreated"), ("cli-job-c3", "NotCreated")]

@@ -187,7 +187,9 @@ def test_ctrl_c_during_the_wait_ends_it_with_no_job_made(account, monkeypatch, c
     with pytest.raises(KeyboardInterrupt):
         fit(two(gpu_alternatives=["ml.p4d.24xlarge"]), capacity_wait=60, capacity_attempts=5)
     assert [n for n, _ in creates(account)] == [NAME, NAME + "-c2"]
-    assert "no job of this submission is running" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "no job of this submission is running" in out
+    assert "Capacity: 2 attempts:" in out and out.index("running") < out.index("Capacity: 2 attempts:")
 
 
 def test_a_failure_not_for_capacity_is_never_retried(account):
@@ -272,3 +274,52 @@ def test_the_last_choice_failing_names_every_choice_why_and_the_quota_increases(
     assert "gpu=ml.g5.48xlarge x 2   Failed      CapacityError" in text
     for quota in ("ml.p3dn.24xlarge", "ml.p4d.24xlarge"):
         assert "request an increase of '%s for training job usage' to at least 1" % quota in text
+
+
+def test_every_attempt_that_ended_has_its_start_and_end_even_when_it_failed_before_training(account):
+    failing(account, {NAME: {"FailureReason": PROVISION}})  # as SageMaker: no TrainingEndTime, none started
+    est = fit(two())
+    attempts = est.latest_training_job.attempts
+    assert [a.outcome for a in attempts] == ["Failed", "Completed"]
+    assert all(a.start and a.end for a in attempts), attempts
+
+
+def test_a_job_read_back_that_failed_before_training_ends_at_its_last_modification():
+    from sagemaker_hetero._capacity import walk
+    desc = {"TrainingJobStatus": "Failed", "CreationTime": "2026-01-01T00:00:00", "FailureReason": PROVISION,
+            "LastModifiedTime": "2026-01-01T00:05:00"}
+    attempt = walk.Attempt.of_job(NAME, [("gpu", "ml.p4d.24xlarge", 1)], desc)
+    assert (attempt.start, attempt.end) == ("2026-01-01T00:00:00", "2026-01-01T00:05:00")
+
+
+def test_every_choice_refused_at_creation_says_no_job_was_created(account, fault_proxy):
+    total = ("The account-level service limit 'Number of instances across all training jobs' is 3 Instances, with "
+             "current utilization of 0 Instances and a request delta of 4 Instances.")
+    for _ in range(3):
+        fault_proxy.add_fault("CreateTrainingJob", kind="status", status=400, code="ResourceLimitExceeded",
+                              message=total)
+    with pytest.raises(E.CapacityError) as info:
+        fit(two())
+    assert creates(account) == [] and len(fault_proxy.calls("sagemaker", "CreateTrainingJob")) == 3
+    text = str(info.value)
+    assert text.startswith("Training job %s-c3 was not created: ResourceLimitExceeded: " % NAME), text
+    assert "ended with status" not in text and "Every choice was tried: 3 attempts" in text
+    assert "'Number of instances across all training jobs' to at least 4" in text
+
+
+STARTING = {"Status": "Starting", "StatusMessage": "Insufficient capacity error from EC2 while launching instances, "
+                                                   "retrying!"}
+
+
+@pytest.mark.parametrize("fields", [
+    {"FailureReason": "AlgorithmError: the script exited 1", "SecondaryStatusTransitions": [STARTING]},
+    {"FailureReason": "InternalServerError: the job failed.", "SecondaryStatusTransitions": [
+        STARTING, {"Status": "Downloading", "StatusMessage": "Downloading input data"},
+        {"Status": "Training", "StatusMessage": "Training image download completed. Training in progress."}]},
+], ids=["algorithm error", "instances had after the message"])
+def test_a_job_that_got_its_instances_after_a_capacity_message_is_not_retried(account, fields):
+    failing(account, {NAME: fields})
+    with pytest.raises(E.UnexpectedStatusException) as info:
+        fit(five())
+    assert not isinstance(info.value, E.CapacityError), info.value
+    assert [n for n, _ in creates(account)] == [NAME]
