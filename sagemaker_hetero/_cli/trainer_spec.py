@@ -154,6 +154,22 @@ class TrainerSpec(object):
         """What ``submit``, ``preflight`` and ``local`` drive: the trainer behind the estimators' two calls."""
         return _Driven(self.trainer(sagemaker_session))
 
+    def driven(self, sagemaker_session=None):
+        """:meth:`estimator`, once the spec's job is checked as ``sagemaker_session`` runs it, every problem
+        told in the spec's terms (the trainer then checks its job again: ModelTrainer's own path)."""
+        from sagemaker_hetero import _runner
+
+        problems = self.planned(sagemaker_session, path_exists=_runner.local_path_exists)[2]
+        if problems:
+            raise ConfigError(problems)
+        return self.estimator(sagemaker_session)
+
+    def group_names(self):
+        """The names of the spec's instance groups, as ``--group`` takes them (None: a one-group job's)."""
+        groups = getattr(self.kwargs.get("compute"), "instance_groups", None)
+        return [getattr(g, "instance_group_name", None) for g in groups] if isinstance(groups, list) and groups \
+            else None
+
 
 class _Driven(object):
     """A ModelTrainer as the CLI's commands drive an estimator: ``fit``, ``preflight``, ``latest_training_job``."""
