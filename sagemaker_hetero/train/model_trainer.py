@@ -51,6 +51,8 @@ class ModelTrainer(object):
     every problem, each under the ModelTrainer argument it comes from.
     """
 
+    _told = None  # problems -> problems: how train and preflight tell their check's problems (a CLI spec's)
+
     def __init__(
         self,
         *,
@@ -110,7 +112,8 @@ class ModelTrainer(object):
         self._session_chaining_config = None  # type: Optional[SessionChainingConfig]
         self._tensorboard_output_config = None  # type: Optional[TensorBoardOutputConfig]
         self._hyperparameters_file()
-        self._planned(None, self._session(dry_run=True), time.time(), submit=False)  # every problem, now
+        if not _runner.check_deferred():  # else the job's one check is its train's or preflight's (the CLI's)
+            self._planned(None, self._session(dry_run=True), time.time(), submit=False)  # every problem, now
 
     # -- SDK v3's builders: each sets a request field and returns the trainer ------------------
 
@@ -313,6 +316,7 @@ class ModelTrainer(object):
         """``(plan, uploads)``: the job checked and rendered once by the runner, as ``session`` runs it
         (its facts looked up for a submission); raises :class:`ConfigError` with every problem."""
         _, made, problems, uploads = self._plan(inputs, session, now, submit)
+        problems = problems if self._told is None else self._told(problems)
         if problems:
             raise ConfigError(problems)
         if submit and not session.local_mode:  # the default bucket, by name (created if missing, as SDK v3 does)
@@ -417,7 +421,7 @@ class ModelTrainer(object):
             found.append(Problem("checks", "must be a list of checks among %s" % ", ".join(modes.CHECKS), checks))
         settings, _, more = self._settings(input_data_config, _runner.session_facts(session), now)
         plan = _runner.checked_plan(settings, session, now, _runner.local_path_exists, found + more, digest=False,
-                                    lookup=run.looked_up(session))
+                                    lookup=run.looked_up(session), told=self._told)
         return run.run(session, plan, chosen, begun=True)
 
     def _aws_session(self):
