@@ -309,7 +309,6 @@ def _trainer_spec_file(folder):
 
 @pytest.mark.parametrize("spec_file, command, options", [
     (_spec_file, "submit", ["--no-preflight"]), (_spec_file, "submit", []), (_spec_file, "preflight", []),
-    (_spec_file, "validate", []), (_spec_file, "render", []),
     (_trainer_spec_file, "preflight", []), (_trainer_spec_file, "validate", []), (_trainer_spec_file, "render", []),
 ])
 def test_each_cli_command_on_aws_renders_its_request_once(aws, renders, tmp_path, capsys, command, options,
@@ -345,3 +344,17 @@ def test_the_clis_local_command_renders_its_request_once(renders, tmp_path, caps
                       distribution=None)
     assert main(["local", path, "--root", str(tmp_path / "jobs")]) == 0, capsys.readouterr()
     assert renders == {"training": 1, "tuning": 0}
+
+
+def test_the_clis_tune_submit_renders_each_request_once(aws, renders, tmp_path, capsys):
+    # the spec's check, the estimator's and the tuner's constructors and the tuner's fit each rendered
+    from sagemaker_hetero.cli import main
+
+    boto3.client("s3").create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    tuning = {"objective_metric_name": "loss", "metric_definitions": [{"Name": "loss", "Regex": "loss=(.*)"}],
+              "hyperparameter_ranges": {"lr": {"type": "continuous", "min_value": 0.01, "max_value": 0.1}},
+              "max_jobs": 2, "max_parallel_jobs": 1, "job_name": "one-path-hpo"}
+    path = _spec_file(tmp_path, tuning=tuning, output_path="s3://bucket/out")
+    assert main(["tune", "submit", path]) == 0, capsys.readouterr()
+    assert renders == {"training": 1, "tuning": 1}
+    assert aws.operations()[-1] == "CreateHyperParameterTuningJob"

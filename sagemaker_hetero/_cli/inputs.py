@@ -135,13 +135,17 @@ def parsed(args):
 
 
 @contextlib.contextmanager
-def spec_first(args):
+def spec_first(args, check=None):
     """Within: a refusal before the job's one check (no region, no credentials, a ``--group`` the spec has
-    not) is told after the spec's own problems, as a dry run finds them (rendering it only then)."""
+    not) is told after the spec's own problems, as a dry run finds them (rendering it only then; ``check``:
+    how, default :func:`load`'s dry run)."""
     try:
         yield
     except E.SageMakerHeteroError:
-        load(args, facts=dry_run_facts(args))
+        if check is None:
+            load(args, facts=dry_run_facts(args))
+        else:
+            check()
         raise
 
 

@@ -111,9 +111,14 @@ class ModelTrainer(object):
         self._remote_debug_config = None  # type: Optional[RemoteDebugConfig]
         self._session_chaining_config = None  # type: Optional[SessionChainingConfig]
         self._tensorboard_output_config = None  # type: Optional[TensorBoardOutputConfig]
+        self._checked_now()
+
+    def _checked_now(self):
+        """Every problem, at construction (unless left to ``train``'s or ``preflight``'s one check, the
+        CLI's: ``_runner.one_check``)."""
         self._hyperparameters_file()
-        if not _runner.check_deferred():  # else the job's one check is its train's or preflight's (the CLI's)
-            self._planned(None, self._session(dry_run=True), time.time(), submit=False)  # every problem, now
+        if not _runner.check_deferred():
+            self._planned(None, self._session(dry_run=True), time.time(), submit=False)
 
     # -- SDK v3's builders: each sets a request field and returns the trainer ------------------
 
