@@ -426,8 +426,13 @@ class ModelTrainer(object):
             found.append(Problem("checks", "must be a list of checks among %s" % ", ".join(modes.CHECKS), checks))
         settings, _, more = self._settings(input_data_config, _runner.session_facts(session), now)
         plan = _runner.checked_plan(settings, session, now, _runner.local_path_exists, found + more, digest=False,
-                                    lookup=run.looked_up(session), told=self._told)
+                                    lookup=run.looked_up(session), told=self._told_as_v3)
         return run.run(session, plan, chosen, begun=True)
+
+    def _told_as_v3(self, problems):
+        """``problems`` under the ModelTrainer arguments' names (as ``_plan`` tells them), then as ``_told``."""
+        problems = [_settings.renamed(p) for p in problems]
+        return problems if self._told is None else self._told(problems)
 
     def _aws_session(self):
         if self.sagemaker_session is None:
