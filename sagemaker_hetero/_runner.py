@@ -13,7 +13,9 @@ plan under a default name taken meanwhile (:func:`renamed`), a described job's r
 placeholder. The file system and the clock enter here (:func:`local_path_exists`, ``now``) and are
 passed down: what this module calls is pure.
 """
+import contextlib
 import os
+import threading
 from typing import Any, Optional, Protocol, runtime_checkable
 
 from sagemaker_hetero import utils
@@ -24,8 +26,8 @@ from sagemaker_hetero._request import names, plan
 from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
 __all__ = ["SessionProtocol", "PROTOCOL", "FIT_DECIDES", "is_session", "session_facts", "local_path_exists",
-           "code_digest", "planned", "checked_plan", "executed", "renamed", "tokens_job", "diffed", "execute",
-           "upload"]
+           "code_digest", "one_check", "check_deferred", "planned", "checked_plan", "executed", "renamed", "tokens_job",
+           "diffed", "execute", "upload"]
 
 
 @runtime_checkable
@@ -84,6 +86,25 @@ PROTOCOL = ("facts", "check", "execute")
 #: What fit can still change: its job_name replaces the constructor's (and with it any base name),
 #: and one TrainingInput with an input_mode sets the job's. A constructor leaves these to fit.
 FIT_DECIDES = ("job_name", "base_job_name", "input_mode")
+
+
+_ONE_CHECK = threading.local()
+
+
+@contextlib.contextmanager
+def one_check():
+    """Within (this thread): an estimator's constructor leaves its check to its ``fit``'s or ``preflight``'s
+    plan, the job's one check and one render (the CLI's estimators: ``_cli.spec.Spec.driven``)."""
+    _ONE_CHECK.on = True
+    try:
+        yield
+    finally:
+        _ONE_CHECK.on = False
+
+
+def check_deferred():
+    """Whether an estimator made now leaves its check to its plan (:func:`one_check`)."""
+    return bool(getattr(_ONE_CHECK, "on", False))
 
 
 def is_session(session):
@@ -195,9 +216,10 @@ def _session_problem(session, found):
 
 
 def checked_plan(settings, session, now, path_exists=None, found=(), later=(), submit=False, facts=None, digest=True,
-                 lookup=None):
+                 lookup=None, told=None):
     """The :class:`~._request.plan.Plan` of ``settings`` as ``session`` runs it, after every check
-    (raises :class:`ConfigError` listing every problem but those of the arguments in ``later``):
+    (raises :class:`ConfigError` listing every problem but those of the arguments in ``later``, as
+    ``told(problems)`` tells them when given: a CLI spec's paths, its own problems first):
     rendered once (:func:`planned`, with its ``submit``, ``digest`` and ``lookup``). The one way from
     settings to a checked job: its ``job`` is the job model, its ``facts`` the facts it was rendered with."""
     found = list(found)
@@ -206,6 +228,7 @@ def checked_plan(settings, session, now, path_exists=None, found=(), later=(), s
     _, made, problems = planned(settings, session, now, path_exists, found, facts=facts, submit=submit, digest=digest,
                                 lookup=lookup)
     problems = [p for p in problems if p.path not in later]
+    problems = problems if told is None else told(problems)
     if problems:
         raise ConfigError(problems)
     return made

@@ -68,6 +68,7 @@ class EstimatorBase(object):
     #: None (the generic Estimator), ``"pytorch"`` or ``"tensorflow"``
     framework = None
     _signatures = {}
+    _told = None  # problems -> problems: how fit and preflight tell their check's problems (a CLI spec's paths)
 
     def _setup(self, arguments):
         """Keep an ``__init__``'s arguments (its ``locals()``) as the SDK v2 keeps them, refuse unknown
@@ -88,6 +89,8 @@ class EstimatorBase(object):
         #: the channels (``{name: TrainingInput or URI}``) of the latest ``fit`` or ``attach``
         self.latest_inputs = None
         self._current_job_name = None
+        if _runner.check_deferred():  # the job's one check is its fit's or preflight's (the CLI's)
+            return
         _checked(self.job_settings(), self._sagemaker_session, time.time(), path_exists=None,
                  later=_runner.FIT_DECIDES, digest=False)
         if "distribution" in self.__dict__:  # kept as the SDK v2 keeps it, once checked
@@ -288,7 +291,7 @@ class EstimatorBase(object):
         found.extend(_variables.outside_pipeline(settings))
         if session is None and not dry_run and not found:  # a submission's session, made before its facts
             session = self.sagemaker_session
-        plan = _checked(settings, session, now, found, submit=not dry_run)
+        plan = _checked(settings, session, now, found, submit=not dry_run, told=self._told)
         self.latest_inputs = dict(settings.channels) or None
         if dry_run:
             self._current_job_name = plan.job_name
@@ -418,7 +421,7 @@ class EstimatorBase(object):
                                                       "Session, not a local one", session))
         now = time.time()
         plan = _checked(self.job_settings(inputs, job_name, experiment_config), session, now, found, digest=False,
-                        lookup=run.looked_up(session))
+                        lookup=run.looked_up(session), told=self._told)
         return run.run(session, plan, chosen, begun=True)
 
     def _started(self, job):
@@ -465,12 +468,8 @@ class EstimatorBase(object):
         wrong = diff.type_problems(desc)
         if wrong:
             raise ConfigError(wrong, "job %s" % training_job_name)
-        job = describe.job_from_description(
-            desc,
-            framework=cls.framework,
-            region=sagemaker_session.boto_region_name,
-            model_channel_name=model_channel_name,
-        )
+        job = describe.job_from_description(desc, framework=cls.framework, region=sagemaker_session.boto_region_name,
+                                            model_channel_name=model_channel_name)
         kwargs, inputs = _build.arguments(job)
         allowed = cls.allowed_arguments()
         estimator = cls(sagemaker_session=sagemaker_session, **dict((k, v) for k, v in kwargs.items() if k in allowed))

@@ -117,6 +117,8 @@ class HyperparameterTuner(object):
         With ``autotune``: hyperparameters it must not tune.
     """
 
+    _told = None  # problems -> problems: how fit tells its check's problems (a CLI spec's paths)
+
     def __init__(
         self,
         estimator: EstimatorBase,
@@ -162,7 +164,8 @@ class HyperparameterTuner(object):
         #: the :class:`TuningJob` of the latest ``fit`` or ``attach``
         self.latest_tuning_job = None
         self._current_job_name = None
-        self._checked(None, None, False, None, time.time(), later=_TUNER_FIT_DECIDES)
+        if not _runner.check_deferred():  # else the job's one check is its fit's (the CLI's tune submit)
+            self._checked(None, None, False, None, time.time(), later=_TUNER_FIT_DECIDES)
 
     # -- the SDK v2's accessors ----------------------------------------------------------------
 
@@ -234,6 +237,7 @@ class HyperparameterTuner(object):
         _, _, made, problems = checks.planned(settings, self._settings(job_name, include_cls_metadata), session,
                                               facts, now, path_exists, found, submit=submit, digest=need_region)
         problems = [p for p in problems if p.path not in later and not (later and p.path.startswith("inputs"))]
+        problems = problems if self._told is None else self._told(problems)
         if problems:
             raise ConfigError(problems, _TUNING_SUBJECT)
         return made

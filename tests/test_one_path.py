@@ -273,3 +273,88 @@ def test_a_training_steps_jobs_report_every_problem_of_the_step():
         step.jobs()
     assert [p.path for p in caught.value.problems] == ["inputs['train'].instance_groups[0]", "inputs",
                                                       "inputs['bad name!']"], str(caught.value)
+
+
+def _spec_file(folder, **overrides):
+    (folder / "train.py").write_text("print('train')\n")
+    spec = {"framework": "pytorch", "role": ROLE, "entry_point": "train.py", "framework_version": "2.2.0",
+            "py_version": "py310", "job_name": "one-path",
+            "instance_groups": [{"name": "data", "type": "ml.c5.xlarge", "count": 1},
+                                {"name": "dnn", "type": "ml.g5.xlarge", "count": 1}],
+            "inputs": {"train": {"s3_data": "s3://bucket/train", "instance_groups": ["data"]},
+                       "dummy": {"s3_data": "s3://bucket/dummy", "instance_groups": ["dnn"]}},
+            "distribution": {"torch_distributed": {"enabled": True}, "instance_groups": ["dnn"]}}
+    spec.update(overrides)
+    path = folder / "spec.json"
+    path.write_text(json.dumps(spec))
+    return str(path)
+
+
+def _trainer_spec_file(folder):
+    (folder / "src").mkdir(exist_ok=True)
+    (folder / "src" / "train.py").write_text("print('train')\n")
+    spec = {"framework": "model_trainer", "role": ROLE, "base_job_name": "one-path",
+            "training_image": "763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.5.1-gpu-py311-cu124-"
+                              "ubuntu22.04",
+            "source_code": {"source_dir": "src", "entry_script": "train.py"},
+            "compute": {"instance_groups": [
+                {"instance_group_name": "gpu", "instance_type": "ml.g5.xlarge", "instance_count": 1},
+                {"instance_group_name": "cpu", "instance_type": "ml.c5.xlarge", "instance_count": 1}]},
+            "input_data_config": [{"channel_name": "train", "data_source": {
+                "s3_data_type": "S3Prefix", "s3_uri": "s3://bucket/train", "instance_group_names": ["gpu"]}}]}
+    path = folder / "trainer.json"
+    path.write_text(json.dumps(spec))
+    return str(path)
+
+
+@pytest.mark.parametrize("spec_file, command, options", [
+    (_spec_file, "submit", ["--no-preflight"]), (_spec_file, "submit", []), (_spec_file, "preflight", []),
+    (_trainer_spec_file, "preflight", []), (_trainer_spec_file, "validate", []), (_trainer_spec_file, "render", []),
+])
+def test_each_cli_command_on_aws_renders_its_request_once(aws, renders, tmp_path, capsys, command, options,
+                                                          spec_file):
+    # submit, preflight and local checked the spec (one render), made the estimator (its constructor's check, a
+    # second) and fit or preflight it (a third); a model_trainer spec's render, validate and preflight rendered
+    # in the trainer's constructor too: the estimator's (the trainer's) one check is now the spec's
+    from sagemaker_hetero.cli import main
+
+    s3 = boto3.client("s3")
+    for bucket in ("bucket", "sagemaker-us-west-2-123456789012"):  # the trainer's code goes to the default bucket
+        s3.create_bucket(Bucket=bucket, CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    for prefix in ("train", "dummy"):
+        s3.put_object(Bucket="bucket", Key="%s/part-0" % prefix, Body=b"x")
+    path = spec_file(tmp_path)
+    code = main([command, path] + options)
+    # 5: a preflight check moto cannot answer (iam:PassRole); a trainer's preflight finds no objects yet where its
+    # code and driver channels are uploaded by its train (2)
+    assert code in ((0, 2, 5) if command == "preflight" else (0, 5)), capsys.readouterr()
+    assert renders == {"training": 1, "tuning": 0}
+    if command == "submit":
+        assert aws.operations()[-1] == "CreateTrainingJob"
+
+
+def test_the_clis_local_command_renders_its_request_once(renders, tmp_path, capsys, monkeypatch):
+    from sagemaker_hetero.cli import main
+
+    monkeypatch.setenv("AWS_REGION", "us-west-2")
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "part-0").write_text("x\n")
+    path = _spec_file(tmp_path, inputs={"train": {"s3_data": "file://%s" % data, "instance_groups": ["data", "dnn"]}},
+                      distribution=None)
+    assert main(["local", path, "--root", str(tmp_path / "jobs")]) == 0, capsys.readouterr()
+    assert renders == {"training": 1, "tuning": 0}
+
+
+def test_the_clis_tune_submit_renders_each_request_once(aws, renders, tmp_path, capsys):
+    # the spec's check, the estimator's and the tuner's constructors and the tuner's fit each rendered
+    from sagemaker_hetero.cli import main
+
+    boto3.client("s3").create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    tuning = {"objective_metric_name": "loss", "metric_definitions": [{"Name": "loss", "Regex": "loss=(.*)"}],
+              "hyperparameter_ranges": {"lr": {"type": "continuous", "min_value": 0.01, "max_value": 0.1}},
+              "max_jobs": 2, "max_parallel_jobs": 1, "job_name": "one-path-hpo"}
+    path = _spec_file(tmp_path, tuning=tuning, output_path="s3://bucket/out")
+    assert main(["tune", "submit", path]) == 0, capsys.readouterr()
+    assert renders == {"training": 1, "tuning": 1}
+    assert aws.operations()[-1] == "CreateHyperParameterTuningJob"

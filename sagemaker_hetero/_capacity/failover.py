@@ -52,12 +52,14 @@ class Clock(object):
 CLOCK = Clock()
 
 
-def applies(session, settings, job):
+def applies(session, settings, job=None):
     """Whether a submission of ``job`` on ``session`` may make more than one job: an AWS session and an instance
-    group with alternatives, or a ``capacity_wait`` or ``capacity_attempts`` given."""
+    group with alternatives, or a ``capacity_wait`` or ``capacity_attempts`` given (``job``: the checked job;
+    None: as ``settings`` give them, before the job's one check, which refuses any that is malformed)."""
     if session is None or session.local_mode:
         return False
-    return choices.has_alternatives(settings) or bool(job.capacity_wait) or job.capacity_attempts is not None
+    given = settings if job is None else job
+    return choices.has_alternatives(settings) or bool(given.capacity_wait) or given.capacity_attempts is not None
 
 
 def _stamp():

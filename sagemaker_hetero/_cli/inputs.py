@@ -9,6 +9,7 @@
 - The command line's words: the Python API's hints said as the options that do the same
   (:data:`CLI_WORDS`, :func:`cli_problem`), so the CLI never tells a user to call ``fit(dry_run=True)``.
 """
+import contextlib
 import json
 import math
 import os
@@ -18,8 +19,9 @@ import time
 from sagemaker_hetero import exceptions as E
 from sagemaker_hetero._defaults import PROJECT
 
-__all__ = ["PROG", "COMMAND_LINE", "CLI_WORDS", "json_text", "spoken", "cli_problem", "renamed", "SpecFileError", "read_spec", "load", "region",
-           "dry_run_facts", "required_region", "boto_session", "session"]
+__all__ = ["PROG", "COMMAND_LINE", "CLI_WORDS", "json_text", "spoken", "cli_problem", "renamed", "SpecFileError",
+           "read_spec", "parsed", "spec_first", "load", "region", "dry_run_facts", "required_region", "boto_session",
+           "session"]
 
 PROG = PROJECT
 #: What a problem with an option is a problem with (a ConfigError's subject).
@@ -123,15 +125,37 @@ def read_spec(path):
     return data, base
 
 
+def parsed(args):
+    """The spec of ``args.spec``, read and parsed, not yet checked (its ``driven`` estimator's fit checks
+    it, or :func:`load`); raises only what keeps any estimator from being made (``_cli.spec.parse``)."""
+    from sagemaker_hetero._cli.spec import parse
+
+    data, base = read_spec(args.spec)
+    return parse(data, base)
+
+
+@contextlib.contextmanager
+def spec_first(args, check=None):
+    """Within: a refusal before the job's one check (no region, no credentials, a ``--group`` the spec has
+    not) is told after the spec's own problems, as a dry run finds them (rendering it only then; ``check``:
+    how, default :func:`load`'s dry run)."""
+    try:
+        yield
+    except E.SageMakerHeteroError:
+        if check is None:
+            load(args, facts=dry_run_facts(args))
+        else:
+            check()
+        raise
+
+
 def load(args, session=None, facts=None, digest=False):
     """``(spec, job, plan, now)`` after every check of round one, as ``session`` (None: AWS) runs
     the job (raises ConfigError listing all problems): the plan is the one rendered for the checks
     (``digest``: with the code key a dry run shows, ``_runner.planned``'s)."""
     from sagemaker_hetero import _runner
-    from sagemaker_hetero._cli.spec import parse
 
-    data, base = read_spec(args.spec)
-    spec = parse(data, base)
+    spec = parsed(args)
     now = time.time()
     job, made, problems = spec.planned(session, facts, now, path_exists=_runner.local_path_exists, digest=digest)
     if problems:

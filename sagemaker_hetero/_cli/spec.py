@@ -103,13 +103,34 @@ class Spec(object):
         """``(job, plan, problems)``: :meth:`check` with the plan, its request rendered once
         (``_runner.planned``; ``digest``: with the code key, as a dry run shows it)."""
         job, made, found = _runner.planned(self.settings(), session, now, path_exists, facts=facts, digest=digest)
-        out = Problems(self.problems)  # a part of the spec reported as malformed is not reported again
+        return job, made, self.told(found)
+
+    def told(self, found):
+        """The checks' problems ``found`` in the spec's terms, after the spec's own (a part of the spec
+        reported as malformed is not reported again)."""
+        out = Problems(self.problems)
         out.add_new((p.renamed(spec_path(p.path, self.group_paths)) for p in found), within=True)
-        return job, made, out.items
+        return out.items
 
     def estimator(self, sagemaker_session=None):
         """The estimator (raises :class:`ConfigError` like its constructor)."""
         return self.estimator_class(sagemaker_session=sagemaker_session, **self.kwargs)
+
+    def driven(self, sagemaker_session=None):
+        """The estimator ``submit``, ``preflight`` and ``local`` drive: its ``fit`` or ``preflight`` is the
+        job's one check and one render (its constructor checks nothing: ``_runner.one_check``), every
+        problem told in the spec's terms (:meth:`told`)."""
+        with _runner.one_check():
+            estimator = self.estimator(sagemaker_session)
+        estimator._told = self.told
+        return estimator
+
+    def group_names(self):
+        """The names of the spec's instance groups, as ``--group`` takes them (None: a one-group job's)."""
+        groups = self.kwargs.get("instance_groups")
+        if not isinstance(groups, list) or not groups:
+            return None
+        return [getattr(g, "instance_group_name", None) for g in groups]
 
 
 def spec_path(path, group_paths=None):

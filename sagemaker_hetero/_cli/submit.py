@@ -175,14 +175,16 @@ def _validate(args):
 def _submit(args):
     if args.dry_run:
         return _submit_dry_run(args)
-    spec, job, _, _ = _input.load(args, facts=_input.dry_run_facts(args))
-    _check_groups(args.group, job.group_names if job.heterogeneous else [HOMOGENEOUS_GROUP], "the spec's job")
+    spec = _input.parsed(args)
+    with _input.spec_first(args):
+        _check_groups(args.group, spec.group_names() or [HOMOGENEOUS_GROUP], "the spec's job")
+        session = _input.session(args)
     from sagemaker_hetero._capacity import failover, history
 
-    session = _input.session(args)
-    estimator = spec.estimator(session)
+    estimator = spec.driven(session)  # its fit is the job's one check and one render
     progress = sys.stderr if args.output == "json" else sys.stdout
-    if (args.wait or args.logs) and failover.applies(session, estimator.job_settings(spec.inputs), job):
+    if (args.wait or args.logs) and spec.framework != "model_trainer" and \
+            failover.applies(session, estimator.job_settings(spec.inputs)):
         return _submit_failover(args, spec, estimator, progress)
     with contextlib.redirect_stdout(progress):  # what the failover says of its choices
         estimator.fit(spec.inputs, wait=False, experiment_config=spec.experiment_config,
@@ -249,15 +251,17 @@ def _preflight(args):
     """Every check of the spec's job against the account: a row per check, or JSON; exit 0 (all ok),
     2 (a problem) or 5 (no problem, but a check could not be made); without usable credentials, exit 3
     with what to configure, as ``submit`` does."""
-    spec, _, _, _ = _input.load(args, facts=_input.dry_run_facts(args))
-    session = _input.session(args)
-    try:
-        session.caller_identity(quick=True)  # asked once per session, as the preflight asks: it uses this answer
-    except E.NoCredentialsError:
-        raise
-    except Exception:  # noqa: BLE001 - any other failure to ask is the report's unknown rows
-        pass
-    report = spec.estimator(session).preflight(spec.inputs, experiment_config=spec.experiment_config)
+    spec = _input.parsed(args)
+    with _input.spec_first(args):
+        session = _input.session(args)
+        try:
+            session.caller_identity(quick=True)  # asked once per session, as the preflight asks: it uses this answer
+        except E.NoCredentialsError:
+            raise
+        except Exception:  # noqa: BLE001 - any other failure to ask is the report's unknown rows
+            pass
+    # the estimator's preflight is the job's one check and one render
+    report = spec.driven(session).preflight(spec.inputs, experiment_config=spec.experiment_config)
     sys.stdout.write((report.to_json() if args.output == "json" else report.text()) + "\n")
     return EXIT_USAGE if report.problems else EXIT_UNKNOWN if report.unknowns else EXIT_OK
 
@@ -270,8 +274,8 @@ def _local(args):
         session = LocalSession(boto_session, root=args.root, python=args.python, region=getattr(args, "region", None))
     except E.ConfigError as exc:
         raise _local_options(exc, _input.COMMAND_LINE) from None
-    spec, _, _, _ = _input.load(args, session)
-    estimator = spec.estimator(session)
+    spec = _input.parsed(args)
+    estimator = spec.driven(session)  # its fit is the job's one check and one render
     try:
         estimator.fit(spec.inputs, wait=True, experiment_config=spec.experiment_config)
     except (E.UnexpectedStatusException, E.LocalJobError) as exc:

@@ -139,20 +139,45 @@ class TrainerSpec(object):
         return ModelTrainer(sagemaker_session=sagemaker_session, **self.kwargs)
 
     def planned(self, session=None, facts=None, now=0.0, path_exists=None, digest=True):
-        """``(job, plan, problems)``: the trainer's plan, as ``session`` runs it with ``facts``: the spec's
-        own problems first, then the trainer's of what could be read (a part already reported is not again)."""
-        out = Problems(self.problems)
-        kwargs = dict((k, v) for k, v in self.kwargs.items() if v is not None)
+        """``(job, plan, problems)``: the trainer's plan, as ``session`` runs it with ``facts``, rendered once:
+        the spec's own problems first, then the trainer's of what could be read (:meth:`told`)."""
         try:
-            trainer = ModelTrainer(sagemaker_session=session, **kwargs)
+            trainer = self._trainer(session)
         except ConfigError as exc:
-            return None, None, out.add_new(exc.problems, within=True)
+            return None, None, self.told(exc.problems)
         job, made, problems, _ = trainer._plan(None, session, now, facts=facts)
-        return job, made, out.add_new(problems, within=True)
+        return job, made, self.told(problems)
+
+    def told(self, found):
+        """The trainer's problems ``found`` after the spec's own (a part of the spec reported as malformed is
+        not reported again); a ModelTrainer argument's name is its key in the spec."""
+        return Problems(self.problems).add_new(found, within=True)
+
+    def _trainer(self, session):
+        """The ModelTrainer of what could be read, its check left to its ``train`` or ``preflight``
+        (``_runner.one_check``), which tell their problems as :meth:`told` does."""
+        from sagemaker_hetero import _runner
+
+        with _runner.one_check():
+            trainer = ModelTrainer(sagemaker_session=session, **dict((k, v) for k, v in self.kwargs.items()
+                                                                     if v is not None))
+        trainer._told = self.told
+        return trainer
 
     def estimator(self, sagemaker_session=None):
         """What ``submit``, ``preflight`` and ``local`` drive: the trainer behind the estimators' two calls."""
         return _Driven(self.trainer(sagemaker_session))
+
+    def driven(self, sagemaker_session=None):
+        """:meth:`estimator`, whose ``train`` or ``preflight`` is the job's one check (its constructor checks
+        nothing), every problem told in the spec's terms."""
+        return _Driven(self._trainer(sagemaker_session))
+
+    def group_names(self):
+        """The names of the spec's instance groups, as ``--group`` takes them (None: a one-group job's)."""
+        groups = getattr(self.kwargs.get("compute"), "instance_groups", None)
+        return [getattr(g, "instance_group_name", None) for g in groups] if isinstance(groups, list) and groups \
+            else None
 
 
 class _Driven(object):

@@ -3,6 +3,7 @@ no network), ``tune submit SPEC [--wait]`` and ``tune status JOB``, from a spec'
 (``_cli.tuning_spec``). A tuning job that ended Failed or Stopped exits 1.
 """
 import argparse
+import functools
 import json
 import sys
 import time
@@ -73,9 +74,20 @@ def _tune_report(args, desc):
 def _tune_submit(args):
     from sagemaker_hetero.tuner import HyperparameterTuner
 
-    spec, section, _, _, _, _ = _load_tuning(args, facts=_input.dry_run_facts(args))
-    session = _input.session(args)
-    tuner = HyperparameterTuner(spec.estimator(session), **section.kwargs)
+    from sagemaker_hetero import _runner
+    from sagemaker_hetero._cli import tuning_spec as tuning
+
+    spec = _input.parsed(args)
+    section = tuning.parse(spec.tuning)
+    dry_run = functools.partial(_load_tuning, args, facts=_input.dry_run_facts(args))
+    if section.problems:  # no tuner can be made of it: every problem, as a dry run finds them
+        dry_run()
+    with _input.spec_first(args, dry_run):
+        session = _input.session(args)
+    estimator = spec.driven(session)
+    with _runner.one_check():  # the tuner's fit is the job's one check and one render of each request
+        tuner = HyperparameterTuner(estimator, **section.kwargs)
+    tuner._told = tuning.told(spec, section)
     tuner.fit(spec.inputs, wait=False, **section.fit_kwargs)
     job = tuner.latest_tuning_job
     progress = sys.stderr if args.output == "json" else sys.stdout

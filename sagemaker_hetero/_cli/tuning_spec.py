@@ -190,6 +190,14 @@ def check(spec, session=None, facts=None, now=0.0, path_exists=None, digest=Fals
             found.append(Problem(name, message, section.kwargs[name]))
     job, tuning, made, problems = checks.planned(settings, section.settings(), session, facts, now, path_exists, found,
                                                  digest=digest)
-    out = Problems(list(spec.problems) + list(section.problems))  # a malformed part is not reported again
-    out.add_new((p.renamed(_spec_terms(p.path)) for p in problems), within=True)
-    return section, job, tuning, made, out.items
+    return section, job, tuning, made, told(spec, section)(problems)
+
+
+def told(spec, section):
+    """``problems -> problems``: a tuner's problems in the spec's terms, after the spec's and the section's
+    own (a malformed part is not reported again): ``check``'s, and the CLI's tuner's (its fit's one check)."""
+    def telling(problems):
+        out = Problems(list(spec.problems) + list(section.problems))
+        out.add_new((p.renamed(_spec_terms(p.path)) for p in problems), within=True)
+        return out.items
+    return telling

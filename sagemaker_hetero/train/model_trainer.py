@@ -51,6 +51,8 @@ class ModelTrainer(object):
     every problem, each under the ModelTrainer argument it comes from.
     """
 
+    _told = None  # problems -> problems: how train and preflight tell their check's problems (a CLI spec's)
+
     def __init__(
         self,
         *,
@@ -109,8 +111,14 @@ class ModelTrainer(object):
         self._remote_debug_config = None  # type: Optional[RemoteDebugConfig]
         self._session_chaining_config = None  # type: Optional[SessionChainingConfig]
         self._tensorboard_output_config = None  # type: Optional[TensorBoardOutputConfig]
+        self._checked_now()
+
+    def _checked_now(self):
+        """Every problem, at construction (unless left to ``train``'s or ``preflight``'s one check, the
+        CLI's: ``_runner.one_check``)."""
         self._hyperparameters_file()
-        self._planned(None, self._session(dry_run=True), time.time(), submit=False)  # every problem, now
+        if not _runner.check_deferred():
+            self._planned(None, self._session(dry_run=True), time.time(), submit=False)
 
     # -- SDK v3's builders: each sets a request field and returns the trainer ------------------
 
@@ -313,6 +321,7 @@ class ModelTrainer(object):
         """``(plan, uploads)``: the job checked and rendered once by the runner, as ``session`` runs it
         (its facts looked up for a submission); raises :class:`ConfigError` with every problem."""
         _, made, problems, uploads = self._plan(inputs, session, now, submit)
+        problems = problems if self._told is None else self._told(problems)
         if problems:
             raise ConfigError(problems)
         if submit and not session.local_mode:  # the default bucket, by name (created if missing, as SDK v3 does)
@@ -417,8 +426,13 @@ class ModelTrainer(object):
             found.append(Problem("checks", "must be a list of checks among %s" % ", ".join(modes.CHECKS), checks))
         settings, _, more = self._settings(input_data_config, _runner.session_facts(session), now)
         plan = _runner.checked_plan(settings, session, now, _runner.local_path_exists, found + more, digest=False,
-                                    lookup=run.looked_up(session))
+                                    lookup=run.looked_up(session), told=self._told_as_v3)
         return run.run(session, plan, chosen, begun=True)
+
+    def _told_as_v3(self, problems):
+        """``problems`` under the ModelTrainer arguments' names (as ``_plan`` tells them), then as ``_told``."""
+        problems = [_settings.renamed(p) for p in problems]
+        return problems if self._told is None else self._told(problems)
 
     def _aws_session(self):
         if self.sagemaker_session is None:
