@@ -173,6 +173,14 @@ class TrainerSpec(object):
         nothing), every problem told in the spec's terms."""
         return _Driven(self._trainer(sagemaker_session))
 
+    def settings(self):
+        """The trainer's settings as the SDK v2 estimators hold them (what the dry run's notes on each group's
+        choices and the estimate's alternatives read; nothing is rendered)."""
+        from sagemaker_hetero._request.plan import Facts
+
+        settings, _, _ = self._trainer(None)._settings(None, Facts(region=None), 0.0)
+        return settings
+
     def group_names(self):
         """The names of the spec's instance groups, as ``--group`` takes them (None: a one-group job's)."""
         groups = getattr(self.kwargs.get("compute"), "instance_groups", None)

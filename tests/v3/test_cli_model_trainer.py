@@ -85,3 +85,15 @@ def test_a_field_a_configuration_does_not_take_is_a_problem(capsys, spec_dir):
     assert main(["validate", _write(spec_dir, spec), "--output", "json"]) == 2
     problems = json.loads(capsys.readouterr().out)["problems"]
     assert problems[0]["path"] == "compute" and "instanse_count" in problems[0]["message"]
+
+
+def test_render_with_cost_and_cost_itself_read_a_model_trainer_specs_groups(spec_dir, capsys):
+    path = _write(spec_dir, SPEC)
+    prices = spec_dir / "prices.json"
+    prices.write_text(json.dumps({"us-west-2": {"ml.g5.xlarge": 1.5, "ml.c5.xlarge": 0.25}}))
+    assert main(["render", str(path), "--cost", "--prices", str(prices)]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["ResourceConfig"]["InstanceGroups"][0]["InstanceGroupName"] == "gpu" and "gpu" in err
+    assert main(["cost", str(path), "--prices", str(prices), "--offline", "--output", "json"]) == 0
+    out, _ = capsys.readouterr()
+    assert json.loads(out)
