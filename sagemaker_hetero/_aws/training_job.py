@@ -13,7 +13,7 @@ from sagemaker_hetero._aws import log_labels, log_tail, poller
 from sagemaker_hetero._request import describe
 from sagemaker_hetero._defaults import FRAMEWORK_LABELS, TERMINAL_STATUSES
 from sagemaker_hetero._model.job import group_name
-from sagemaker_hetero.exceptions import (AWSError, ConfigError, ThrottlingError,
+from sagemaker_hetero.exceptions import (AWSError, ConfigError, Problem, ThrottlingError,
                                          UnexpectedStatusException, shown)
 
 __all__ = ["TrainingJob", "end_of_job_lines", "reattach_hint", "STREAM_LOGS", "NO_LOGS"]
@@ -41,6 +41,28 @@ class TrainingJob(object):
         self.failure = failure
         #: every attempt of the submission that made this job (``_capacity.walk.Attempt``; docs/capacity.md)
         self.attempts = []
+
+    #: makes the session of a job attached without one: ``sagemaker_hetero.session`` hands in its ``Session``
+    #: (the AWS edge imports no public module)
+    new_session = None
+
+    @classmethod
+    def attach(cls, training_job_name, sagemaker_session=None):
+        """The training job ``training_job_name``, described once (a name that is no job raises the
+        AWSError of DescribeTrainingJob): ``TrainingJob.attach(name).utilization()``, ``.wait()``, ``.logs()``.
+        ``sagemaker_session``: the session to reach it with (default: a new ``Session()``)."""
+        if not isinstance(training_job_name, str) or not training_job_name:
+            raise ConfigError([Problem("training_job_name", "must be a training job's name (a non-empty str)",
+                                       training_job_name)])
+        session = sagemaker_session
+        if session is None:
+            if cls.new_session is None:
+                raise ConfigError([Problem("sagemaker_session", "must be given: no Session has been made here "
+                                           "(sagemaker_hetero.TrainingJob makes one)")])
+            session = cls.new_session()
+        job = cls(session, training_job_name, failure=getattr(session, "job_failure", None))
+        job.describe()
+        return job
 
     @property
     def job_name(self):
