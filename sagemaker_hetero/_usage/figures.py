@@ -40,8 +40,13 @@ def normalised(metric, instance_type, points):
 
 
 def mean(values):
-    """The mean of ``values`` (None: none)."""
-    return math.fsum(values) / len(values) if values else None
+    """The mean of ``values`` (None: none); values whose sum is past the largest float are each divided first."""
+    if not values:
+        return None
+    try:
+        return math.fsum(values) / len(values)
+    except OverflowError:
+        return math.fsum(v / len(values) for v in values)
 
 
 def percentile(values, q=95):

@@ -12,7 +12,7 @@ from sagemaker_hetero._defaults import TRAINING_JOBS_NAMESPACE
 from sagemaker_hetero._usage.metrics import METRICS
 
 __all__ = ["NAMESPACE", "MAX_QUERIES", "MAX_POINTS", "MIN_PERIOD", "hosts_of", "period", "queries", "batches",
-           "window", "read"]
+           "window", "is_sample", "read"]
 
 NAMESPACE = TRAINING_JOBS_NAMESPACE
 #: GetMetricData's limit of queries per call.
@@ -80,16 +80,23 @@ def _seconds(value):
     return None if moment is None else moment.timestamp()
 
 
+def is_sample(value):
+    """Whether ``value`` can be a utilization figure: a finite number >= 0 (not NaN, an infinity, a negative
+    number, a bool or another type: what no host publishes)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < float("inf")
+
+
 def read(answer, ids, raw):
     """Add an answer's ``MetricDataResults`` to ``raw`` (``{host: {metric: [(t, value)]}}``), sorted by time;
-    a result of an id not asked, or of another shape, is left out."""
+    a result of an id not asked, or of another shape, and a value that is no utilization (:func:`is_sample`)
+    are left out."""
     for result in answer.get("MetricDataResults") or ():
         if not isinstance(result, dict) or result.get("Id") not in ids:
             continue
         host, key = ids[result["Id"]]
         times, values = result.get("Timestamps") or [], result.get("Values") or []
         points = [(_seconds(t), float(v)) for t, v in zip(times, values)
-                  if _seconds(t) is not None and isinstance(v, (int, float)) and not isinstance(v, bool)]
+                  if _seconds(t) is not None and is_sample(v)]
         if points:
             series = raw.setdefault(host, {}).setdefault(key, [])
             series.extend(points)
