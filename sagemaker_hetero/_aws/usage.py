@@ -75,7 +75,7 @@ def _groups_of_hosts(session, job_name, groups, hosts, unknowns):
                         % _why(exc))
         found = {}
     mapped = dict((h, None) for h in hosts)
-    mapped.update(found)
+    mapped.update((h, g) for h, g in found.items() if h in mapped)  # a stream of no host of the job: not one
     return mapped
 
 

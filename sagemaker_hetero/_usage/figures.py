@@ -237,8 +237,17 @@ def build(job_name, status, groups, host_groups, raw, bills, unknowns, period=No
     for h in hosts:
         if h.group is None:
             unknowns.append("host %s: its instance group is not known (it said none in its logs)" % h.host)
+    if source != "local":
+        unknowns.extend(_untabled(groups))
     return Usage(job_name, status, tuple(usages), tuple(hosts), tuple(unknowns), verdict.verdict(usages),
                  period, source)
+
+
+def _untabled(groups):
+    """What cannot be known of the groups whose instance type the one table does not hold: their CPU and GPU
+    figures (no vCPU nor GPU count to divide by: never a guess)."""
+    return ["the CPU and GPU figures of %s: its instance type %s is not in the instance-type table (its vCPU and "
+            "GPU counts)" % (name, itype) for name, itype, _ in groups if instance_types.vcpus(itype) is None]
 
 
 def _only_type(groups):

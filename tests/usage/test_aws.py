@@ -227,3 +227,24 @@ def test_setup_cfg_declares_the_plot_extra_and_no_dependency_on_matplotlib():
                              "setup.cfg"))
     assert config["options.extras_require"]["plot"].split() == ["matplotlib"]
     assert "matplotlib" not in config["options"]["install_requires"]
+
+
+def test_a_stream_of_no_host_of_the_job_adds_no_host(fault_proxy):
+    two_group_job(fault_proxy, "strays")
+    _jobs.put_logs("strays", {"algo-7": "data"})  # a three-host job has no algo-7
+    usage = utilization("strays")
+    assert [h.host for h in usage.hosts] == ["algo-1", "algo-2", "algo-3"]
+    assert usage.group("data").hosts == ("algo-2", "algo-3")
+    assert b"algo-7" not in fault_proxy.calls(operation="GetMetricData")[0].payload
+
+
+def test_a_type_the_table_does_not_hold_is_said_unknown(fault_proxy):
+    _jobs.answer_describe(fault_proxy, _jobs.described("untabled", [("data", "ml.zz.9xlarge", 2), TWO[1]]))
+    _jobs.put_logs("untabled", {"algo-1": "gpu", "algo-2": "data", "algo-3": "data"})
+    _jobs.put_metrics("untabled", "algo-2", {"cpu": [3600, 3600], "memory": [50, 50]})
+    usage = utilization("untabled")
+    assert usage.group("data").figures("cpu") == {"mean": None, "p95": None}
+    assert usage.group("data").figures("memory") == {"mean": 50.0, "p95": 50.0}
+    assert usage.unknowns == ("the CPU and GPU figures of data: its instance type ml.zz.9xlarge is not in the "
+                              "instance-type table (its vCPU and GPU counts)",)
+    assert "Unknown: the CPU and GPU figures of data" in usage.text()
