@@ -118,6 +118,11 @@ def utilization(session, job_name, prices=None, fetch=True, clock=time.time):
                           seconds, unknowns)
         except AWSError as exc:
             unknowns.append("the figures (cloudwatch:GetMetricData): %s" % _why(exc))
+        else:
+            gone = queries.days_gone(span[0], clock())
+            if not raw and gone:
+                unknowns.append("the figures: GetMetricData answered none; CloudWatch keeps one-minute figures "
+                                "%d days, and the job started %d days ago" % (queries.MINUTE_DAYS, gone))
     region = describe.region_of(desc) or session.boto_region_name
     bills = _bills(desc, region, prices, fetch, session.boto_session, unknowns)
     return figures.build(job_name, desc.get("TrainingJobStatus"), groups, mapping, raw, bills, unknowns, seconds)

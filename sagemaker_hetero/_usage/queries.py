@@ -12,7 +12,7 @@ from sagemaker_hetero._defaults import TRAINING_JOBS_NAMESPACE
 from sagemaker_hetero._usage.metrics import METRICS
 
 __all__ = ["NAMESPACE", "MAX_QUERIES", "MAX_POINTS", "MIN_PERIOD", "hosts_of", "period", "queries", "batches",
-           "window", "is_sample", "read"]
+           "MINUTE_DAYS", "window", "days_gone", "is_sample", "read"]
 
 NAMESPACE = TRAINING_JOBS_NAMESPACE
 #: GetMetricData's limit of queries per call.
@@ -21,6 +21,8 @@ MAX_QUERIES = 500
 MAX_POINTS = 1440
 #: SageMaker publishes a host's metrics once a minute.
 MIN_PERIOD = 60
+#: Days CloudWatch keeps one-minute data points: a job that started longer ago answers none at a minute's period.
+MINUTE_DAYS = 15
 #: Minutes added before the job's start and after its end, so no sample at the edges is missed.
 _MARGIN = datetime.timedelta(minutes=2)
 
@@ -54,6 +56,13 @@ def period(start, end):
     """Seconds per sample: a minute, or more whole minutes when the window holds more than ``MAX_POINTS``."""
     seconds = (end - start).total_seconds()
     return max(MIN_PERIOD, int(math.ceil(seconds / MAX_POINTS / MIN_PERIOD)) * MIN_PERIOD)
+
+
+def days_gone(start, now):
+    """Whole days since ``start`` (a datetime) at ``now`` (seconds since the epoch) when past
+    :data:`MINUTE_DAYS` (CloudWatch no longer holds the job's one-minute figures), else None."""
+    days = int((now - start.timestamp()) // 86400)
+    return days if days > MINUTE_DAYS else None
 
 
 def queries(job_name, hosts, seconds):

@@ -248,3 +248,15 @@ def test_a_type_the_table_does_not_hold_is_said_unknown(fault_proxy):
     assert usage.unknowns == ("the CPU and GPU figures of data: its instance type ml.zz.9xlarge is not in the "
                               "instance-type table (its vCPU and GPU counts)",)
     assert "Unknown: the CPU and GPU figures of data" in usage.text()
+
+
+def test_no_figures_of_a_job_older_than_cloudwatchs_minutes_says_why(fault_proxy):
+    from sagemaker_hetero._aws import usage as aws_usage
+
+    _jobs.answer_describe(fault_proxy, _jobs.described("gone", TWO))
+    _jobs.put_logs("gone", {"algo-1": "gpu", "algo-2": "data", "algo-3": "data"})
+    found = dict((days, aws_usage.utilization(Session(), "gone", PRICES, False,
+                                              clock=lambda: _jobs.START + days * 86400 + 600)) for days in (14, 16))
+    assert found[16].unknowns == ("the figures: GetMetricData answered none; CloudWatch keeps one-minute figures 15 "
+                                  "days, and the job started 16 days ago",)
+    assert found[14].unknowns == () and found[16].verdict.kind == "unknown"
