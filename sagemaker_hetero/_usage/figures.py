@@ -189,6 +189,14 @@ class Usage(object):
 
         return charts.html(self)
 
+    def plot(self, path):
+        """Write the charts to ``path`` as ``sagemaker-hetero usage --plot`` does (``.svg``, ``.html``, or ``.png``
+        through matplotlib, the ``plot`` extra); return ``path``. A ConfigError names ``path`` for another ending,
+        a PNG without matplotlib, or a file that cannot be written."""
+        from sagemaker_hetero._usage import plot
+
+        return plot.write(self, path)
+
 
 def _group_series(host_series):
     """The hosts' mean at each time (``[(t, pct)]``), from their series (those known)."""

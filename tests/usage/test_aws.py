@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from sagemaker_hetero import Session, cli
+from sagemaker_hetero.exceptions import ConfigError
 from sagemaker_hetero._aws.training_job import TrainingJob
 from tests.usage import _jobs
 
@@ -260,3 +261,12 @@ def test_no_figures_of_a_job_older_than_cloudwatchs_minutes_says_why(fault_proxy
     assert found[16].unknowns == ("the figures: GetMetricData answered none; CloudWatch keeps one-minute figures 15 "
                                   "days, and the job started 16 days ago",)
     assert found[14].unknowns == () and found[16].verdict.kind == "unknown"
+
+
+def test_the_usage_writes_its_charts_as_the_cli_does(fault_proxy, tmp_path):
+    two_group_job(fault_proxy, "drawn")
+    usage = utilization("drawn")
+    svg = tmp_path / "u.svg"
+    assert usage.plot(str(svg)) == str(svg) and svg.read_text().count("<polyline") == 2 + 5
+    with pytest.raises(ConfigError, match=r"path: must end in \.svg, \.html, \.png .*u\.gif"):
+        usage.plot(str(tmp_path / "u.gif"))
