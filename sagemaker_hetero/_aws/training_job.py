@@ -80,7 +80,7 @@ class TrainingJob(object):
                 raise ConfigError([Problem("sagemaker_session", "must be given: no Session has been made here "
                                            "(sagemaker_hetero.TrainingJob makes one)")])
             session = cls.new_session()
-        job = cls(session, training_job_name, failure=getattr(session, "job_failure", None))
+        job = cls(session, training_job_name, failure=session.job_failure)
         job.describe()
         return job
 
