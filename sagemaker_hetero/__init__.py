@@ -27,6 +27,7 @@ _EXPORTS = {
     "TensorFlow": "sagemaker_hetero.tensorflow",
     "Session": "sagemaker_hetero.session",
     "get_execution_role": "sagemaker_hetero.session",
+    "TrainingJob": "sagemaker_hetero.session",
     "LocalSession": "sagemaker_hetero.local",
     "ConfigError": "sagemaker_hetero.exceptions",
     "UnexpectedStatusException": "sagemaker_hetero.exceptions",

@@ -22,7 +22,7 @@ from sagemaker_hetero._request import names
 from sagemaker_hetero._request.plan import CREATE_TRAINING_JOB
 from sagemaker_hetero._request.s3_uris import s3_path_join
 
-__all__ = ["Session", "get_execution_role"]
+__all__ = ["Session", "TrainingJob", "get_execution_role"]
 
 #: How many default names a submission tries when the name it was given is taken (another process).
 DEFAULT_NAME_ATTEMPTS = 5
@@ -572,6 +572,9 @@ class Session(object):
             The execution's ARN.
         """
         return errors.call(self._client("sagemaker-poll"), "DescribePipelineExecution", PipelineExecutionArn=arn)
+
+
+TrainingJob.new_session = Session  # TrainingJob.attach(name)'s default session (the AWS edge imports no public module)
 
 
 def get_execution_role(sagemaker_session: Optional[Session] = None, use_default: bool = False) -> str:

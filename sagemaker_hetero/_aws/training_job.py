@@ -13,7 +13,7 @@ from sagemaker_hetero._aws import log_labels, log_tail, poller
 from sagemaker_hetero._request import describe
 from sagemaker_hetero._defaults import FRAMEWORK_LABELS, TERMINAL_STATUSES
 from sagemaker_hetero._model.job import group_name
-from sagemaker_hetero.exceptions import (AWSError, ConfigError, ThrottlingError,
+from sagemaker_hetero.exceptions import (AWSError, ConfigError, Problem, ThrottlingError,
                                          UnexpectedStatusException, shown)
 
 __all__ = ["TrainingJob", "end_of_job_lines", "reattach_hint", "STREAM_LOGS", "NO_LOGS"]
@@ -27,12 +27,26 @@ DRAIN_ATTEMPTS = 5
 
 
 class TrainingJob(object):
-    """Handle on a training job (``estimator.latest_training_job``). ``failure``: the exception of a
-    job that ended badly, ``failure(name, status, description)``, handed in by the caller (a
-    ``Session``: the SDK v2's ``CapacityError`` for a job SageMaker had no capacity for); None: an
-    ``UnexpectedStatusException``."""
+    """Handle on a training job (``estimator.latest_training_job``, or :meth:`attach` by its name).
+
+    Parameters
+    ----------
+    session : Session
+        The session that reaches the job (``sagemaker_session``).
+    name : str
+        The job's name.
+    request : dict, optional
+        The CreateTrainingJob request that made it.
+    framework : str, optional
+        None (a generic Estimator's job), "pytorch" or "tensorflow": named in how to attach again.
+    failure : callable, optional
+        The exception of a job that ended badly, ``failure(name, status, description)``, handed in by
+        the caller (a ``Session``: the SDK v2's ``CapacityError`` for a job SageMaker had no capacity
+        for); None: an ``UnexpectedStatusException``.
+    """
 
     def __init__(self, session, name, request=None, framework=None, failure=None):
+        """Hold the job's session, name, request, framework and failure (see the class)."""
         self.sagemaker_session = session
         self.name = name
         self.request = request
@@ -42,8 +56,37 @@ class TrainingJob(object):
         #: every attempt of the submission that made this job (``_capacity.walk.Attempt``; docs/capacity.md)
         self.attempts = []
 
+    #: makes the session of a job attached without one: ``sagemaker_hetero.session`` hands in its ``Session``
+    #: (the AWS edge imports no public module)
+    new_session = None
+
+    @classmethod
+    def attach(cls, training_job_name, sagemaker_session=None):
+        """The training job ``training_job_name``, described once: ``TrainingJob.attach(name).utilization()``.
+
+        Parameters
+        ----------
+        training_job_name : str
+            The job (a name that is no job raises the AWSError of DescribeTrainingJob).
+        sagemaker_session : Session, optional
+            The session to reach it with (default: a new ``Session()``).
+        """
+        if not isinstance(training_job_name, str) or not training_job_name:
+            raise ConfigError([Problem("training_job_name", "must be a training job's name (a non-empty str)",
+                                       training_job_name)])
+        session = sagemaker_session
+        if session is None:
+            if cls.new_session is None:
+                raise ConfigError([Problem("sagemaker_session", "must be given: no Session has been made here "
+                                           "(sagemaker_hetero.TrainingJob makes one)")])
+            session = cls.new_session()
+        job = cls(session, training_job_name, failure=session.job_failure)
+        job.describe()
+        return job
+
     @property
     def job_name(self):
+        """The job's name."""
         return self.name
 
     def __repr__(self):
@@ -53,9 +96,11 @@ class TrainingJob(object):
         return self.name
 
     def describe(self):
+        """DescribeTrainingJob's answer."""
         return self.sagemaker_session.describe_training_job(self.name)
 
     def stop(self):
+        """StopTrainingJob."""
         self.sagemaker_session.stop_training_job(self.name)
 
     def _tail(self, desc, instance_groups):
@@ -73,24 +118,22 @@ class TrainingJob(object):
              heartbeat=poller.HEARTBEAT_SECONDS):
         """Poll until the job ends, printing each new status on one line; return the description.
 
-        With ``logs`` ``"All"`` (or ``True``, ``"Training"``) the job's CloudWatch logs are printed
-        as they arrive, each line labelled ``[<group>/<host>]`` (``[?/<host>]`` until the host's group
-        is known), interleaved with the status lines; ``instance_groups`` (names) shows only those
-        groups' lines. ``False``, ``"None"`` or ``"Rules"`` print the status lines only.
+        Raises :class:`UnexpectedStatusException` if the job ends Failed or Stopped. Ctrl-C stops the waiting,
+        not the job; an AWS error while waiting (after botocore's retries) is raised naming the job, which goes
+        on, and how to follow it again (:func:`reattach_hint`). When the job has ended, the lines of
+        :func:`end_of_job_lines` (seconds, spot savings, model artifacts) follow the last status line.
 
-        After ``heartbeat`` seconds (default 300) without a status or log line, one line
-        ``[<elapsed>] <job>: still <status> (since <elapsed>)`` is printed, and again after each
-        such quiet period; ``None`` or ``0``: none. When the job has ended, the lines of
-        :func:`end_of_job_lines` follow the last status line (training and billable seconds, the
-        spot savings, the model artifacts), before any exception.
-
-        Raises :class:`UnexpectedStatusException` if the job ends Failed or Stopped. Ctrl-C stops
-        the waiting, not the job. An AWS error while waiting (DescribeTrainingJob or the logs failing
-        after botocore's retries) stops the waiting too: it is raised naming the job, which goes on,
-        and how to follow it again (:func:`reattach_hint`). ``poll`` is ``(first, longest)`` seconds between polls, or one
-        number for both (default: the session's ``poll_interval``, else 2 s doubling up to 30 s;
-        back to the first after a change or new log lines, doubled while CloudWatch throttles).
-        ``clock`` and ``sleep`` time the waiting (elapsed times, heartbeat, pauses).
+        Parameters
+        ----------
+        logs : bool or str, default 'All'
+            ``"All"``, ``True``, ``"Training"``: the job's logs as they arrive, each line labelled
+            ``[<group>/<host>]`` (``[?/<host>]`` until its group is known); ``False``, ``"None"``, ``"Rules"``: none.
+        poll, out, clock, sleep, instance_groups, heartbeat
+            ``(first, longest)`` seconds between polls, or one number for both (default: the session's
+            ``poll_interval``, else 2 s doubling up to 30 s; back to the first after a change, doubled while
+            CloudWatch throttles); where to print (standard output); the clock and sleep that time the waiting;
+            the groups whose log lines are shown (names; default all); seconds without a line before a
+            ``still <status>`` line, again after each such quiet period (default 300; None or 0: none).
         """
         out = out or sys.stdout
         waiting = poller.Poller(poll, self.sagemaker_session, clock, sleep, heartbeat)
@@ -115,9 +158,16 @@ class TrainingJob(object):
     def cost(self, prices=None, fetch=True):
         """The job's seconds and billed cost per instance group (a ``Bill``; see docs/cost.md): training and
         billable seconds and the spot savings as the SDK v2 prints them, and each group's billable seconds
-        x count x on-demand USD per hour. ``prices``: a price file's path or a mapping of instance type to
-        USD per hour, read first; then the cache, then (``fetch``) the AWS Price List. A price that cannot
-        be had is unknown, with the reason: never an error, but for a malformed price file (ConfigError)."""
+        x count x on-demand USD per hour. A price that cannot be had is unknown, with the reason: never an
+        error, but for a malformed price file (ConfigError).
+
+        Parameters
+        ----------
+        prices : str or dict, optional
+            A price file's path or a mapping of instance type to USD per hour, read first; then the cache.
+        fetch : bool, default True
+            Then ask the AWS Price List.
+        """
         from sagemaker_hetero._aws.pricing import bill_of
 
         desc = self.describe()
@@ -128,9 +178,16 @@ class TrainingJob(object):
     def utilization(self, prices=None, fetch=True):
         """What the job used, per instance group and per host (a ``Usage``; see docs/usage.md): CPU, memory,
         disk, GPU and GPU memory, each 0-100% of the instance, their series, mean and 95th percentile, and
-        a verdict with what the idle share cost (``prices`` and ``fetch`` as :meth:`cost` takes them).
-        What cannot be had (cloudwatch:GetMetricData denied, a host's group not in its logs) is unknown,
-        never an error; ``usage._repr_html_()`` draws a chart per group."""
+        a verdict with what the idle share cost. What cannot be had (cloudwatch:GetMetricData denied, a
+        host's group not in its logs) is unknown, never an error; ``usage._repr_html_()`` draws a chart per group.
+
+        Parameters
+        ----------
+        prices : str or dict, optional
+            The prices the idle share is costed at, as :meth:`cost` takes them.
+        fetch : bool, default True
+            Ask the AWS Price List for a price not given nor cached.
+        """
         from sagemaker_hetero._aws.usage import utilization
 
         return utilization(self.sagemaker_session, self.name, prices, fetch)
@@ -145,8 +202,12 @@ class TrainingJob(object):
     def logs(self, follow=False, instance_groups=None, out=None, poll=None, clock=time.monotonic, sleep=time.sleep):
         """Print the job's logs so far, labelled ``[<group>/<host>]``; return the description.
 
-        ``follow=True`` keeps printing until the job ends, like ``wait(logs="All")`` (and raises
-        like it); ``instance_groups`` shows only those groups' lines.
+        Parameters
+        ----------
+        follow : bool, default False
+            Keep printing until the job ends, like ``wait(logs="All")`` (and raise like it).
+        instance_groups, out, poll, clock, sleep
+            Show only these groups' lines; where to print; the pace, clock and sleep, as :meth:`wait` takes them.
         """
         if follow:
             return self.wait(logs="All", poll=poll, out=out, clock=clock, sleep=sleep, instance_groups=instance_groups)

@@ -14,20 +14,22 @@ from sagemaker_hetero.exceptions import AWSError, ConfigError, Problem
 
 __all__ = ["utilization", "metrics", "host_groups", "MAX_METRIC_PAGES"]
 
-#: Pages of one GetMetricData batch's answer read at most (CloudWatch pages past 100,800 data points; an
-#: endpoint that pages without end is left).
-MAX_METRIC_PAGES = 1000
+#: Pages of one GetMetricData batch's answer read at most: CloudWatch pages past 100,800 data points, and a
+#: batch holds at most ``queries.MAX_QUERIES`` x ``queries.MAX_POINTS`` (720,000: 8 pages); an endpoint that
+#: pages on is left after these, and said (an unknown), not followed for minutes.
+MAX_METRIC_PAGES = 50
 
 
-def metrics(clients, job_name, hosts, start, end, seconds):
+def metrics(clients, job_name, hosts, start, end, seconds, unknowns=None):
     """``{host: {metric: [(t, value)]}}`` of ``hosts`` from ``start`` to ``end``: GetMetricData with at most
-    ``queries.MAX_QUERIES`` queries a call, each page of its answer read. AWSError propagates."""
+    ``queries.MAX_QUERIES`` queries a call, each page of its answer read, up to :data:`MAX_METRIC_PAGES` a
+    batch (more is said in ``unknowns``, a list). AWSError propagates."""
     client = clients.client("cloudwatch")
     items, ids = queries.queries(job_name, hosts, seconds)
     raw = {}
     for batch in queries.batches(items):
         token = None
-        for _ in range(MAX_METRIC_PAGES):
+        for page in range(MAX_METRIC_PAGES):
             params = {"MetricDataQueries": batch, "StartTime": start, "EndTime": end, "ScanBy": "TimestampAscending"}
             if token:
                 params["NextToken"] = token
@@ -37,6 +39,9 @@ def metrics(clients, job_name, hosts, start, end, seconds):
             if not following or following == token:
                 break
             token = following
+            if page == MAX_METRIC_PAGES - 1 and unknowns is not None:
+                unknowns.append("the rest of the figures: GetMetricData's answer still had a NextToken after %d "
+                                "pages (at most 8 are expected); the figures are those pages'" % MAX_METRIC_PAGES)
     return raw
 
 
@@ -70,7 +75,7 @@ def _groups_of_hosts(session, job_name, groups, hosts, unknowns):
                         % _why(exc))
         found = {}
     mapped = dict((h, None) for h in hosts)
-    mapped.update(found)
+    mapped.update((h, g) for h, g in found.items() if h in mapped)  # a stream of no host of the job: not one
     return mapped
 
 
@@ -110,9 +115,14 @@ def utilization(session, job_name, prices=None, fetch=True, clock=time.time):
         seconds = queries.period(*span)
         try:
             raw = metrics(session._clients, job_name, sorted(mapping, key=figures.host_order), span[0], span[1],
-                          seconds)
+                          seconds, unknowns)
         except AWSError as exc:
             unknowns.append("the figures (cloudwatch:GetMetricData): %s" % _why(exc))
+        else:
+            gone = queries.days_gone(span[0], clock())
+            if not raw and gone:
+                unknowns.append("the figures: GetMetricData answered none; CloudWatch keeps one-minute figures "
+                                "%d days, and the job started %d days ago" % (queries.MINUTE_DAYS, gone))
     region = describe.region_of(desc) or session.boto_region_name
     bills = _bills(desc, region, prices, fetch, session.boto_session, unknowns)
     return figures.build(job_name, desc.get("TrainingJobStatus"), groups, mapping, raw, bills, unknowns, seconds)

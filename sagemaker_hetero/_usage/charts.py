@@ -1,17 +1,25 @@
 """A job's utilization as text, as HTML (a notebook's ``_repr_html_``) and as inline SVG: one small
 chart per instance group, each metric a line from 0 to 100% over the job's time. Pure: no dependency,
 no I/O (``plot`` writes the files)."""
-from xml.sax.saxutils import escape
+from xml.sax import saxutils
 
 from sagemaker_hetero._usage.metrics import LABELS, METRICS
+from sagemaker_hetero.exceptions import shown
 
-__all__ = ["text", "html", "group_svg", "svg", "COLOURS", "WIDTH", "HEIGHT"]
+__all__ = ["text", "html", "group_svg", "svg", "escape", "COLOURS", "WIDTH", "HEIGHT"]
 
 #: A line's colour per metric.
 COLOURS = {"cpu": "#1f77b4", "memory": "#2ca02c", "disk": "#7f7f7f", "gpu": "#d62728", "gpu_memory": "#ff7f0e"}
 #: One group's chart, pixels.
 WIDTH, HEIGHT = 440, 150
 _LEFT, _TOP, _RIGHT, _BOTTOM = 34, 22, 8, 30
+
+
+def escape(text):
+    """``text`` for SVG and HTML: markup escaped, and each control character (a job's or a service's, in a
+    group's or a host's name) written visibly as :func:`~sagemaker_hetero.exceptions.shown` writes it (XML
+    allows none but tab and newline)."""
+    return saxutils.escape(shown(str(text)))
 
 
 def _pct(value):
@@ -34,7 +42,7 @@ def _group_line(group):
 
 def text(usage):
     """The usage in lines: a line per group with each metric's mean and p95, then one per host of it; the
-    hosts whose group is not known; the verdict, the unknowns."""
+    hosts whose group is not known; the verdict, the unknowns. Shown safely on a terminal (``shown``)."""
     lines = ["Utilization of %s (%s; 0-100%% of each instance):" % (usage.job_name, usage.status or "status unknown")]
     for group in usage.groups:
         lines.append("  " + _group_line(group))
@@ -45,7 +53,7 @@ def text(usage):
         lines.extend("    %s: %s" % (h.host, _cells(h)) for h in unknown)
     lines.append("Verdict: " + usage.verdict.text)
     lines.extend("Unknown: " + u for u in usage.unknowns)
-    return "\n".join(lines)
+    return shown("\n".join(lines))
 
 
 def _span(usage):
@@ -99,8 +107,8 @@ def svg(usage):
 def _row(group):
     cells = "".join("<td>%s</td>" % escape("%s / %s" % (_pct(group.figures(k)["mean"]), _pct(group.figures(k)["p95"])))
                     for k, _, _ in METRICS)
-    return "<tr><td>%s</td><td>%s x %s</td>%s</tr>" % (escape(group.name), group.count, escape(str(group.instance_type)),
-                                                       cells)
+    return "<tr><td>%s</td><td>%s x %s</td>%s</tr>" % (escape(group.name), escape(group.count),
+                                                       escape(group.instance_type), cells)
 
 
 def html(usage):

@@ -40,8 +40,13 @@ def normalised(metric, instance_type, points):
 
 
 def mean(values):
-    """The mean of ``values`` (None: none)."""
-    return math.fsum(values) / len(values) if values else None
+    """The mean of ``values`` (None: none); values whose sum is past the largest float are each divided first."""
+    if not values:
+        return None
+    try:
+        return math.fsum(values) / len(values)
+    except OverflowError:
+        return math.fsum(v / len(values) for v in values)
 
 
 def percentile(values, q=95):
@@ -184,6 +189,14 @@ class Usage(object):
 
         return charts.html(self)
 
+    def plot(self, path):
+        """Write the charts to ``path`` as ``sagemaker-hetero usage --plot`` does (``.svg``, ``.html``, or ``.png``
+        through matplotlib, the ``plot`` extra); return ``path``. A ConfigError names ``path`` for another ending,
+        a PNG without matplotlib, or a file that cannot be written."""
+        from sagemaker_hetero._usage import plot
+
+        return plot.write(self, path)
+
 
 def _group_series(host_series):
     """The hosts' mean at each time (``[(t, pct)]``), from their series (those known)."""
@@ -232,8 +245,17 @@ def build(job_name, status, groups, host_groups, raw, bills, unknowns, period=No
     for h in hosts:
         if h.group is None:
             unknowns.append("host %s: its instance group is not known (it said none in its logs)" % h.host)
+    if source != "local":
+        unknowns.extend(_untabled(groups))
     return Usage(job_name, status, tuple(usages), tuple(hosts), tuple(unknowns), verdict.verdict(usages),
                  period, source)
+
+
+def _untabled(groups):
+    """What cannot be known of the groups whose instance type the one table does not hold: their CPU and GPU
+    figures (no vCPU nor GPU count to divide by: never a guess)."""
+    return ["the CPU and GPU figures of %s: its instance type %s is not in the instance-type table (its vCPU and "
+            "GPU counts)" % (name, itype) for name, itype, _ in groups if instance_types.vcpus(itype) is None]
 
 
 def _only_type(groups):

@@ -2,11 +2,9 @@
 dependency), ``.png`` through matplotlib, the optional ``plot`` extra
 (``pip install 'sagemaker-hetero[plot]'``)."""
 import os
-from xml.sax.saxutils import escape
-
 from sagemaker_hetero._usage import charts
 from sagemaker_hetero._usage.metrics import METRICS
-from sagemaker_hetero.exceptions import ConfigError, Problem
+from sagemaker_hetero.exceptions import ConfigError, Problem, shown
 
 __all__ = ["KINDS", "EXTRA_HINT", "write"]
 
@@ -26,7 +24,7 @@ def write(usage, path, argument="path"):
             return _png(usage, path, argument)
         document = charts.svg(usage) if kind == ".svg" else (
             "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title></head><body>%s</body></html>\n"
-            % (escape(usage.job_name), charts.html(usage)))
+            % (charts.escape(usage.job_name), charts.html(usage)))
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(document)
     except OSError as exc:
@@ -50,7 +48,7 @@ def _png(usage, path, argument):
                 axis.plot([t - points[0][0] for t, _ in points], [v for _, v in points],
                           color=charts.COLOURS[key], label=label)
         axis.set_ylim(0, 100)
-        axis.set_title("%s (%s x %s)" % (group.name, group.count, group.instance_type), fontsize=9)
+        axis.set_title(shown("%s (%s x %s)" % (group.name, group.count, group.instance_type)), fontsize=9)
         axis.set_ylabel("%")
         axis.set_xlabel("seconds", fontsize=7)
         if axis.get_legend_handles_labels()[0]:

@@ -12,7 +12,7 @@ from sagemaker_hetero._defaults import TRAINING_JOBS_NAMESPACE
 from sagemaker_hetero._usage.metrics import METRICS
 
 __all__ = ["NAMESPACE", "MAX_QUERIES", "MAX_POINTS", "MIN_PERIOD", "hosts_of", "period", "queries", "batches",
-           "window", "read"]
+           "MINUTE_DAYS", "window", "days_gone", "is_sample", "read"]
 
 NAMESPACE = TRAINING_JOBS_NAMESPACE
 #: GetMetricData's limit of queries per call.
@@ -21,6 +21,8 @@ MAX_QUERIES = 500
 MAX_POINTS = 1440
 #: SageMaker publishes a host's metrics once a minute.
 MIN_PERIOD = 60
+#: Days CloudWatch keeps one-minute data points: a job that started longer ago answers none at a minute's period.
+MINUTE_DAYS = 15
 #: Minutes added before the job's start and after its end, so no sample at the edges is missed.
 _MARGIN = datetime.timedelta(minutes=2)
 
@@ -56,6 +58,13 @@ def period(start, end):
     return max(MIN_PERIOD, int(math.ceil(seconds / MAX_POINTS / MIN_PERIOD)) * MIN_PERIOD)
 
 
+def days_gone(start, now):
+    """Whole days since ``start`` (a datetime) at ``now`` (seconds since the epoch) when past
+    :data:`MINUTE_DAYS` (CloudWatch no longer holds the job's one-minute figures), else None."""
+    days = int((now - start.timestamp()) // 86400)
+    return days if days > MINUTE_DAYS else None
+
+
 def queries(job_name, hosts, seconds):
     """``([query], {id: (host, metric key)})``: one ``Average`` query per host and metric."""
     out, ids = [], {}
@@ -80,16 +89,23 @@ def _seconds(value):
     return None if moment is None else moment.timestamp()
 
 
+def is_sample(value):
+    """Whether ``value`` can be a utilization figure: a finite number >= 0 (not NaN, an infinity, a negative
+    number, a bool or another type: what no host publishes)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < float("inf")
+
+
 def read(answer, ids, raw):
     """Add an answer's ``MetricDataResults`` to ``raw`` (``{host: {metric: [(t, value)]}}``), sorted by time;
-    a result of an id not asked, or of another shape, is left out."""
+    a result of an id not asked, or of another shape, and a value that is no utilization (:func:`is_sample`)
+    are left out."""
     for result in answer.get("MetricDataResults") or ():
         if not isinstance(result, dict) or result.get("Id") not in ids:
             continue
         host, key = ids[result["Id"]]
         times, values = result.get("Timestamps") or [], result.get("Values") or []
         points = [(_seconds(t), float(v)) for t, v in zip(times, values)
-                  if _seconds(t) is not None and isinstance(v, (int, float)) and not isinstance(v, bool)]
+                  if _seconds(t) is not None and is_sample(v)]
         if points:
             series = raw.setdefault(host, {}).setdefault(key, [])
             series.extend(points)

@@ -62,23 +62,32 @@ def _loads(groups, kind):
 
 
 def _starved(groups):
-    """``(text, names)`` when a GPU group waits for data, else None."""
+    """``(text, names)`` when GPU groups wait for data (each named: the first's numbers in full, the others'
+    GPUs after), else None."""
     data = [(g, g.mean("cpu")) for g in groups if g.kind == "data" and g.mean("cpu") is not None]
     busiest = max(data, key=lambda pair: pair[1]) if data else None
-    for group, gpu in _loads(groups, "gpu"):
-        if gpu >= GPU_LOW:
-            continue
-        if busiest is not None and busiest[1] >= CPU_SATURATED:
-            return ("The GPU group %s waits for data: its GPUs average %s while data group %s's CPUs average %s "
-                    "(p95 %s). Add data instances, or move preprocessing to them."
-                    % (group.name, _pct(gpu), busiest[0].name, _pct(busiest[1]),
-                       _pct(busiest[0].figures("cpu")["p95"])), (group.name,))
-        own = group.mean("cpu")
-        if own is not None and own >= CPU_SATURATED:
-            where = ("a data group of CPU instances" if busiest is None else
-                     "its data groups (%s's CPUs average %s)" % (busiest[0].name, _pct(busiest[1])))
-            return ("The GPU group %s waits for data: its GPUs average %s while its own CPUs average %s. Move "
-                    "preprocessing to %s." % (group.name, _pct(gpu), _pct(own), where), (group.name,))
+    found = [(group, gpu, _waiting(group, gpu, busiest)) for group, gpu in _loads(groups, "gpu") if gpu < GPU_LOW]
+    found = [(group, gpu, text) for group, gpu, text in found if text is not None]
+    if not found:
+        return None
+    text = found[0][2]
+    if len(found) > 1:
+        text += " So do the GPU groups %s." % ", ".join("%s (GPUs %s)" % (g.name, _pct(v)) for g, v, _ in found[1:])
+    return text, tuple(g.name for g, _, _ in found)
+
+
+def _waiting(group, gpu, busiest):
+    """Why the GPU group ``group`` (GPUs ``gpu`` %, low) waits for data, or None: it does not."""
+    if busiest is not None and busiest[1] >= CPU_SATURATED:
+        return ("The GPU group %s waits for data: its GPUs average %s while data group %s's CPUs average %s "
+                "(p95 %s). Add data instances, or move preprocessing to them."
+                % (group.name, _pct(gpu), busiest[0].name, _pct(busiest[1]), _pct(busiest[0].figures("cpu")["p95"])))
+    own = group.mean("cpu")
+    if own is not None and own >= CPU_SATURATED:
+        where = ("a data group of CPU instances" if busiest is None else
+                 "its data groups (%s's CPUs average %s)" % (busiest[0].name, _pct(busiest[1])))
+        return ("The GPU group %s waits for data: its GPUs average %s while its own CPUs average %s. Move "
+                "preprocessing to %s." % (group.name, _pct(gpu), _pct(own), where))
     return None
 
 

@@ -108,7 +108,8 @@ def _read_host(path):
 
 
 def _is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A finite number (a foreign line's NaN or Infinity, which JSON lets Python read, is none)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < float("inf")
 
 
 # -- writing -------------------------------------------------------------------------------------

@@ -88,6 +88,14 @@ def test_a_job_with_no_samples_answers_no_hosts(tmp_path):
     }, "note": None}
 
 
+def test_a_line_of_nan_or_infinity_is_no_reading(tmp_path):
+    usage = tmp_path / "usage"
+    usage.mkdir()
+    (usage / "algo-1.jsonl").write_text('{"host": "algo-1", "group": "g"}\n{"t": 5, "cpu": NaN, "memory": Infinity}\n'
+                                        '{"t": NaN, "cpu": 5, "memory": 5}\n{"t": 6, "cpu": 50, "memory": -Infinity}\n')
+    assert _usage.samples(str(tmp_path))["hosts"]["algo-1"]["series"] == {"cpu": [(6.0, 50.0)], "memory": []}
+
+
 # -- the figures, against a /proc written here --------------------------------------------------
 
 

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from sagemaker_hetero import Session, cli
+from sagemaker_hetero.exceptions import ConfigError
 from sagemaker_hetero._aws.training_job import TrainingJob
 from tests.usage import _jobs
 
@@ -227,3 +228,45 @@ def test_setup_cfg_declares_the_plot_extra_and_no_dependency_on_matplotlib():
                              "setup.cfg"))
     assert config["options.extras_require"]["plot"].split() == ["matplotlib"]
     assert "matplotlib" not in config["options"]["install_requires"]
+
+
+def test_a_stream_of_no_host_of_the_job_adds_no_host(fault_proxy):
+    two_group_job(fault_proxy, "strays")
+    _jobs.put_logs("strays", {"algo-7": "data"})  # a three-host job has no algo-7
+    usage = utilization("strays")
+    assert [h.host for h in usage.hosts] == ["algo-1", "algo-2", "algo-3"]
+    assert usage.group("data").hosts == ("algo-2", "algo-3")
+    assert b"algo-7" not in fault_proxy.calls(operation="GetMetricData")[0].payload
+
+
+def test_a_type_the_table_does_not_hold_is_said_unknown(fault_proxy):
+    _jobs.answer_describe(fault_proxy, _jobs.described("untabled", [("data", "ml.zz.9xlarge", 2), TWO[1]]))
+    _jobs.put_logs("untabled", {"algo-1": "gpu", "algo-2": "data", "algo-3": "data"})
+    _jobs.put_metrics("untabled", "algo-2", {"cpu": [3600, 3600], "memory": [50, 50]})
+    usage = utilization("untabled")
+    assert usage.group("data").figures("cpu") == {"mean": None, "p95": None}
+    assert usage.group("data").figures("memory") == {"mean": 50.0, "p95": 50.0}
+    assert usage.unknowns == ("the CPU and GPU figures of data: its instance type ml.zz.9xlarge is not in the "
+                              "instance-type table (its vCPU and GPU counts)",)
+    assert "Unknown: the CPU and GPU figures of data" in usage.text()
+
+
+def test_no_figures_of_a_job_older_than_cloudwatchs_minutes_says_why(fault_proxy):
+    from sagemaker_hetero._aws import usage as aws_usage
+
+    _jobs.answer_describe(fault_proxy, _jobs.described("gone", TWO))
+    _jobs.put_logs("gone", {"algo-1": "gpu", "algo-2": "data", "algo-3": "data"})
+    found = dict((days, aws_usage.utilization(Session(), "gone", PRICES, False,
+                                              clock=lambda: _jobs.START + days * 86400 + 600)) for days in (14, 16))
+    assert found[16].unknowns == ("the figures: GetMetricData answered none; CloudWatch keeps one-minute figures 15 "
+                                  "days, and the job started 16 days ago",)
+    assert found[14].unknowns == () and found[16].verdict.kind == "unknown"
+
+
+def test_the_usage_writes_its_charts_as_the_cli_does(fault_proxy, tmp_path):
+    two_group_job(fault_proxy, "drawn")
+    usage = utilization("drawn")
+    svg = tmp_path / "u.svg"
+    assert usage.plot(str(svg)) == str(svg) and svg.read_text().count("<polyline") == 2 + 5
+    with pytest.raises(ConfigError, match=r"path: must end in \.svg, \.html, \.png .*u\.gif"):
+        usage.plot(str(tmp_path / "u.gif"))

@@ -57,6 +57,19 @@ def test_a_gpu_group_waiting_on_its_own_cpus_beside_an_unhurried_data_group_is_s
                                          "50.0%).")
 
 
+def test_every_starved_gpu_group_of_five_is_named():
+    usage = usage_of([("ingest", "ml.c5.xlarge", 2), ("small", "ml.g5.2xlarge", 1), ("decode", "ml.c5.18xlarge", 1),
+                      ("big", "ml.p4d.24xlarge", 1), ("fine", "ml.g5.2xlarge", 1)],
+                     {"ingest": {"cpu": [200]}, "small": {"gpu": [20]}, "decode": {"cpu": [6480]},
+                      "big": {"gpu": [240]}, "fine": {"gpu": [90]}})
+    # ingest 200 / 4 = 50%, decode 6480 / 72 = 90% (the busiest data group); GPUs: small 20%, big 240 / 8 = 30%,
+    # fine 90%: small and big wait
+    assert (usage.verdict.kind, usage.verdict.groups) == ("starved", ("small", "big"))
+    assert usage.verdict.text.startswith("The GPU group small waits for data: its GPUs average 20.0% while data group "
+                                         "decode's CPUs average 90.0% (p95 90.0%). Add data instances, or move "
+                                         "preprocessing to them. So do the GPU groups big (GPUs 30.0%).")
+
+
 def test_a_gpu_type_the_table_does_not_hold_has_no_gpu_figure_and_no_load():
     usage = usage_of([("data", "ml.c5.xlarge", 1), ("gpu", "ml.p9.48xlarge", 1)],
                      {"data": {"cpu": [40]}, "gpu": {"gpu": [400], "memory": [50]}})
