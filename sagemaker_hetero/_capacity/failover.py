@@ -192,14 +192,19 @@ def _moved(run, attempt):
     return True
 
 
-def submit(session, plan, settings, preflight=None, wait=True, logs="All", out=None, on_started=None):
+def submit(session, plan, settings, preflight=None, wait=True, logs="All", out=None, on_started=None,
+           before_create=None):
     """Run the checked ``plan`` (of ``settings``) through ``session`` with failover (the module docstring);
-    the job that ran (``wait``: it completed). ``on_started(job)`` is told each job made."""
+    the job that ran (``wait``: it completed). ``on_started(job)`` is told each job made; ``before_create()``
+    is called once, after the upload and before the first create call (a ModelTrainer's code and driver
+    channels uploaded: ``_runner.execute``'s)."""
     out = out or sys.stdout
     run = _Run(session, plan, settings, preflight, out, on_started or (lambda job: None))
     checks = modes.checks_of(preflight)
     plan = run.chosen_by_quota(1, preflight)
     _runner.upload(session, [plan])
+    if before_create is not None:
+        before_create()
     number, failure = 0, None
     while True:
         number += 1

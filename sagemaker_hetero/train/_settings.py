@@ -46,7 +46,8 @@ _V3_NAMES = (
     ("encrypt_inter_container_traffic", "networking.enable_inter_container_traffic_encryption"),
     ("checkpoint_s3_uri", "checkpoint_config.s3_uri"), ("checkpoint_local_path", "checkpoint_config.local_path"),
     ("input_mode", "training_input_mode"), ("inputs", "input_data_config"),
-    ("max_retry_attempts", "with_retry_strategy"), ("metric_definitions", "with_metric_definitions"),
+    ("max_retry_attempts", "with_retry_strategy"), ("capacity_wait", "compute.capacity_wait"),
+    ("capacity_attempts", "compute.capacity_attempts"), ("metric_definitions", "with_metric_definitions"),
 )
 
 
@@ -231,7 +232,8 @@ _ARGUMENT_AT = dict((a.path, a.name) for a in ARGUMENTS if a.path is not None an
 #: what ``_compute_values`` writes itself (the groups, type, count and volume: SDK v3's defaults)
 _SKIPPED = tuple(("ResourceConfig", _camel(f)) for f in ("instance_groups", "instance_type", "instance_count",
                                                           "volume_size_in_gb", "enable_managed_spot_training",
-                                                          "instance_preferences"))
+                                                          "instance_preferences", "capacity_wait",
+                                                          "capacity_attempts"))
 
 
 def enabled(config_class):
@@ -246,11 +248,15 @@ def enabled(config_class):
 
 def _compute_values(compute, local=False):
     values = by_request_path(("ResourceConfig",), compute, {})
+    for name in ("capacity_wait", "capacity_attempts"):  # this package's (docs/capacity.md), never sent
+        if getattr(compute, name, None) is not None:
+            values[name] = getattr(compute, name)
     values.update(volume_size=30 if compute.volume_size_in_gb is None else compute.volume_size_in_gb,
                   use_spot_instances=bool(compute.enable_managed_spot_training))
     if compute.instance_groups:
         values["instance_groups"] = [
-            InstanceGroup(g.instance_group_name, g.instance_type, g.instance_count)
+            InstanceGroup(g.instance_group_name, g.instance_type, g.instance_count,
+                          alternatives=getattr(g, "alternatives", None))
             if hasattr(g, "instance_group_name") else g for g in compute.instance_groups]
     else:
         values["instance_type"] = compute.instance_type or instance_types.V3_DEFAULT_TYPE

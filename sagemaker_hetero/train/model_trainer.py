@@ -14,7 +14,6 @@ from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _runner
 from sagemaker_hetero._model import build as _build
-from sagemaker_hetero._request.rendered import RenderedRequest
 from sagemaker_hetero.core.training.configs import (CheckpointConfig, Compute, InfraCheckConfig, InputData,
                                                     MetricDefinition, Networking, OutputDataConfig,
                                                     RemoteDebugConfig, RetryStrategy, SessionChainingConfig,
@@ -295,9 +294,10 @@ class ModelTrainer(object):
                 _settings.by_request_path((type(config).__name__,), config, out)
         return out
 
-    def _plan(self, inputs, session, now, submit=False, facts=None):
+    def _plan(self, inputs, session, now, submit=False, facts=None, with_settings=False):
         """``(job, plan, problems, uploads)``: the runner's planner on this job as ``session`` runs it
-        (``facts``: default the session's, without a call), every problem under the v3 argument's name."""
+        (``facts``: default the session's, without a call), every problem under the v3 argument's name
+        (``with_settings``: and the job's settings, fifth)."""
         found = self._own_problems(session)
         facts = _runner.session_facts(session) if facts is None else facts
         settings, uploads, more = self._settings(inputs, facts, now)
@@ -307,12 +307,13 @@ class ModelTrainer(object):
             found.append(Problem("sagemaker_session", "must be a sagemaker_hetero Session or LocalSession", session))
         job, made, problems = _runner.planned(settings, session_ok, now, _runner.local_path_exists, found,
                                               facts=facts, submit=submit, digest=False)
-        return job, made, [_settings.renamed(p) for p in problems], uploads
+        problems = [_settings.renamed(p) for p in problems]
+        return (job, made, problems, uploads, settings) if with_settings else (job, made, problems, uploads)
 
     def _planned(self, inputs, session, now, submit):
-        """``(plan, uploads)``: the job checked and rendered once by the runner, as ``session`` runs it
+        """``(plan, uploads, settings)``: the job checked and rendered once by the runner, as ``session`` runs it
         (its facts looked up for a submission); raises :class:`ConfigError` with every problem."""
-        _, made, problems, uploads = self._plan(inputs, session, now, submit)
+        _, made, problems, uploads, settings = self._plan(inputs, session, now, submit, with_settings=True)
         if problems:
             raise ConfigError(problems)
         if submit and not session.local_mode:  # the default bucket, by name (created if missing, as SDK v3 does)
@@ -321,7 +322,7 @@ class ModelTrainer(object):
             facts = record.evolve(made.facts, default_bucket=session.default_bucket())
             settings, uploads, _ = self._settings(inputs, facts, now)
             made = _runner.checked_plan(settings, session, now, _runner.local_path_exists, facts=facts)
-        return made, uploads
+        return made, uploads, settings
 
     def _warn_every_host(self):
         groups = (self.compute.instance_groups or []) if self.compute is not None else []
@@ -356,25 +357,32 @@ class ModelTrainer(object):
         """
         session = self._session(dry_run)
         now = time.time()
-        made, uploads = self._planned(input_data_config, session, now, submit=not dry_run)
+        made, uploads, settings = self._planned(input_data_config, session, now, submit=not dry_run)
         self._warn_every_host()
         if dry_run:
-            from sagemaker_hetero._aws.pricing import estimate_of
+            from sagemaker_hetero._capacity import dry_run as _dry_run
 
-            return RenderedRequest(made.request, made, estimate=functools.partial(estimate_of, made.request,
-                                                                                    made.region, None))
+            return _dry_run.rendered(made, settings)
+        from sagemaker_hetero._capacity import failover
+        from sagemaker_hetero.core.utils.exceptions import FailedStatusError
+
         drivers = _upload.driver_files(self.source_code, self.distributed)
-        started = _runner.execute(session, made, preflight,
-                                  before_create=functools.partial(_upload.upload, session, made, uploads, drivers))
-        self._latest_training_job = started
-        if wait:
-            from sagemaker_hetero.core.utils.exceptions import FailedStatusError
-
-            try:
-                started.wait(logs="All" if logs else "None")
-            except UnexpectedStatusException as exc:
-                raise FailedStatusError.of(exc) from exc
+        before_create = functools.partial(_upload.upload, session, made, uploads, drivers)
+        try:
+            if failover.applies(session, settings, made.job):  # alternatives, capacity_wait (docs/capacity.md)
+                failover.submit(session, made, settings, preflight, wait, "All" if logs else "None",
+                                on_started=self._started, before_create=before_create)
+                return None
+            self._started(_runner.execute(session, made, preflight, before_create=before_create))
+            if wait:
+                self._latest_training_job.wait(logs="All" if logs else "None")
+        except UnexpectedStatusException as exc:
+            raise FailedStatusError.of(exc) from exc
         return None
+
+    def _started(self, job):
+        self._latest_training_job = job
+        return job
 
     # -- what this package adds: cost, diff, preflight, logs ----------------------------------
 
