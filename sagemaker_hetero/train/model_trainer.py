@@ -392,11 +392,13 @@ class ModelTrainer(object):
     def estimate_cost(self, input_data_config=None, prices=None, fetch=True):
         """What the job would cost per instance group (docs/cost.md); nothing is created or uploaded."""
         from sagemaker_hetero._aws.pricing import estimate_of
+        from sagemaker_hetero._model import choices
 
-        made = self._dry_plan(input_data_config)
+        made, _, settings = self._planned(input_data_config, self.sagemaker_session, time.time(), submit=False)
         session = self.sagemaker_session
         boto_session = session.boto_session if fetch and _runner.is_session(session) else None
-        return estimate_of(made.request, made.region, prices, fetch=fetch, boto_session=boto_session)
+        return estimate_of(made.request, made.region, prices, fetch=fetch, boto_session=boto_session,
+                           alternatives=choices.alternative_rows(settings))
 
     def diff(self, job_name_or_request, input_data_config=None):
         """What differs between this trainer's request and a previous job's (docs/cost.md)."""

@@ -106,3 +106,11 @@ def test_capacity_attempts_bounds_the_jobs_and_the_last_failure_is_failed_status
     assert len(aws.calls("sagemaker", "CreateTrainingJob")) == 2
     assert [a.outcome for a in info.value.attempts] == ["Failed", "Failed"]
     assert "Every choice was tried: 2 attempts" in str(info.value)
+
+
+def test_the_cost_estimate_prices_each_alternative(workdir):
+    estimate = _trainer().estimate_cost(prices={"ml.c5.xlarge": 0.204, "ml.g5.xlarge": 1.408,
+                                                "ml.g5.2xlarge": 1.515, "ml.g5.4xlarge": 2.03}, fetch=False)
+    assert [(a.name, a.instance_type, a.count) for a in estimate.alternatives] == [
+        ("gpu", "ml.g5.2xlarge", 1), ("gpu", "ml.g5.4xlarge", 2)]
+    assert "gpu (alternative)" in estimate.text()
