@@ -368,12 +368,14 @@ class ModelTrainer(object):
 
         drivers = _upload.driver_files(self.source_code, self.distributed)
         before_create = functools.partial(_upload.upload, session, made, uploads, drivers)
+        seen = functools.partial(_unseen, names=set(uploads) | {_settings.DRIVERS_CHANNEL})
         try:
             if failover.applies(session, settings, made.job):  # alternatives, capacity_wait (docs/capacity.md)
                 failover.submit(session, made, settings, preflight, wait, "All" if logs else "None",
-                                on_started=self._started, before_create=before_create)
+                                on_started=self._started, before_create=before_create, preflight_plan=seen)
                 return None
-            self._started(_runner.execute(session, made, preflight, before_create=before_create))
+            session.preflight(seen(made), preflight)  # before anything is uploaded
+            self._started(_runner.execute(session, made, False, before_create=before_create))
             if wait:
                 self._latest_training_job.wait(logs="All" if logs else "None")
         except UnexpectedStatusException as exc:
@@ -385,6 +387,11 @@ class ModelTrainer(object):
         return job
 
     # -- what this package adds: cost, diff, preflight, logs ----------------------------------
+
+    def job_settings(self, input_data_config=None):
+        """The job's settings as its dry run makes them (what the failover and the cost estimates read
+        the instance groups' alternatives of); raises :class:`ConfigError` with every problem."""
+        return self._planned(input_data_config, self.sagemaker_session, time.time(), submit=False)[2]
 
     def _dry_plan(self, input_data_config=None):
         return self._planned(input_data_config, self.sagemaker_session, time.time(), submit=False)[0]
@@ -425,10 +432,10 @@ class ModelTrainer(object):
         found = self._own_problems(session)
         if not chosen:
             found.append(Problem("checks", "must be a list of checks among %s" % ", ".join(modes.CHECKS), checks))
-        settings, _, more = self._settings(input_data_config, _runner.session_facts(session), now)
+        settings, uploads, more = self._settings(input_data_config, _runner.session_facts(session), now)
         plan = _runner.checked_plan(settings, session, now, _runner.local_path_exists, found + more, digest=False,
                                     lookup=run.looked_up(session))
-        return run.run(session, plan, chosen, begun=True)
+        return run.run(session, _unseen(plan, set(uploads) | {_settings.DRIVERS_CHANNEL}), chosen, begun=True)
 
     def _aws_session(self):
         if self.sagemaker_session is None:
@@ -445,6 +452,15 @@ class ModelTrainer(object):
 
     def __repr__(self):
         return "ModelTrainer(training_image=%r, base_job_name=%r)" % (self.training_image, self.base_job_name)
+
+
+def _unseen(made, names):
+    """The plan ``made`` as the preflight checks it: without the channels ``names`` that ``train`` uploads
+    after the preflight (the code, the driver, local folders), whose data is not there yet."""
+    from sagemaker_hetero._model import record
+
+    return record.evolve(made, job=record.evolve(made.job, channels=tuple(
+        c for c in made.job.channels if c.name not in names)))
 
 
 def _document():

@@ -303,3 +303,17 @@ def test_local_container_mode_with_an_aws_session_is_a_problem(aws, workdir):
     with pytest.raises(ConfigError) as info:
         _trainer(training_mode=Mode.LOCAL_CONTAINER, sagemaker_session=Session())
     assert [p.path for p in info.value.problems] == ["training_mode"]
+
+
+def test_every_preflight_check_passes_a_job_whose_code_and_driver_are_uploaded_after_it(aws, workdir):
+    s3 = boto3.client("s3")
+    s3.create_bucket(Bucket="data-bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    s3.put_object(Bucket="data-bucket", Key="train/a.csv", Body=b"1\n")
+    trainer = _trainer(sagemaker_session=Session())
+    report = trainer.preflight(_inputs())
+    assert not [p for p in report.problems if p.check == "s3"], report.text()
+    trainer.train(_inputs(), wait=False, preflight=True)
+    assert len(aws.calls("sagemaker", "CreateTrainingJob")) == 1
+    s3.delete_object(Bucket="data-bucket", Key="train/a.csv")  # the user's own data is still looked for
+    problems = [p for p in _trainer(sagemaker_session=Session()).preflight(_inputs()).problems if p.check == "s3"]
+    assert [p.subject for p in problems] == ["s3://data-bucket/train"], [(p.argument, p.subject) for p in problems]
