@@ -199,20 +199,23 @@ class ModelTrainer(object):
         return self._latest_training_job
 
     def _hyperparameters_file(self):
-        """SDK v3's hyperparameters given as a JSON file's path: read once (a YAML file is refused)."""
+        """SDK v3's hyperparameters given as a file's path: read once, JSON, else YAML (as SDK v3 reads it;
+        YAML needs PyYAML), within a spec's limits."""
         if not isinstance(self.hyperparameters, str):
             return
-        import json
+        from sagemaker_hetero._checks import text
 
-        path = self.hyperparameters
+        path, noun = self.hyperparameters, "hyperparameters file"
         try:
-            with open(path) as handle:
-                loaded = json.load(handle)
-        except (OSError, ValueError) as exc:
-            raise ConfigError([Problem("hyperparameters", "must be a dict, or the path of a JSON file holding one "
-                                       "(a YAML file: give its contents as a dict): %s" % exc, path)])
+            loaded = text.loads(text.text_of(text.read_bounded(path), path, noun), path, None, noun)
+        except OSError as exc:
+            raise ConfigError([Problem("hyperparameters", "must be a dict, or the path of a JSON or YAML file "
+                                       "holding one: %s" % (exc.strerror or exc), path)])
+        except ConfigError as exc:
+            raise ConfigError([p.renamed("hyperparameters") for p in exc.problems])
         if not isinstance(loaded, dict):
-            raise ConfigError([Problem("hyperparameters", "the JSON file must hold an object", path)])
+            raise ConfigError([Problem("hyperparameters", "the file must hold a mapping of names to values (got a "
+                                       "%s)" % type(loaded).__name__, path)])
         self.hyperparameters = loaded
 
     def _own_problems(self, session):

@@ -317,3 +317,15 @@ def test_every_preflight_check_passes_a_job_whose_code_and_driver_are_uploaded_a
     s3.delete_object(Bucket="data-bucket", Key="train/a.csv")  # the user's own data is still looked for
     problems = [p for p in _trainer(sagemaker_session=Session()).preflight(_inputs()).problems if p.check == "s3"]
     assert [p.subject for p in problems] == ["s3://data-bucket/train"], [(p.argument, p.subject) for p in problems]
+
+
+@pytest.mark.parametrize("text", ['{"epochs": 3, "lr": 0.01, "layers": [1, 2], "name": "resnet"}',
+                                  "epochs: 3\nlr: 0.01\nlayers: [1, 2]\nname: resnet\n"], ids=["JSON", "YAML"])
+def test_a_hyperparameters_file_json_or_yaml_is_read_as_sdk_v3_reads_it(workdir, text):
+    (workdir / "hp.txt").write_text(text)
+    request = _trainer(hyperparameters="hp.txt").train(_inputs(), dry_run=True)
+    assert request["HyperParameters"] == {"epochs": "3", "lr": "0.01", "layers": "[1, 2]", "name": "resnet"}
+    (workdir / "list.yaml").write_text("- 1\n- 2\n")
+    with pytest.raises(ConfigError) as info:
+        _trainer(hyperparameters="list.yaml")
+    assert _problems(info.value) == [("hyperparameters", "list.yaml")] and "got a list" in str(info.value)
