@@ -40,6 +40,7 @@ def _fields():
         output_compression=record.field(default=None),  # CompressionType sent as given (ModelTrainer: "GZIP")
         distribution_as_given=record.field(default=False),  # ModelTrainer: a channel without one sends none
         empty_hyperparameters=record.field(default=False),  # ModelTrainer: HyperParameters {} sent when none
+        max_pending_time=record.field(default=None),  # ModelTrainer: StoppingCondition.MaxPendingTimeInSeconds
     )
     for argument in ARGUMENTS:
         if argument.setting:

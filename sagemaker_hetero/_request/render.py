@@ -147,6 +147,8 @@ def render(job, context):
         value = getattr(job, attr)
         if _when(when, value) and (only_with is None or _when(_WHEN_OF[only_with], getattr(job, only_with))):
             w.put(path, copied(value), ARGUMENT[attr])
+    if job.max_pending_time is not None:  # a ModelTrainer's (SDK v3's StoppingCondition field)
+        w.put(("StoppingCondition", "MaxPendingTimeInSeconds"), job.max_pending_time, "max_pending_time")
     _render_cluster(w, job)
     _render_channels(w, job, context)
     _render_hyperparameters(w, job, context)

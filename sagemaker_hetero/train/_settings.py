@@ -40,6 +40,7 @@ _V3_NAMES = (
     ("use_spot_instances", "compute.enable_managed_spot_training"),
     ("max_run", "stopping_condition.max_runtime_in_seconds"),
     ("max_wait", "stopping_condition.max_wait_time_in_seconds"),
+    ("max_pending_time", "stopping_condition.max_pending_time_in_seconds"),
     ("output_path", "output_data_config.s3_output_path"), ("output_kms_key", "output_data_config.kms_key_id"),
     ("subnets", "networking.subnets"), ("security_group_ids", "networking.security_group_ids"),
     ("enable_network_isolation", "networking.enable_network_isolation"),
@@ -286,7 +287,8 @@ def values(t, default_output, checkpoint_default, local=False):
     out = dict(image_uri=t.training_image, role=t.role, input_mode=t.training_input_mode,
                max_run=DEFAULT_MAX_RUNTIME if stopping.max_runtime_in_seconds is None
                else stopping.max_runtime_in_seconds,
-               max_wait=stopping.max_wait_time_in_seconds, output_path=output.s3_output_path or default_output,
+               max_wait=stopping.max_wait_time_in_seconds, max_pending_time=stopping.max_pending_time_in_seconds,
+               output_path=output.s3_output_path or default_output,
                output_kms_key=output.kms_key_id, output_compression=output.compression_type or _GZIP,
                hyperparameters=serialised(t.hyperparameters) or None, environment=t.environment or None,
                tags=[{"Key": tag.key, "Value": tag.value} if hasattr(tag, "key") else tag for tag in t.tags or []]

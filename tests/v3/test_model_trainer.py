@@ -329,3 +329,16 @@ def test_a_hyperparameters_file_json_or_yaml_is_read_as_sdk_v3_reads_it(workdir,
     with pytest.raises(ConfigError) as info:
         _trainer(hyperparameters="list.yaml")
     assert _problems(info.value) == [("hyperparameters", "list.yaml")] and "got a list" in str(info.value)
+
+
+def test_a_stopping_conditions_max_pending_time_is_sent_checked_and_attached(workdir):
+    from sagemaker_hetero.core.training.configs import StoppingCondition
+    from sagemaker_hetero.train import _attach
+
+    request = _trainer(stopping_condition=StoppingCondition(max_pending_time_in_seconds=7200)).train(dry_run=True)
+    assert request["StoppingCondition"] == {"MaxRuntimeInSeconds": 3600, "MaxPendingTimeInSeconds": 7200}
+    with pytest.raises(ConfigError) as info:
+        _trainer(stopping_condition=StoppingCondition(max_pending_time_in_seconds=60))
+    assert _problems(info.value) == [("stopping_condition.max_pending_time_in_seconds", 60)]
+    rebuilt = _attach.arguments(dict(request, TrainingJobName="j"), lambda uri: "")["stopping_condition"]
+    assert rebuilt.max_pending_time_in_seconds == 7200
