@@ -149,6 +149,9 @@ def render(job, context):
             w.put(path, copied(value), ARGUMENT[attr])
     if job.max_pending_time is not None:  # a ModelTrainer's (SDK v3's StoppingCondition field)
         w.put(("StoppingCondition", "MaxPendingTimeInSeconds"), job.max_pending_time, "max_pending_time")
+    for key, argument in job.sent_false:  # a ModelTrainer's flags given as False: SDK v3 sends them
+        if w.request.get(key) is None:
+            w.put((key,), False, argument)
     _render_cluster(w, job)
     _render_channels(w, job, context)
     _render_hyperparameters(w, job, context)

@@ -275,6 +275,16 @@ def _network_values(networking):
                 encrypt_inter_container_traffic=networking.enable_inter_container_traffic_encryption)
 
 
+def _sent_false(compute, networking):
+    """The flags given as False, which SDK v3 sends as false (the SDK v2 sends a flag when true only)."""
+    given = (("EnableManagedSpotTraining", "use_spot_instances", compute.enable_managed_spot_training),
+             ("EnableNetworkIsolation", "enable_network_isolation",
+              getattr(networking, "enable_network_isolation", None)),
+             ("EnableInterContainerTrafficEncryption", "encrypt_inter_container_traffic",
+              getattr(networking, "enable_inter_container_traffic_encryption", None)))
+    return tuple((key, argument) for key, argument, value in given if value is False)
+
+
 def values(t, default_output, checkpoint_default, local=False):
     """The ``Estimator`` arguments of the ModelTrainer ``t`` (what ``train`` adds: channels, job name).
 
@@ -295,6 +305,7 @@ def values(t, default_output, checkpoint_default, local=False):
                or None)
     out.update(_compute_values(compute, local))
     out.update(_network_values(t.networking))
+    out["sent_false"] = _sent_false(compute, t.networking)
     checkpoint = t.checkpoint_config
     if isinstance(checkpoint, CheckpointConfig):
         out.update(checkpoint_s3_uri=checkpoint.s3_uri or checkpoint_default,

@@ -342,3 +342,17 @@ def test_a_stopping_conditions_max_pending_time_is_sent_checked_and_attached(wor
     assert _problems(info.value) == [("stopping_condition.max_pending_time_in_seconds", 60)]
     rebuilt = _attach.arguments(dict(request, TrainingJobName="j"), lambda uri: "")["stopping_condition"]
     assert rebuilt.max_pending_time_in_seconds == 7200
+
+
+def test_flags_given_as_false_are_sent_false_as_sdk_v3_sends_them(workdir):
+    from sagemaker_hetero.core.training.configs import Networking
+
+    request = _trainer(compute=Compute(instance_type="ml.g5.xlarge", enable_managed_spot_training=False),
+                       networking=Networking(enable_network_isolation=False,
+                                             enable_inter_container_traffic_encryption=False)).train(dry_run=True)
+    assert (request["EnableManagedSpotTraining"], request["EnableNetworkIsolation"],
+            request["EnableInterContainerTrafficEncryption"]) == (False, False, False)
+    request = _trainer(compute=Compute(instance_type="ml.g5.xlarge"), networking=Networking(
+        enable_network_isolation=True)).train(dry_run=True)
+    assert request["EnableNetworkIsolation"] is True
+    assert "EnableManagedSpotTraining" not in request and "EnableInterContainerTrafficEncryption" not in request
