@@ -8,6 +8,7 @@ argument's (:func:`renamed`).
 """
 import datetime
 import json
+import re
 
 from sagemaker_hetero._defaults import CODE_CHANNEL
 from sagemaker_hetero._model import instance_types, record
@@ -53,11 +54,21 @@ _V3_NAMES = (
 
 
 def renamed(problem):
-    """``problem`` under the ModelTrainer argument its SDK v2 argument comes from."""
+    """``problem`` under the ModelTrainer argument its SDK v2 argument comes from, and an SDK v2 argument its
+    message names (``is required with use_spot_instances``) under the v3 name too."""
+    message = _V2_WORDS.sub(lambda m: _V3_OF[m.group(0)], problem.message)
+    if message != problem.message:
+        problem = Problem(problem.path, message, problem.value) if problem.has_value else Problem(problem.path,
+                                                                                                   message)
     for old, new in _V3_NAMES:
         if problem.path == old or problem.path.startswith((old + "[", old + ".")):
             return problem.renamed(new + problem.path[len(old):])
     return problem
+
+
+#: the SDK v2 argument names a message may hold (those with a ``_``: no plain word is taken for one)
+_V3_OF = dict((old, new) for old, new in _V3_NAMES if "_" in old)
+_V2_WORDS = re.compile(r"(?<![\w.\[])(%s)(?![\w(])" % "|".join(sorted(map(re.escape, _V3_OF), key=len, reverse=True)))
 
 
 def not_carried(path, what, value):

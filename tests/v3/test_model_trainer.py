@@ -356,3 +356,17 @@ def test_flags_given_as_false_are_sent_false_as_sdk_v3_sends_them(workdir):
         enable_network_isolation=True)).train(dry_run=True)
     assert request["EnableNetworkIsolation"] is True
     assert "EnableManagedSpotTraining" not in request and "EnableInterContainerTrafficEncryption" not in request
+
+
+def test_a_message_names_the_v3_arguments_not_the_sdk_v2_ones(workdir):
+    from sagemaker_hetero.core.training.configs import StoppingCondition
+
+    with pytest.raises(ConfigError) as info:
+        _trainer(compute=Compute(instance_type="ml.g5.xlarge", enable_managed_spot_training=True),
+                 stopping_condition=StoppingCondition(max_runtime_in_seconds=7200, max_wait_time_in_seconds=3600))
+    text = str(info.value)
+    assert "stopping_condition.max_wait_time_in_seconds" in text and "stopping_condition.max_runtime_in_seconds" in text
+    assert "max_run " not in text and "use_spot_instances" not in text, text
+    with pytest.raises(ConfigError) as info:
+        _trainer(compute=Compute(instance_type="ml.g5.xlarge", enable_managed_spot_training=True))
+    assert "is required with compute.enable_managed_spot_training" in str(info.value)
