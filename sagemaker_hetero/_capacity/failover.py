@@ -84,6 +84,7 @@ class _Run(object):
         self.walk = _walk_of(settings, plan.job)
         self.limit = plan.job.capacity_attempts or self.walk.size
         self.attempts, self.skipped, self.name = [], [], plan.job_name
+        self.seen = lambda made: made  # what the preflight checks of a plan (submit's ``preflight_plan``)
 
     def say(self, text):
         self.out.write(shown(text) + "\n")
@@ -108,7 +109,7 @@ class _Run(object):
         plan = self.planned(number)
         while True:
             try:
-                self.session.preflight(plan, mode)
+                self.session.preflight(self.seen(plan), mode)
             except PreflightError as exc:
                 if self._over_quota(exc, plan) is None:
                     raise
@@ -194,14 +195,22 @@ def _moved(run, attempt):
     return True
 
 
-def submit(session, plan, settings, preflight=None, wait=True, logs="All", out=None, on_started=None):
+def submit(session, plan, settings, preflight=None, wait=True, logs="All", out=None, on_started=None,
+           before_create=None, preflight_plan=None):
     """Run the checked ``plan`` (of ``settings``) through ``session`` with failover (the module docstring);
-    the job that ran (``wait``: it completed). ``on_started(job)`` is told each job made."""
+    the job that ran (``wait``: it completed). ``on_started(job)`` is told each job made; ``before_create()``
+    is called once, after the upload and before the first create call (a ModelTrainer's code and driver
+    channels uploaded: ``_runner.execute``'s); ``preflight_plan(plan)``: what the preflight checks of each
+    plan (a ModelTrainer's without the channels ``before_create`` uploads)."""
     out = out or sys.stdout
     run = _Run(session, plan, settings, preflight, out, on_started or (lambda job: None))
+    if preflight_plan is not None:
+        run.seen = preflight_plan
     checks = modes.checks_of(preflight)
     plan = run.chosen_by_quota(1, preflight)
     _runner.upload(session, [plan])
+    if before_create is not None:
+        before_create()
     number, failure = 0, None
     while True:
         number += 1

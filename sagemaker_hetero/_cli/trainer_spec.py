@@ -23,7 +23,7 @@ so a spec and a script cannot drift; every problem is named by its path in the s
 import os
 
 from sagemaker_hetero.core.training import configs as C
-from sagemaker_hetero.exceptions import ConfigError, Problem, Problems
+from sagemaker_hetero.exceptions import ConfigError, Problem, Problems, UnexpectedStatusException
 from sagemaker_hetero.train import distributed as _distributed
 from sagemaker_hetero.train.model_trainer import ModelTrainer
 
@@ -164,22 +164,22 @@ class TrainerSpec(object):
         trainer._told = self.told
         return trainer
 
+    def settings(self):
+        """The job's settings as a dry run makes them (what ``cost`` and ``render --cost`` read the instance
+        groups' alternatives of); raises :class:`ConfigError` like :meth:`trainer`."""
+        from sagemaker_hetero._request.plan import Facts
+
+        settings, _, _ = self._trainer(None)._settings(None, Facts(region=None), 0.0)  # nothing rendered
+        return settings
+
     def estimator(self, sagemaker_session=None):
-        """What ``submit``, ``preflight`` and ``local`` drive: the trainer behind the estimators' two calls."""
+        """What ``submit``, ``preflight`` and ``local`` drive: the trainer behind the estimators' calls."""
         return _Driven(self.trainer(sagemaker_session))
 
     def driven(self, sagemaker_session=None):
         """:meth:`estimator`, whose ``train`` or ``preflight`` is the job's one check (its constructor checks
         nothing), every problem told in the spec's terms."""
         return _Driven(self._trainer(sagemaker_session))
-
-    def settings(self):
-        """The trainer's settings as the SDK v2 estimators hold them (what the dry run's notes on each group's
-        choices and the estimate's alternatives read; nothing is rendered)."""
-        from sagemaker_hetero._request.plan import Facts
-
-        settings, _, _ = self._trainer(None)._settings(None, Facts(region=None), 0.0)
-        return settings
 
     def group_names(self):
         """The names of the spec's instance groups, as ``--group`` takes them (None: a one-group job's)."""
@@ -194,8 +194,21 @@ class _Driven(object):
     def __init__(self, trainer):
         self.trainer = trainer
 
-    def fit(self, inputs=None, wait=True, experiment_config=None, preflight=None):
-        self.trainer.train(wait=wait, logs=wait, preflight=preflight)
+    def job_settings(self, inputs=None):
+        return self.trainer.job_settings()
+
+    def fit(self, inputs=None, wait=True, experiment_config=None, preflight=None, logs=None):
+        """``train``; a failed job raises the estimator's error (the ``FailedStatusError``'s cause: a
+        :class:`CapacityError` with its attempts), as the CLI reports an estimator's."""
+        from sagemaker_hetero.core.utils.exceptions import FailedStatusError
+
+        shown = wait if logs is None else logs not in (False, "None")
+        try:
+            self.trainer.train(wait=wait, logs=shown, preflight=preflight)
+        except FailedStatusError as exc:
+            if isinstance(exc.__cause__, UnexpectedStatusException):
+                raise exc.__cause__
+            raise
 
     def preflight(self, inputs=None, experiment_config=None):
         return self.trainer.preflight()

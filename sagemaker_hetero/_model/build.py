@@ -101,6 +101,10 @@ def build(settings):
         job = record.evolve(job, output_compression=s.output_compression)
     if s.empty_hyperparameters:  # ModelTrainer: SDK v3 sends HyperParameters {} when there are none
         job = record.evolve(job, empty_hyperparameters=True)
+    if s.max_pending_time is not None:  # ModelTrainer: SDK v3's StoppingCondition.max_pending_time_in_seconds
+        job = record.evolve(job, max_pending_time=s.max_pending_time)
+    if s.sent_false:  # ModelTrainer: SDK v3 sends a flag given as False
+        job = record.evolve(job, sent_false=tuple(s.sent_false))
     return job, out.items
 
 

@@ -197,6 +197,8 @@ def _job_fields():
         hyperparameters=record.field(default=()),  # ((key, encoded value), ...): the user's own
         json_hyperparameters=record.field(default=True),  # encoded as JSON (else str(), a bare generic image)
         empty_hyperparameters=record.field(default=False),  # HyperParameters {} sent when none (ModelTrainer)
+        max_pending_time=record.field(default=None),  # StoppingCondition.MaxPendingTimeInSeconds (ModelTrainer)
+        sent_false=record.field(default=()),  # ((request key, argument), ...): flags sent as false (ModelTrainer)
         subnets=record.field(default=None),
         security_group_ids=record.field(default=None),
         environment=record.field(default=None),  # ((name, value), ...) or None

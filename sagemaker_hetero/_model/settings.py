@@ -40,6 +40,8 @@ def _fields():
         output_compression=record.field(default=None),  # CompressionType sent as given (ModelTrainer: "GZIP")
         distribution_as_given=record.field(default=False),  # ModelTrainer: a channel without one sends none
         empty_hyperparameters=record.field(default=False),  # ModelTrainer: HyperParameters {} sent when none
+        max_pending_time=record.field(default=None),  # ModelTrainer: StoppingCondition.MaxPendingTimeInSeconds
+        sent_false=record.field(default=()),  # ModelTrainer: ((request key, argument), ...) sent as false when given so
     )
     for argument in ARGUMENTS:
         if argument.setting:

@@ -115,6 +115,16 @@ def _when(when, value):
     return when == ALWAYS or (when == GIVEN and value is not None) or (when == TRUE and bool(value))
 
 
+def _render_v3_fields(w, job):
+    """What only a ModelTrainer's job sends, as SDK v3 sends it: StoppingCondition's MaxPendingTimeInSeconds,
+    and the flags given as False."""
+    if job.max_pending_time is not None:
+        w.put(("StoppingCondition", "MaxPendingTimeInSeconds"), job.max_pending_time, "max_pending_time")
+    for key, argument in job.sent_false:
+        if w.request.get(key) is None:
+            w.put((key,), False, argument)
+
+
 def render(job, context):
     """The request for ``job`` (a :class:`Rendered`). Parts that cannot be rendered (no training
     image for the versions given, a value that cannot be encoded) are left out: the checks report
@@ -147,6 +157,7 @@ def render(job, context):
         value = getattr(job, attr)
         if _when(when, value) and (only_with is None or _when(_WHEN_OF[only_with], getattr(job, only_with))):
             w.put(path, copied(value), ARGUMENT[attr])
+    _render_v3_fields(w, job)
     _render_cluster(w, job)
     _render_channels(w, job, context)
     _render_hyperparameters(w, job, context)

@@ -8,6 +8,7 @@ argument's (:func:`renamed`).
 """
 import datetime
 import json
+import re
 
 from sagemaker_hetero._defaults import CODE_CHANNEL
 from sagemaker_hetero._model import instance_types, record
@@ -40,22 +41,34 @@ _V3_NAMES = (
     ("use_spot_instances", "compute.enable_managed_spot_training"),
     ("max_run", "stopping_condition.max_runtime_in_seconds"),
     ("max_wait", "stopping_condition.max_wait_time_in_seconds"),
+    ("max_pending_time", "stopping_condition.max_pending_time_in_seconds"),
     ("output_path", "output_data_config.s3_output_path"), ("output_kms_key", "output_data_config.kms_key_id"),
     ("subnets", "networking.subnets"), ("security_group_ids", "networking.security_group_ids"),
     ("enable_network_isolation", "networking.enable_network_isolation"),
     ("encrypt_inter_container_traffic", "networking.enable_inter_container_traffic_encryption"),
     ("checkpoint_s3_uri", "checkpoint_config.s3_uri"), ("checkpoint_local_path", "checkpoint_config.local_path"),
     ("input_mode", "training_input_mode"), ("inputs", "input_data_config"),
-    ("max_retry_attempts", "with_retry_strategy"), ("metric_definitions", "with_metric_definitions"),
+    ("max_retry_attempts", "with_retry_strategy"), ("capacity_wait", "compute.capacity_wait"),
+    ("capacity_attempts", "compute.capacity_attempts"), ("metric_definitions", "with_metric_definitions"),
 )
 
 
 def renamed(problem):
-    """``problem`` under the ModelTrainer argument its SDK v2 argument comes from."""
+    """``problem`` under the ModelTrainer argument its SDK v2 argument comes from, and an SDK v2 argument its
+    message names (``is required with use_spot_instances``) under the v3 name too."""
+    message = _V2_WORDS.sub(lambda m: _V3_OF[m.group(0)], problem.message)
+    if message != problem.message:
+        problem = Problem(problem.path, message, problem.value) if problem.has_value else Problem(problem.path,
+                                                                                                   message)
     for old, new in _V3_NAMES:
         if problem.path == old or problem.path.startswith((old + "[", old + ".")):
             return problem.renamed(new + problem.path[len(old):])
     return problem
+
+
+#: the SDK v2 argument names a message may hold (those with a ``_``: no plain word is taken for one)
+_V3_OF = dict((old, new) for old, new in _V3_NAMES if "_" in old)
+_V2_WORDS = re.compile(r"(?<![\w.\[])(%s)(?![\w(])" % "|".join(sorted(map(re.escape, _V3_OF), key=len, reverse=True)))
 
 
 def not_carried(path, what, value):
@@ -231,7 +244,8 @@ _ARGUMENT_AT = dict((a.path, a.name) for a in ARGUMENTS if a.path is not None an
 #: what ``_compute_values`` writes itself (the groups, type, count and volume: SDK v3's defaults)
 _SKIPPED = tuple(("ResourceConfig", _camel(f)) for f in ("instance_groups", "instance_type", "instance_count",
                                                           "volume_size_in_gb", "enable_managed_spot_training",
-                                                          "instance_preferences"))
+                                                          "instance_preferences", "capacity_wait",
+                                                          "capacity_attempts"))
 
 
 def enabled(config_class):
@@ -246,11 +260,15 @@ def enabled(config_class):
 
 def _compute_values(compute, local=False):
     values = by_request_path(("ResourceConfig",), compute, {})
+    for name in ("capacity_wait", "capacity_attempts"):  # this package's (docs/capacity.md), never sent
+        if getattr(compute, name, None) is not None:
+            values[name] = getattr(compute, name)
     values.update(volume_size=30 if compute.volume_size_in_gb is None else compute.volume_size_in_gb,
                   use_spot_instances=bool(compute.enable_managed_spot_training))
     if compute.instance_groups:
         values["instance_groups"] = [
-            InstanceGroup(g.instance_group_name, g.instance_type, g.instance_count)
+            InstanceGroup(g.instance_group_name, g.instance_type, g.instance_count,
+                          alternatives=getattr(g, "alternatives", None))
             if hasattr(g, "instance_group_name") else g for g in compute.instance_groups]
     else:
         values["instance_type"] = compute.instance_type or instance_types.V3_DEFAULT_TYPE
@@ -268,6 +286,16 @@ def _network_values(networking):
                 encrypt_inter_container_traffic=networking.enable_inter_container_traffic_encryption)
 
 
+def _sent_false(compute, networking):
+    """The flags given as False, which SDK v3 sends as false (the SDK v2 sends a flag when true only)."""
+    given = (("EnableManagedSpotTraining", "use_spot_instances", compute.enable_managed_spot_training),
+             ("EnableNetworkIsolation", "enable_network_isolation",
+              getattr(networking, "enable_network_isolation", None)),
+             ("EnableInterContainerTrafficEncryption", "encrypt_inter_container_traffic",
+              getattr(networking, "enable_inter_container_traffic_encryption", None)))
+    return tuple((key, argument) for key, argument, value in given if value is False)
+
+
 def values(t, default_output, checkpoint_default, local=False):
     """The ``Estimator`` arguments of the ModelTrainer ``t`` (what ``train`` adds: channels, job name).
 
@@ -280,13 +308,15 @@ def values(t, default_output, checkpoint_default, local=False):
     out = dict(image_uri=t.training_image, role=t.role, input_mode=t.training_input_mode,
                max_run=DEFAULT_MAX_RUNTIME if stopping.max_runtime_in_seconds is None
                else stopping.max_runtime_in_seconds,
-               max_wait=stopping.max_wait_time_in_seconds, output_path=output.s3_output_path or default_output,
+               max_wait=stopping.max_wait_time_in_seconds, max_pending_time=stopping.max_pending_time_in_seconds,
+               output_path=output.s3_output_path or default_output,
                output_kms_key=output.kms_key_id, output_compression=output.compression_type or _GZIP,
                hyperparameters=serialised(t.hyperparameters) or None, environment=t.environment or None,
                tags=[{"Key": tag.key, "Value": tag.value} if hasattr(tag, "key") else tag for tag in t.tags or []]
                or None)
     out.update(_compute_values(compute, local))
     out.update(_network_values(t.networking))
+    out["sent_false"] = _sent_false(compute, t.networking)
     checkpoint = t.checkpoint_config
     if isinstance(checkpoint, CheckpointConfig):
         out.update(checkpoint_s3_uri=checkpoint.s3_uri or checkpoint_default,

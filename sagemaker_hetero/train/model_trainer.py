@@ -14,7 +14,6 @@ from typing import Any, Dict, List, Optional, Union
 
 from sagemaker_hetero import _runner
 from sagemaker_hetero._model import build as _build
-from sagemaker_hetero._request.rendered import RenderedRequest
 from sagemaker_hetero.core.training.configs import (CheckpointConfig, Compute, InfraCheckConfig, InputData,
                                                     MetricDefinition, Networking, OutputDataConfig,
                                                     RemoteDebugConfig, RetryStrategy, SessionChainingConfig,
@@ -208,20 +207,23 @@ class ModelTrainer(object):
         return self._latest_training_job
 
     def _hyperparameters_file(self):
-        """SDK v3's hyperparameters given as a JSON file's path: read once (a YAML file is refused)."""
+        """SDK v3's hyperparameters given as a file's path: read once, JSON, else YAML (as SDK v3 reads it;
+        YAML needs PyYAML), within a spec's limits."""
         if not isinstance(self.hyperparameters, str):
             return
-        import json
+        from sagemaker_hetero._checks import text
 
-        path = self.hyperparameters
+        path, noun = self.hyperparameters, "hyperparameters file"
         try:
-            with open(path) as handle:
-                loaded = json.load(handle)
-        except (OSError, ValueError) as exc:
-            raise ConfigError([Problem("hyperparameters", "must be a dict, or the path of a JSON file holding one "
-                                       "(a YAML file: give its contents as a dict): %s" % exc, path)])
+            loaded = text.loads(text.text_of(text.read_bounded(path), path, noun), path, None, noun)
+        except OSError as exc:
+            raise ConfigError([Problem("hyperparameters", "must be a dict, or the path of a JSON or YAML file "
+                                       "holding one: %s" % (exc.strerror or exc), path)])
+        except ConfigError as exc:
+            raise ConfigError([p.renamed("hyperparameters") for p in exc.problems])
         if not isinstance(loaded, dict):
-            raise ConfigError([Problem("hyperparameters", "the JSON file must hold an object", path)])
+            raise ConfigError([Problem("hyperparameters", "the file must hold a mapping of names to values (got a "
+                                       "%s)" % type(loaded).__name__, path)])
         self.hyperparameters = loaded
 
     def _own_problems(self, session):
@@ -303,9 +305,10 @@ class ModelTrainer(object):
                 _settings.by_request_path((type(config).__name__,), config, out)
         return out
 
-    def _plan(self, inputs, session, now, submit=False, facts=None):
+    def _plan(self, inputs, session, now, submit=False, facts=None, with_settings=False):
         """``(job, plan, problems, uploads)``: the runner's planner on this job as ``session`` runs it
-        (``facts``: default the session's, without a call), every problem under the v3 argument's name."""
+        (``facts``: default the session's, without a call), every problem under the v3 argument's name
+        (``with_settings``: and the job's settings, fifth)."""
         found = self._own_problems(session)
         facts = _runner.session_facts(session) if facts is None else facts
         settings, uploads, more = self._settings(inputs, facts, now)
@@ -315,12 +318,13 @@ class ModelTrainer(object):
             found.append(Problem("sagemaker_session", "must be a sagemaker_hetero Session or LocalSession", session))
         job, made, problems = _runner.planned(settings, session_ok, now, _runner.local_path_exists, found,
                                               facts=facts, submit=submit, digest=False)
-        return job, made, [_settings.renamed(p) for p in problems], uploads
+        problems = [_settings.renamed(p) for p in problems]
+        return (job, made, problems, uploads, settings) if with_settings else (job, made, problems, uploads)
 
     def _planned(self, inputs, session, now, submit):
-        """``(plan, uploads)``: the job checked and rendered once by the runner, as ``session`` runs it
+        """``(plan, uploads, settings)``: the job checked and rendered once by the runner, as ``session`` runs it
         (its facts looked up for a submission); raises :class:`ConfigError` with every problem."""
-        _, made, problems, uploads = self._plan(inputs, session, now, submit)
+        _, made, problems, uploads, settings = self._plan(inputs, session, now, submit, with_settings=True)
         problems = problems if self._told is None else self._told(problems)
         if problems:
             raise ConfigError(problems)
@@ -330,7 +334,7 @@ class ModelTrainer(object):
             facts = record.evolve(made.facts, default_bucket=session.default_bucket())
             settings, uploads, _ = self._settings(inputs, facts, now)
             made = _runner.checked_plan(settings, session, now, _runner.local_path_exists, facts=facts)
-        return made, uploads
+        return made, uploads, settings
 
     def _warn_every_host(self):
         groups = (self.compute.instance_groups or []) if self.compute is not None else []
@@ -365,27 +369,41 @@ class ModelTrainer(object):
         """
         session = self._session(dry_run)
         now = time.time()
-        made, uploads = self._planned(input_data_config, session, now, submit=not dry_run)
+        made, uploads, settings = self._planned(input_data_config, session, now, submit=not dry_run)
         self._warn_every_host()
         if dry_run:
-            from sagemaker_hetero._aws.pricing import estimate_of
+            from sagemaker_hetero._capacity import dry_run as _dry_run
 
-            return RenderedRequest(made.request, made, estimate=functools.partial(estimate_of, made.request,
-                                                                                    made.region, None))
+            return _dry_run.rendered(made, settings)
+        from sagemaker_hetero._capacity import failover
+        from sagemaker_hetero.core.utils.exceptions import FailedStatusError
+
         drivers = _upload.driver_files(self.source_code, self.distributed)
-        started = _runner.execute(session, made, preflight,
-                                  before_create=functools.partial(_upload.upload, session, made, uploads, drivers))
-        self._latest_training_job = started
-        if wait:
-            from sagemaker_hetero.core.utils.exceptions import FailedStatusError
-
-            try:
-                started.wait(logs="All" if logs else "None")
-            except UnexpectedStatusException as exc:
-                raise FailedStatusError.of(exc) from exc
+        before_create = functools.partial(_upload.upload, session, made, uploads, drivers)
+        seen = functools.partial(_unseen, names=set(uploads) | {_settings.DRIVERS_CHANNEL})
+        try:
+            if failover.applies(session, settings, made.job):  # alternatives, capacity_wait (docs/capacity.md)
+                failover.submit(session, made, settings, preflight, wait, "All" if logs else "None",
+                                on_started=self._started, before_create=before_create, preflight_plan=seen)
+                return None
+            session.preflight(seen(made), preflight)  # before anything is uploaded
+            self._started(_runner.execute(session, made, False, before_create=before_create))
+            if wait:
+                self._latest_training_job.wait(logs="All" if logs else "None")
+        except UnexpectedStatusException as exc:
+            raise FailedStatusError.of(exc) from exc
         return None
 
+    def _started(self, job):
+        self._latest_training_job = job
+        return job
+
     # -- what this package adds: cost, diff, preflight, logs ----------------------------------
+
+    def job_settings(self, input_data_config=None):
+        """The job's settings as its dry run makes them (what the failover and the cost estimates read
+        the instance groups' alternatives of); raises :class:`ConfigError` with every problem."""
+        return self._planned(input_data_config, self.sagemaker_session, time.time(), submit=False)[2]
 
     def _dry_plan(self, input_data_config=None):
         return self._planned(input_data_config, self.sagemaker_session, time.time(), submit=False)[0]
@@ -393,11 +411,13 @@ class ModelTrainer(object):
     def estimate_cost(self, input_data_config=None, prices=None, fetch=True):
         """What the job would cost per instance group (docs/cost.md); nothing is created or uploaded."""
         from sagemaker_hetero._aws.pricing import estimate_of
+        from sagemaker_hetero._model import choices
 
-        made = self._dry_plan(input_data_config)
+        made, _, settings = self._planned(input_data_config, self.sagemaker_session, time.time(), submit=False)
         session = self.sagemaker_session
         boto_session = session.boto_session if fetch and _runner.is_session(session) else None
-        return estimate_of(made.request, made.region, prices, fetch=fetch, boto_session=boto_session)
+        return estimate_of(made.request, made.region, prices, fetch=fetch, boto_session=boto_session,
+                           alternatives=choices.alternative_rows(settings))
 
     def diff(self, job_name_or_request, input_data_config=None):
         """What differs between this trainer's request and a previous job's (docs/cost.md)."""
@@ -424,10 +444,10 @@ class ModelTrainer(object):
         found = self._own_problems(session)
         if not chosen:
             found.append(Problem("checks", "must be a list of checks among %s" % ", ".join(modes.CHECKS), checks))
-        settings, _, more = self._settings(input_data_config, _runner.session_facts(session), now)
+        settings, uploads, more = self._settings(input_data_config, _runner.session_facts(session), now)
         plan = _runner.checked_plan(settings, session, now, _runner.local_path_exists, found + more, digest=False,
                                     lookup=run.looked_up(session), told=self._told_as_v3)
-        return run.run(session, plan, chosen, begun=True)
+        return run.run(session, _unseen(plan, set(uploads) | {_settings.DRIVERS_CHANNEL}), chosen, begun=True)
 
     def _told_as_v3(self, problems):
         """``problems`` under the ModelTrainer arguments' names (as ``_plan`` tells them), then as ``_told``."""
@@ -449,6 +469,15 @@ class ModelTrainer(object):
 
     def __repr__(self):
         return "ModelTrainer(training_image=%r, base_job_name=%r)" % (self.training_image, self.base_job_name)
+
+
+def _unseen(made, names):
+    """The plan ``made`` as the preflight checks it: without the channels ``names`` that ``train`` uploads
+    after the preflight (the code, the driver, local folders), whose data is not there yet."""
+    from sagemaker_hetero._model import record
+
+    return record.evolve(made, job=record.evolve(made.job, channels=tuple(
+        c for c in made.job.channels if c.name not in names)))
 
 
 def _document():

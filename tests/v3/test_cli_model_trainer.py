@@ -97,3 +97,38 @@ def test_render_with_cost_and_cost_itself_read_a_model_trainer_specs_groups(spec
     assert main(["cost", str(path), "--prices", str(prices), "--offline", "--output", "json"]) == 0
     out, _ = capsys.readouterr()
     assert json.loads(out)
+
+
+def test_cost_of_a_model_trainer_spec_is_its_dry_runs_with_each_alternative(capsys, spec_dir):
+    prices = spec_dir / "prices.json"
+    prices.write_text(json.dumps({"us-west-2": {"ml.g5.xlarge": 1.408, "ml.c5.xlarge": 0.204, "ml.g5.2xlarge": 1.515}}))
+    assert main(["cost", _write(spec_dir, SPEC), "--offline", "--prices", str(prices), "--output", "json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert plain["alternatives"] == [] and [g["instance_type"] for g in plain["groups"]] == ["ml.g5.xlarge",
+                                                                                               "ml.c5.xlarge"]
+    spec = json.loads(json.dumps(SPEC))
+    spec["compute"]["instance_groups"][0]["alternatives"] = ["ml.g5.2xlarge"]
+    spec["compute"]["capacity_wait"] = 60
+    assert main(["cost", _write(spec_dir, spec), "--offline", "--prices", str(prices), "--output", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["alternatives"]
+    assert [(r["name"], r["instance_type"]) for r in rows] == [("gpu", "ml.g5.2xlarge")], rows
+    assert main(["render", _write(spec_dir, spec), "--cost", "--prices", str(prices)]) == 0
+    out, err = capsys.readouterr()
+    assert "ml.g5.2xlarge" not in out and "gpu (alternative)" in err
+
+
+@pytest.mark.parametrize("alternatives", [None, ["ml.g5.2xlarge"]], ids=["one choice", "alternatives"])
+def test_submit_wait_of_a_model_trainer_spec_waits_for_the_job(capsys, spec_dir, aws, alternatives):
+    """Every preflight check first (the code and driver channels, uploaded after it, not looked for)."""
+    import boto3
+
+    s3 = boto3.client("s3")
+    s3.create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    for key in ("train/a.csv", "prep/b.csv"):
+        s3.put_object(Bucket="bucket", Key=key, Body=b"1\n")
+    spec = json.loads(json.dumps(SPEC))
+    if alternatives:
+        spec["compute"]["instance_groups"][0]["alternatives"] = alternatives
+    assert main(["submit", _write(spec_dir, spec), "--wait", "--output", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["status"] == "Completed" and len(aws.calls("sagemaker", "CreateTrainingJob")) == 1, report

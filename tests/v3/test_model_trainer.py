@@ -303,3 +303,70 @@ def test_local_container_mode_with_an_aws_session_is_a_problem(aws, workdir):
     with pytest.raises(ConfigError) as info:
         _trainer(training_mode=Mode.LOCAL_CONTAINER, sagemaker_session=Session())
     assert [p.path for p in info.value.problems] == ["training_mode"]
+
+
+def test_every_preflight_check_passes_a_job_whose_code_and_driver_are_uploaded_after_it(aws, workdir):
+    s3 = boto3.client("s3")
+    s3.create_bucket(Bucket="data-bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    s3.put_object(Bucket="data-bucket", Key="train/a.csv", Body=b"1\n")
+    trainer = _trainer(sagemaker_session=Session())
+    report = trainer.preflight(_inputs())
+    assert not [p for p in report.problems if p.check == "s3"], report.text()
+    trainer.train(_inputs(), wait=False, preflight=True)
+    assert len(aws.calls("sagemaker", "CreateTrainingJob")) == 1
+    s3.delete_object(Bucket="data-bucket", Key="train/a.csv")  # the user's own data is still looked for
+    problems = [p for p in _trainer(sagemaker_session=Session()).preflight(_inputs()).problems if p.check == "s3"]
+    assert [p.subject for p in problems] == ["s3://data-bucket/train"], [(p.argument, p.subject) for p in problems]
+
+
+@pytest.mark.parametrize("text", ['{"epochs": 3, "lr": 0.01, "layers": [1, 2], "name": "resnet"}',
+                                  "epochs: 3\nlr: 0.01\nlayers: [1, 2]\nname: resnet\n"], ids=["JSON", "YAML"])
+def test_a_hyperparameters_file_json_or_yaml_is_read_as_sdk_v3_reads_it(workdir, text):
+    (workdir / "hp.txt").write_text(text)
+    request = _trainer(hyperparameters="hp.txt").train(_inputs(), dry_run=True)
+    assert request["HyperParameters"] == {"epochs": "3", "lr": "0.01", "layers": "[1, 2]", "name": "resnet"}
+    (workdir / "list.yaml").write_text("- 1\n- 2\n")
+    with pytest.raises(ConfigError) as info:
+        _trainer(hyperparameters="list.yaml")
+    assert _problems(info.value) == [("hyperparameters", "list.yaml")] and "got a list" in str(info.value)
+
+
+def test_a_stopping_conditions_max_pending_time_is_sent_checked_and_attached(workdir):
+    from sagemaker_hetero.core.training.configs import StoppingCondition
+    from sagemaker_hetero.train import _attach
+
+    request = _trainer(stopping_condition=StoppingCondition(max_pending_time_in_seconds=7200)).train(dry_run=True)
+    assert request["StoppingCondition"] == {"MaxRuntimeInSeconds": 3600, "MaxPendingTimeInSeconds": 7200}
+    with pytest.raises(ConfigError) as info:
+        _trainer(stopping_condition=StoppingCondition(max_pending_time_in_seconds=60))
+    assert _problems(info.value) == [("stopping_condition.max_pending_time_in_seconds", 60)]
+    rebuilt = _attach.arguments(dict(request, TrainingJobName="j"), lambda uri: "")["stopping_condition"]
+    assert rebuilt.max_pending_time_in_seconds == 7200
+
+
+def test_flags_given_as_false_are_sent_false_as_sdk_v3_sends_them(workdir):
+    from sagemaker_hetero.core.training.configs import Networking
+
+    request = _trainer(compute=Compute(instance_type="ml.g5.xlarge", enable_managed_spot_training=False),
+                       networking=Networking(enable_network_isolation=False,
+                                             enable_inter_container_traffic_encryption=False)).train(dry_run=True)
+    assert (request["EnableManagedSpotTraining"], request["EnableNetworkIsolation"],
+            request["EnableInterContainerTrafficEncryption"]) == (False, False, False)
+    request = _trainer(compute=Compute(instance_type="ml.g5.xlarge"), networking=Networking(
+        enable_network_isolation=True)).train(dry_run=True)
+    assert request["EnableNetworkIsolation"] is True
+    assert "EnableManagedSpotTraining" not in request and "EnableInterContainerTrafficEncryption" not in request
+
+
+def test_a_message_names_the_v3_arguments_not_the_sdk_v2_ones(workdir):
+    from sagemaker_hetero.core.training.configs import StoppingCondition
+
+    with pytest.raises(ConfigError) as info:
+        _trainer(compute=Compute(instance_type="ml.g5.xlarge", enable_managed_spot_training=True),
+                 stopping_condition=StoppingCondition(max_runtime_in_seconds=7200, max_wait_time_in_seconds=3600))
+    text = str(info.value)
+    assert "stopping_condition.max_wait_time_in_seconds" in text and "stopping_condition.max_runtime_in_seconds" in text
+    assert "max_run " not in text and "use_spot_instances" not in text, text
+    with pytest.raises(ConfigError) as info:
+        _trainer(compute=Compute(instance_type="ml.g5.xlarge", enable_managed_spot_training=True))
+    assert "is required with compute.enable_managed_spot_training" in str(info.value)

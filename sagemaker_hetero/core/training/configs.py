@@ -6,7 +6,7 @@ field has none: leaving it out is a ``TypeError``, as a misspelt keyword is); ``
 calls. Nothing is checked here: ``ModelTrainer`` checks every value with the rest of the job, before
 anything is sent, and names the argument (``compute.instance_groups[1].instance_count``).
 """
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 __all__ = ["BaseConfig", "SourceCode", "Compute", "InstanceGroup", "InputData", "S3DataSource", "FileSystemDataSource",
            "StoppingCondition", "OutputDataConfig", "CheckpointConfig", "Networking", "Tag", "TrainingImageConfig",
@@ -50,6 +50,8 @@ class BaseConfig(object):
     """What every configuration class shares: fields kept as given, ``model_dump``, ``model_copy``."""
 
     _fields = ()  # type: tuple
+    #: this package's own fields (not SDK v3's): left out of ``model_dump`` while not given
+    _ours = ()  # type: tuple
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -66,7 +68,7 @@ class BaseConfig(object):
     def _keep(self, values):
         names = []
         for name, value in values.items():
-            if name in ("self", "__class__"):
+            if name in ("self", "__class__") or (name in self._ours and value is None):
                 continue
             names.append(name)
             object.__setattr__(self, name, list(value) if isinstance(value, tuple) else value)
@@ -94,6 +96,8 @@ class BaseConfig(object):
         made = copy.deepcopy(self) if deep else copy.copy(self)
         for name, value in values.items():
             object.__setattr__(made, name, value)
+        object.__setattr__(made, "_fields", self._fields + tuple(
+            n for n in self._ours if n in (update or {}) and n not in self._fields))
         return made
 
     def __eq__(self, other):
@@ -120,9 +124,14 @@ class SourceCode(BaseConfig):
 
 
 class InstanceGroup(BaseConfig):
-    """One instance group of a heterogeneous cluster."""
+    """One instance group of a heterogeneous cluster; ``alternatives`` (this package's, never sent): the
+    group's other choices when SageMaker has no capacity or quota for the first, each an instance type
+    (the same count) or an ``(instance type, count)`` pair (docs/capacity.md)."""
 
-    def __init__(self, *, instance_type: str, instance_count: int, instance_group_name: str) -> None:
+    _ours = ("alternatives",)
+
+    def __init__(self, *, instance_type: str, instance_count: int, instance_group_name: str,
+                 alternatives: Optional[List[Union[str, Tuple[str, int]]]] = None) -> None:
         self._keep(locals())
 
 
@@ -136,7 +145,12 @@ class InstancePlacementConfig(BaseConfig):
 
 class Compute(BaseConfig):
     """The instances: ``instance_type`` and ``instance_count``, or ``instance_groups`` for a
-    heterogeneous cluster; the volume, a warm pool, managed spot."""
+    heterogeneous cluster; the volume, a warm pool, managed spot. This package's own, never sent
+    (docs/capacity.md): ``capacity_wait``, the seconds to wait when every instance group's choice has
+    failed for capacity before the first choices are tried again, and ``capacity_attempts``, the most
+    jobs a submission makes for capacity reasons."""
+
+    _ours = ("capacity_wait", "capacity_attempts")
 
     def __init__(self, *, instance_type: Optional[str] = None, instance_count: Optional[int] = None,
                  volume_size_in_gb: Optional[int] = 30, volume_kms_key_id: Optional[str] = None,
@@ -144,7 +158,8 @@ class Compute(BaseConfig):
                  instance_groups: Optional[List[InstanceGroup]] = None, training_plan_arn: Optional[str] = None,
                  instance_placement_config: Optional[InstancePlacementConfig] = None,
                  instance_preferences: Optional[List[Dict[str, Any]]] = None,
-                 enable_managed_spot_training: Optional[bool] = None) -> None:
+                 enable_managed_spot_training: Optional[bool] = None, capacity_wait: Optional[float] = None,
+                 capacity_attempts: Optional[int] = None) -> None:
         self._keep(locals())
 
 
