@@ -256,8 +256,6 @@ def enabled(config_class):
     return {flag: True}
 
 
-
-
 def _compute_values(compute, local=False):
     values = by_request_path(("ResourceConfig",), compute, {})
     for name in ("capacity_wait", "capacity_attempts"):  # this package's (docs/capacity.md), never sent
@@ -270,6 +268,9 @@ def _compute_values(compute, local=False):
             InstanceGroup(g.instance_group_name, g.instance_type, g.instance_count,
                           alternatives=getattr(g, "alternatives", None))
             if hasattr(g, "instance_group_name") else g for g in compute.instance_groups]
+        for name in ("instance_type", "instance_count"):  # given too: the service refuses both, so do the checks
+            if getattr(compute, name) is not None:
+                values[name] = getattr(compute, name)
     else:
         values["instance_type"] = compute.instance_type or instance_types.V3_DEFAULT_TYPE
         if local:

@@ -77,6 +77,13 @@ def test_every_problem_at_once_under_the_v3_names(workdir):
     assert any(p.startswith("compute.instance_groups[1]") for p in paths), paths
 
 
+def test_an_instance_type_or_count_next_to_instance_groups_is_refused_as_the_service_refuses_it(workdir):
+    groups = _compute().instance_groups
+    with pytest.raises(ConfigError) as error:
+        _trainer(compute=Compute(instance_type="ml.g5.xlarge", instance_count=2, instance_groups=groups))
+    assert _problems(error.value) == [("compute.instance_type", "ml.g5.xlarge"), ("compute.instance_count", 2)]
+
+
 def test_a_heterogeneous_dry_run_warns_that_every_host_joins_the_launcher(workdir):
     with pytest.warns(UserWarning, match="the CPU hosts of cpu join the GPU rendezvous of gpu"):
         _trainer(distributed=Torchrun()).train(_inputs(), dry_run=True)
