@@ -310,12 +310,14 @@ def _trainer_spec_file(folder):
 @pytest.mark.parametrize("spec_file, command, options", [
     (_spec_file, "submit", ["--no-preflight"]), (_spec_file, "submit", []), (_spec_file, "preflight", []),
     (_trainer_spec_file, "preflight", []), (_trainer_spec_file, "validate", []), (_trainer_spec_file, "render", []),
+    (_trainer_spec_file, "submit", ["--no-preflight"]), (_trainer_spec_file, "submit", []),
 ])
 def test_each_cli_command_on_aws_renders_its_request_once(aws, renders, tmp_path, capsys, command, options,
                                                           spec_file):
     # submit, preflight and local checked the spec (one render), made the estimator (its constructor's check, a
     # second) and fit or preflight it (a third); a model_trainer spec's render, validate and preflight rendered
-    # in the trainer's constructor too: the estimator's (the trainer's) one check is now the spec's
+    # in the trainer's constructor too: the estimator's (the trainer's) one check is now the spec's; a
+    # model_trainer spec's submit rendered again under the default bucket's name its code went to
     from sagemaker_hetero.cli import main
 
     s3 = boto3.client("s3")
