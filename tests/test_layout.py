@@ -2,7 +2,7 @@
 _cost < _usage < _aws < _preflight, _tuning above the runner, and _cli (the command line's parts) above the public
 modules it drives; the pure stages never reach the AWS edge; _model, _request and _checks import no I/O
 module (what they read is handed in: _model.outside); boto3 and botocore are imported in the AWS edge
-alone; each subpackage's ``__init__`` is empty. Read from the code's import statements (those inside
+alone; each private stage's ``__init__`` holds a docstring at most. Read from the code's import statements (those inside
 functions too)."""
 import ast
 import os
