@@ -478,8 +478,9 @@ class ModelTrainer(object):
 
 def _bucket_facts(session):
     """The facts a submission's code and driver channels are placed with: the session's, with the default
-    bucket's name (its account looked up, nothing created), so the job is rendered once under it; None
-    when the account cannot be had (the job's own problems are told first, the look-up's failure after)."""
+    bucket's name (its account looked up by one quick attempt, nothing created), so the job is rendered once
+    under it; None when the account cannot be had so (the job is checked first, then looked up as any
+    submission's: its own problems are told first, the look-up's failure after)."""
     from sagemaker_hetero._model import record
     from sagemaker_hetero._request import names
     from sagemaker_hetero.exceptions import AWSError
@@ -488,7 +489,7 @@ def _bucket_facts(session):
     if facts.default_bucket is not None:
         return facts
     try:
-        account = session.caller_identity()["Account"]
+        account = session.caller_identity(quick=True)["Account"]
     except AWSError:
         return None
     return record.evolve(facts, default_bucket=names.default_bucket_name(facts.region, account))
