@@ -278,15 +278,19 @@ def diffed(old, made, against, region=None):
     return diff.diff(old, made.request, against, old_request=before)
 
 
-def execute(session, made, preflight=None, out=None, before_create=None):
-    """Run the checked plan ``made`` through ``session``: the preflight ``preflight`` asks for, what the
-    account must hold and the code upload (:func:`upload`), ``before_create()`` (a ModelTrainer's code and
-    driver channels uploaded), then the plan's one create call; the started job."""
-    session.preflight(made, preflight, out)
-    upload(session, [made])
+def execute(session, made, preflight=None, out=None, before_create=None, create=None, renamed=None):
+    """Run the checked plan ``made`` (or a list of them: a pipeline's steps, whose one create call is
+    ``create()``) through ``session``: the preflight ``preflight`` asks for, what the account must hold and
+    the code upload (:func:`upload`, a problem ``renamed`` as it says), ``before_create()`` (a
+    ModelTrainer's code and driver channels uploaded), then the one create call (default: the plan's,
+    ``session.create``); the started job, or ``create()``'s answer."""
+    plans = made if isinstance(made, list) else [made]
+    for each in plans:
+        session.preflight(each, preflight, out)
+    upload(session, plans, renamed)
     if before_create is not None:
         before_create()
-    return session.create(made)
+    return session.create(made) if create is None else create()
 
 
 def upload(session, plans, renamed=None):

@@ -2,7 +2,7 @@
 _cost < _usage < _aws < _preflight, _tuning above the runner, and _cli (the command line's parts) above the public
 modules it drives; the pure stages never reach the AWS edge; _model, _request and _checks import no I/O
 module (what they read is handed in: _model.outside); boto3 and botocore are imported in the AWS edge
-alone; each subpackage's ``__init__`` is empty. Read from the code's import statements (those inside
+alone; each private stage's ``__init__`` holds a docstring at most. Read from the code's import statements (those inside
 functions too)."""
 import ast
 import os
@@ -97,6 +97,36 @@ def test_the_pure_stages_import_no_io_module(stage):
     found = ["%s/%s:%d imports %s" % (stage, name, line, module) for name, path in _modules(stage)
              for line, module in _imported_roots(path) if module in IO_MODULES]
     assert found == []
+
+
+#: standard-library modules that import an I/O module of IO_MODULES when they are imported (os, io, shutil):
+#: a pure stage imports them, if at all, inside the function that writes or reads through them
+IO_AT_IMPORT = ("gzip", "tarfile", "zipfile", "shutil", "tempfile", "subprocess", "socket", "glob")
+
+FRESH_IMPORT = """
+import sys
+import sagemaker_hetero
+after_package = set(sys.modules)
+for stage in sys.argv[1:]:
+    __import__(stage)
+print(" ".join(sorted(m for m in set(sys.modules) - after_package if m.split(".")[0] in sys.argv[0].split(","))))
+"""
+
+
+def test_importing_the_pure_stages_pulls_in_no_io_module_indirectly():
+    # os and io are loaded before any import of ours, so the stages' own imports are read: _model/archive.py
+    # imported gzip (which imports os and io) for every dry run's checks, which only ask its archive_name
+    import subprocess
+    import sys
+
+    stages = ["sagemaker_hetero.%s.%s" % (stage, name[:-3]) for stage in NO_IO for name, _ in _modules(stage)
+              if name != "__init__.py"]
+    watched = ",".join(IO_AT_IMPORT + IO_MODULES)
+    result = subprocess.run([sys.executable, "-c", FRESH_IMPORT.replace("sys.argv[0]", repr(watched))] + stages,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60,
+                            cwd=os.path.dirname(PACKAGE))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == []
 
 
 def test_the_io_imports_check_sees_every_form(tmp_path):

@@ -310,12 +310,14 @@ def _trainer_spec_file(folder):
 @pytest.mark.parametrize("spec_file, command, options", [
     (_spec_file, "submit", ["--no-preflight"]), (_spec_file, "submit", []), (_spec_file, "preflight", []),
     (_trainer_spec_file, "preflight", []), (_trainer_spec_file, "validate", []), (_trainer_spec_file, "render", []),
+    (_trainer_spec_file, "submit", ["--no-preflight"]), (_trainer_spec_file, "submit", []),
 ])
 def test_each_cli_command_on_aws_renders_its_request_once(aws, renders, tmp_path, capsys, command, options,
                                                           spec_file):
     # submit, preflight and local checked the spec (one render), made the estimator (its constructor's check, a
     # second) and fit or preflight it (a third); a model_trainer spec's render, validate and preflight rendered
-    # in the trainer's constructor too: the estimator's (the trainer's) one check is now the spec's
+    # in the trainer's constructor too: the estimator's (the trainer's) one check is now the spec's; a
+    # model_trainer spec's submit rendered again under the default bucket's name its code went to
     from sagemaker_hetero.cli import main
 
     s3 = boto3.client("s3")
@@ -358,3 +360,24 @@ def test_the_clis_tune_submit_renders_each_request_once(aws, renders, tmp_path, 
     assert main(["tune", "submit", path]) == 0, capsys.readouterr()
     assert renders == {"training": 1, "tuning": 1}
     assert aws.operations()[-1] == "CreateHyperParameterTuningJob"
+
+
+@pytest.mark.usefixtures("workdir")
+def test_a_model_trainers_train_on_aws_renders_its_request_once(aws, renders):
+    # it rendered the job to check it, then again under the default bucket's name its code went to
+    from sagemaker_hetero.core.training.configs import Compute, InstanceGroup as Group, SourceCode
+    from sagemaker_hetero.train.model_trainer import ModelTrainer
+
+    trainer = ModelTrainer(training_image="763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.5.1-gpu-"
+                                          "py311-cu124-ubuntu22.04", role=ROLE, sagemaker_session=Session(),
+                           source_code=SourceCode(source_dir="src", entry_script="train.py"),
+                           compute=Compute(instance_groups=[Group(instance_group_name="gpu", instance_type="ml.g5.xlarge",
+                                                                  instance_count=1)]))
+    renders["training"] = 0
+    trainer.train(wait=False, preflight=False)
+    assert renders == {"training": 1, "tuning": 0}
+    assert aws.operations()[-1] == "CreateTrainingJob"
+    channels = dict((c["ChannelName"], c["DataSource"]["S3DataSource"]["S3Uri"])
+                    for c in aws.last_json("CreateTrainingJob")["InputDataConfig"])
+    assert channels["code"].startswith("s3://sagemaker-us-west-2-123456789012/"), channels
+    assert channels["sm_drivers"].startswith("s3://sagemaker-us-west-2-123456789012/"), channels

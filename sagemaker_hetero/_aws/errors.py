@@ -143,13 +143,11 @@ def _translated(exc, operation, hint, endpoint):
 
     if isinstance(exc, (B.NoCredentialsError, B.PartialCredentialsError)):
         return E.NoCredentialsError(str(exc), code="NoCredentials", operation=operation, hint=_CREDENTIALS_HINT)
-    if isinstance(exc, B.NoRegionError):
-        return E.AWSError(
-            str(exc),
-            code="NoRegion",
-            operation=operation,
-            hint="Set AWS_REGION, a region in your AWS profile, or pass boto3.Session(region_name=...).",
-        )
+    if isinstance(exc, B.NoRegionError):  # the region rule's one wording (_request.names.no_region)
+        from sagemaker_hetero._request import names
+
+        return E.AWSError(str(exc), code="NoRegion", operation=operation,
+                          hint=names.no_region("or pass boto3.Session(region_name=...)") + ".")
     if isinstance(exc, (B.EndpointConnectionError, B.ConnectionClosedError, B.ReadTimeoutError, B.ConnectTimeoutError)):
         return E.AWSError(
             str(exc),

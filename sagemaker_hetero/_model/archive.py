@@ -6,9 +6,9 @@ header's time zeroed. Names matching ``CODE_IGNORE`` (``.git``, ``.venv``, ``__p
 (``_request.plan.code_plan``), so the same bytes go up once. Pure: the folders are walked and the files
 read by the edge (``_aws.code_archive``: ``scan``, ``build_archive``, ``archive_digest``), which hands
 :func:`write` the entries, a reader of their bytes and the file object to write to; ``tarfile`` is
-imported only for a name a plain ustar header cannot hold.
+imported only for a name a plain ustar header cannot hold, and ``gzip`` only when an archive is written
+(the checks import this module for :func:`archive_name`: a dry run that writes none pays for neither).
 """
-import gzip
 import stat
 import struct
 import sys
@@ -125,6 +125,8 @@ def write(entries, fileobj, read, each=None):
     ``fileobj``; ``read(path, size)``: the bytes of a file entry (raises ``OSError``). ``each(name, is_dir,
     mode, data)``, if given, sees every entry as it goes in, with the mode the archive gives it and the
     bytes it holds (a local run unpacks the code from these, without reading the archive back)."""
+    import gzip
+
     with gzip.GzipFile(filename="", mode="wb", fileobj=fileobj, mtime=0, compresslevel=CODE_ARCHIVE_LEVEL) as gz:
         pending, held = [], 0
         for arcname, path, st in entries:

@@ -10,7 +10,8 @@ from sagemaker_hetero import _defaults as D
 from sagemaker_hetero._model.instance_types import processor_for
 from sagemaker_hetero._model import outside
 
-__all__ = ["image_facts", "resolve_version", "image_uri", "processor_for", "training_image", "ImageLookupError"]
+__all__ = ["image_facts", "resolve_version", "image_uri", "processor_for", "training_image", "ImageLookupError", "LOOK_UP",
+           "image_or_none"]
 
 _FACTS_FILE = "dlc_training_images.json"  # package data, read by the edge (``_model.outside``)
 _cache = {}
@@ -91,3 +92,15 @@ def training_image(job, region):
     if job.framework is None:
         raise ImageLookupError("the generic Estimator needs an image_uri")
     return image_uri(job.framework, job.framework_version, job.py_version, processor_for(job.instance_types), region)
+
+
+#: an image not resolved yet (a render's ``Context.image``, a default job name's ``image``): looked up where needed
+LOOK_UP = object()
+
+
+def image_or_none(job, region):
+    """:func:`training_image`, or None when there is none (the checks tell why: ``_checks.rules``)."""
+    try:
+        return training_image(job, region)
+    except ImageLookupError:
+        return None

@@ -101,14 +101,10 @@ def role_arn_for(role, region, account_id=None):
     return "arn:%s:iam::%s:role/%s" % (partition_for(region or ""), account_id or D.ACCOUNT_PLACEHOLDER, role)
 
 
-def _base_name(job, region):
+def _base_name(job, region, image):
     if job.base_job_name:
         return job.base_job_name
-    try:
-        image = images.training_image(job, region)
-    except images.ImageLookupError:
-        image = None
-    return image_base_name(image)
+    return image_base_name(images.image_or_none(job, region) if image is images.LOOK_UP else image)
 
 
 def image_base_name(image):
@@ -120,7 +116,8 @@ def image_base_name(image):
     return re.sub(r"[^a-zA-Z0-9-]+", "-", base).strip("-") or "training-job"
 
 
-def default_job_name(job, region, now):
+def default_job_name(job, region, now, image=images.LOOK_UP):
     """``{base}-{timestamp}`` cut to 63 characters, as the SageMaker Python SDK v2 names jobs: the base
-    is ``base_job_name``, else the image's repository name."""
-    return utils.name_with_timestamp(_base_name(job, region), utils.timestamp(now))
+    is ``base_job_name``, else the repository name of the training ``image`` (default: looked up; None:
+    none)."""
+    return utils.name_with_timestamp(_base_name(job, region, image), utils.timestamp(now))

@@ -7,7 +7,7 @@ role ARNs); the places the SDK v2 puts output and code follow from them (:func:`
 :func:`code_plan`). The checks of a plan are ``_checks``'.
 """
 from sagemaker_hetero import _defaults as D
-from sagemaker_hetero._model import record
+from sagemaker_hetero._model import images, record
 from sagemaker_hetero._model.settings import model_class
 from sagemaker_hetero._request import names, read_back, render, s3_uris
 
@@ -126,7 +126,8 @@ def make_plan(job, facts, now, code_digest=None):
     """The :class:`Plan` of ``job`` with ``facts``; ``now`` (epoch seconds) names a job without a name;
     ``code_digest`` (the code archive's SHA-256) decides the code's key (:func:`code_plan`)."""
     region = facts.region
-    job_name = job.job_name if job.job_name is not None else names.default_job_name(job, region, now)
+    image = images.image_or_none(job, region)  # resolved once: the job's default name and its request
+    job_name = job.job_name if job.job_name is not None else names.default_job_name(job, region, now, image)
     code = code_plan(job, job_name, facts, code_digest)
     context = render.Context(
         region=region,
@@ -135,6 +136,7 @@ def make_plan(job, facts, now, code_digest=None):
         output_path=output_path(job, facts),
         code_uri=code.s3_uri if code is not None else None,
         facts=facts,
+        image=image,
     )
     rendered = render.render(job, context)
     return Plan(job=job, job_name=job_name, rendered=rendered, code=code, region=region, facts=facts,

@@ -55,6 +55,8 @@ class Context(object):
     output_path = record.field()
     code_uri = record.field(default=None)
     facts = record.field(default=None, repr=False)
+    #: the training image, as the plan resolved it once (None: none); default: looked up here
+    image = record.field(default=images.LOOK_UP, repr=False)
 
 
 @model_class
@@ -139,10 +141,7 @@ def render(job, context):
         w.put(("RoleArn",), context.role_arn, "role")
         w.given[("RoleArn",)] = job.role
     w.put(("AlgorithmSpecification", "TrainingInputMode"), job.input_mode, "input_mode")  # first, as the SDK v2
-    try:
-        image = images.training_image(job, context.region)
-    except images.ImageLookupError:
-        image = None
+    image = images.image_or_none(job, context.region) if context.image is images.LOOK_UP else context.image
     if image is not None:
         w.put(("AlgorithmSpecification", "TrainingImage"), image, "image_uri" if job.image_uri is not None else "framework_version")
     if job.metric_definitions:

@@ -324,14 +324,19 @@ class ModelTrainer(object):
     def _planned(self, inputs, session, now, submit):
         """``(plan, uploads, settings)``: the job checked and rendered once by the runner, as ``session`` runs it
         (its facts looked up for a submission); raises :class:`ConfigError` with every problem."""
-        _, made, problems, uploads, settings = self._plan(inputs, session, now, submit, with_settings=True)
+        facts = _bucket_facts(session) if submit and not session.local_mode else None
+        _, made, problems, uploads, settings = self._plan(inputs, session, now, submit, facts=facts,
+                                                          with_settings=True)
         problems = problems if self._told is None else self._told(problems)
         if problems:
             raise ConfigError(problems)
         if submit and not session.local_mode:  # the default bucket, by name (created if missing, as SDK v3 does)
             from sagemaker_hetero._model import record
 
-            facts = record.evolve(made.facts, default_bucket=session.default_bucket())
+            bucket = session.default_bucket()
+            if facts is not None and facts.default_bucket == bucket:
+                return made, uploads, settings  # rendered once, under the bucket's name
+            facts = record.evolve(made.facts, default_bucket=bucket)
             settings, uploads, _ = self._settings(inputs, facts, now)
             made = _runner.checked_plan(settings, session, now, _runner.local_path_exists, facts=facts)
         return made, uploads, settings
@@ -469,6 +474,25 @@ class ModelTrainer(object):
 
     def __repr__(self):
         return "ModelTrainer(training_image=%r, base_job_name=%r)" % (self.training_image, self.base_job_name)
+
+
+def _bucket_facts(session):
+    """The facts a submission's code and driver channels are placed with: the session's, with the default
+    bucket's name (its account looked up by one quick attempt, nothing created), so the job is rendered once
+    under it; None when the account cannot be had so (the job is checked first, then looked up as any
+    submission's: its own problems are told first, the look-up's failure after)."""
+    from sagemaker_hetero._model import record
+    from sagemaker_hetero._request import names
+    from sagemaker_hetero.exceptions import AWSError
+
+    facts = _runner.session_facts(session)
+    if facts.default_bucket is not None:
+        return facts
+    try:
+        account = session.caller_identity(quick=True)["Account"]
+    except AWSError:
+        return None
+    return record.evolve(facts, default_bucket=names.default_bucket_name(facts.region, account))
 
 
 def _unseen(made, names):

@@ -168,12 +168,14 @@ class Pipeline(object):
         problems = Problems(problems).add_new(_definition.request_problems(request))
         self._check(problems)
         plans = list(zip(self.steps, plans))
-        try:  # the runner's upload leg: every step's input buckets, default bucket and role, then the code
-            _runner.upload(session, [plan for _, plan in plans],
-                           lambda i, p: p.renamed(_definition.step_arg(plans[i][0].name, p.path)))
+        try:  # the runner's executor: every step's input buckets, default bucket and role, the code, then
+            # the one create call, CreatePipeline (no preflight: the steps' jobs are created when they run)
+            return _runner.execute(session, [plan for _, plan in plans], preflight=False,
+                                   create=lambda: session.upsert_pipeline(request),
+                                   renamed=lambda i, p: p.renamed(_definition.step_arg(plans[i][0].name, p.path)))
         except ConfigError as exc:
             self._check(exc.problems)
-        return session.upsert_pipeline(request)
+            raise
 
     def describe(self) -> Dict[str, Any]:
         """DescribePipeline."""

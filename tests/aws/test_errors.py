@@ -161,3 +161,12 @@ def test_whether_an_answer_was_being_read_is_told_in_one_place():
                     if "botocore/parsers.py" in f.read():
                         found.append(os.path.relpath(os.path.join(folder, name), package))
     assert found == [os.path.join("_aws", "answers.py")]
+
+
+def test_botocores_no_region_is_told_in_the_region_rules_one_wording():
+    # the translator wrote its own advice ("Set AWS_REGION, a region in your AWS profile, ..."), a second
+    # wording of the region rule that left out AWS_DEFAULT_REGION
+    error = translate(B.NoRegionError(), "CreateTrainingJob")
+    assert error.code == "NoRegion"
+    assert error.hint == ("no AWS region is configured: set AWS_REGION (or AWS_DEFAULT_REGION), a region in your AWS "
+                          "profile, or pass boto3.Session(region_name=...).")

@@ -61,3 +61,17 @@ def test_a_plan_without_code_or_a_name():
     p = plan.make_plan(job(None, image_uri="a/b:1", role="r", instance_type="ml.c5.xlarge", instance_count=1), FACTS, 0)
     assert p.code is None and p.job_name == "b-1970-01-01-00-00-00-000" and p.region == "us-west-2"
     assert p.request is p.rendered.request and p.facts is FACTS
+
+
+@pytest.mark.parametrize("job_name", [None, "a-job"], ids=["a default name", "a name given"])
+def test_a_plan_resolves_its_training_image_once(monkeypatch, job_name):
+    # the default job name looked the image up, then the render looked it up again
+    from sagemaker_hetero._model import images
+
+    looked_up = []
+    real = images.training_image
+    monkeypatch.setattr(images, "training_image", lambda j, region: looked_up.append(region) or real(j, region))
+    p = plan.make_plan(job("pytorch", None, job_name, **PYTORCH), FACTS, 0)
+    assert looked_up == ["us-west-2"]
+    assert p.image == p.request["AlgorithmSpecification"]["TrainingImage"] == real(p.job, "us-west-2")
+    assert p.job_name.startswith("pytorch-training-" if job_name is None else "a-job")
