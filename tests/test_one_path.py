@@ -363,8 +363,9 @@ def test_the_clis_tune_submit_renders_each_request_once(aws, renders, tmp_path, 
 
 
 @pytest.mark.usefixtures("workdir")
-def test_a_model_trainers_train_on_aws_renders_its_request_once(aws, renders):
-    # it rendered the job to check it, then again under the default bucket's name its code went to
+def test_a_model_trainers_later_train_on_aws_renders_its_request_once(aws, renders):
+    # the first job is checked before any AWS call, then rendered under the default bucket's name; a later
+    # job of the session knows the bucket and is rendered once
     from sagemaker_hetero.core.training.configs import Compute, InstanceGroup as Group, SourceCode
     from sagemaker_hetero.train.model_trainer import ModelTrainer
 
@@ -374,7 +375,10 @@ def test_a_model_trainers_train_on_aws_renders_its_request_once(aws, renders):
                            compute=Compute(instance_groups=[Group(instance_group_name="gpu", instance_type="ml.g5.xlarge",
                                                                   instance_count=1)]))
     renders["training"] = 0
-    trainer.train(wait=False, preflight=False)
+    trainer.train(wait=False, preflight=False)  # checked before any call, then placed under the default bucket
+    assert renders == {"training": 2, "tuning": 0}
+    renders["training"] = 0
+    trainer.train(wait=False, preflight=False)  # a later job of the session: its bucket known, rendered once
     assert renders == {"training": 1, "tuning": 0}
     assert aws.operations()[-1] == "CreateTrainingJob"
     channels = dict((c["ChannelName"], c["DataSource"]["S3DataSource"]["S3Uri"])

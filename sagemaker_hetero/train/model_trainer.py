@@ -477,22 +477,17 @@ class ModelTrainer(object):
 
 
 def _bucket_facts(session):
-    """The facts a submission's code and driver channels are placed with: the session's, with the default
-    bucket's name (its account looked up by one quick attempt, nothing created), so the job is rendered once
-    under it; None when the account cannot be had so (the job is checked first, then looked up as any
-    submission's: its own problems are told first, the look-up's failure after)."""
+    """The facts a submission's code and driver channels are placed with, when the session already knows its
+    default bucket or its account (a later job of the session): the job is then rendered once under it. None otherwise: no
+    AWS call comes before the job's own problems, so the job is checked first, then the bucket named and the
+    job rendered under it (a first submission renders twice)."""
     from sagemaker_hetero._model import record
     from sagemaker_hetero._request import names
-    from sagemaker_hetero.exceptions import AWSError
 
     facts = _runner.session_facts(session)
-    if facts.default_bucket is not None:
-        return facts
-    try:
-        account = session.caller_identity(quick=True)["Account"]
-    except AWSError:
-        return None
-    return record.evolve(facts, default_bucket=names.default_bucket_name(facts.region, account))
+    if facts.default_bucket is None and facts.account_id is not None and facts.region:
+        facts = record.evolve(facts, default_bucket=names.default_bucket_name(facts.region, facts.account_id))
+    return facts if facts.default_bucket is not None else None
 
 
 def _unseen(made, names):

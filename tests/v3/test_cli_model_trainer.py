@@ -132,3 +132,12 @@ def test_submit_wait_of_a_model_trainer_spec_waits_for_the_job(capsys, spec_dir,
     assert main(["submit", _write(spec_dir, spec), "--wait", "--output", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["status"] == "Completed" and len(aws.calls("sagemaker", "CreateTrainingJob")) == 1, report
+
+
+def test_submit_of_a_model_trainer_spec_with_a_problem_makes_no_aws_call(capsys, spec_dir, aws):
+    spec = json.loads(json.dumps(SPEC))
+    spec["distributed"]["instance_group_names"] = ["nope"]
+    before = len(aws.operations())
+    assert main(["submit", _write(spec_dir, spec)]) == 2
+    assert "distributed.instance_group_names" in capsys.readouterr().err
+    assert aws.operations()[before:] == []  # the job's own problems before any call (no caller look-up either)
