@@ -132,3 +132,40 @@ def test_submit_wait_of_a_model_trainer_spec_waits_for_the_job(capsys, spec_dir,
     assert main(["submit", _write(spec_dir, spec), "--wait", "--output", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["status"] == "Completed" and len(aws.calls("sagemaker", "CreateTrainingJob")) == 1, report
+
+
+def test_submit_wait_of_a_model_trainer_spec_fails_over_to_its_next_choice(capsys, spec_dir, aws):
+    """docs/cli.md: a spec whose groups name ``alternatives:`` goes through the failover with ``--wait``, a
+    model_trainer spec's as an estimator's: a job failed for capacity is followed by ``<job>-c2``."""
+    import boto3
+
+    from tests._answers import json_answer
+    from tests.capacity.test_failover import PROVISION, creates
+
+    s3 = boto3.client("s3")
+    s3.create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    for key in ("train/a.csv", "prep/b.csv"):
+        s3.put_object(Bucket="bucket", Key=key, Body=b"1\n")
+
+    def first_fails(record):  # the first job made (its name is timestamped) fails for capacity
+        name = (record.json or {}).get("TrainingJobName")
+        made = creates(aws)
+        if not made or name != made[0][0]:
+            return None
+        groups = [(g, t, c) for g, (t, c) in made[0][1].items()]
+        return json_answer(dict(aws.answers.in_progress_description(name, groups), TrainingJobStatus="Failed",
+                                SecondaryStatus="Failed", FailureReason=PROVISION))
+
+    aws.answers.add("sagemaker", "DescribeTrainingJob", first_fails)
+    spec = json.loads(json.dumps(SPEC))
+    spec["compute"]["instance_groups"][0]["alternatives"] = ["ml.g5.2xlarge"]
+    assert main(["submit", _write(spec_dir, spec), "--wait", "--output", "json"]) == 0
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    first = creates(aws)[0][0]
+    assert creates(aws) == [(first, {"gpu": ("ml.g5.xlarge", 2), "cpu": ("ml.c5.xlarge", 1)}),
+                            (first + "-c2", {"gpu": ("ml.g5.2xlarge", 2), "cpu": ("ml.c5.xlarge", 1)})], err
+    assert report["job_name"] == first + "-c2" and report["status"] == "Completed"
+    assert [(a["job_name"], a["outcome"]) for a in report["attempts"]] == [(first, "Failed"),
+                                                                           (first + "-c2", "Completed")]
+    assert "Capacity: 2 attempts:" in err
