@@ -431,7 +431,21 @@ class ModelTrainer(object):
         else:
             raise ConfigError([Problem("job_name_or_request", "must be a training job's name or a request (a dict)",
                                        job_name_or_request)])
-        return diff.diff(old, self._dry_plan(input_data_config).request, against)
+        return _runner.diffed(old, self._diff_plan(input_data_config, diff.account_of(old)), against)
+
+    def _diff_plan(self, input_data_config, account_id):
+        """The dry run's plan, in ``account_id`` (the earlier job's) when the session has not looked one up."""
+        from sagemaker_hetero._model import record
+
+        session = self.sagemaker_session
+        facts = _runner.session_facts(session)
+        if facts.account_id is None and account_id is not None:
+            facts = record.evolve(facts, account_id=account_id)
+        _, made, problems, _ = self._plan(input_data_config, session, time.time(), facts=facts)
+        problems = problems if self._told is None else self._told(problems)
+        if problems:
+            raise ConfigError(problems)
+        return made
 
     def preflight(self, input_data_config=None, checks=None):
         """Check the job against the AWS account without uploading or creating anything (docs/preflight.md)."""

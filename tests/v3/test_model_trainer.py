@@ -377,3 +377,18 @@ def test_a_message_names_the_v3_arguments_not_the_sdk_v2_ones(workdir):
     with pytest.raises(ConfigError) as info:
         _trainer(compute=Compute(instance_type="ml.g5.xlarge", enable_managed_spot_training=True))
     assert "is required with compute.enable_managed_spot_training" in str(info.value)
+
+
+def test_diff_against_a_jobs_name_reads_the_job_back_in_its_account(aws, workdir):
+    """docs/v3.md: ``trainer.diff(job_name)`` as an estimator's (it raised ValueError: the description was
+    compared as a request); a fresh session's trainer renders in the job's account, no <account-id>."""
+    from sagemaker_hetero.train.configs import StoppingCondition
+
+    boto3.client("s3").create_bucket(Bucket="data-bucket",
+                                     CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    _trainer(sagemaker_session=Session()).train(_inputs(), wait=False, preflight=False)
+    name = aws.last_json("CreateTrainingJob")["TrainingJobName"]
+    found = _trainer(sagemaker_session=Session()).diff(name, _inputs())
+    assert found.equal, found.text()
+    longer = _trainer(stopping_condition=StoppingCondition(max_runtime_in_seconds=7200)).diff(name, _inputs())
+    assert longer.paths == ["StoppingCondition.MaxRuntimeInSeconds"], longer.text()
