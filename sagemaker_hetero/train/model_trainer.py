@@ -405,9 +405,6 @@ class ModelTrainer(object):
         the instance groups' alternatives of); raises :class:`ConfigError` with every problem."""
         return self._planned(input_data_config, self.sagemaker_session, time.time(), submit=False)[2]
 
-    def _dry_plan(self, input_data_config=None):
-        return self._planned(input_data_config, self.sagemaker_session, time.time(), submit=False)[0]
-
     def estimate_cost(self, input_data_config=None, prices=None, fetch=True):
         """What the job would cost per instance group (docs/cost.md); nothing is created or uploaded."""
         from sagemaker_hetero._aws.pricing import estimate_of
