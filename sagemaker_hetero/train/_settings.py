@@ -318,6 +318,7 @@ def values(t, default_output, checkpoint_default, local=False):
     out.update(_compute_values(compute, local))
     out.update(_network_values(t.networking))
     out["sent_false"] = _sent_false(compute, t.networking)
+    out["makes_default_bucket"] = not local  # train() makes it, if missing, before anything is sent
     checkpoint = t.checkpoint_config
     if isinstance(checkpoint, CheckpointConfig):
         out.update(checkpoint_s3_uri=checkpoint.s3_uri or checkpoint_default,

@@ -455,9 +455,10 @@ class ModelTrainer(object):
         found = self._own_problems(session)
         if not chosen:
             found.append(Problem("checks", "must be a list of checks among %s" % ", ".join(modes.CHECKS), checks))
-        settings, uploads, more = self._settings(input_data_config, _runner.session_facts(session), now)
+        lookup = run.looked_up(session)  # the account asked first: the default bucket's name in the settings
+        settings, uploads, more = self._settings(input_data_config, lookup(None), now)
         plan = _runner.checked_plan(settings, session, now, _runner.local_path_exists, found + more, digest=False,
-                                    lookup=run.looked_up(session), told=self._told_as_v3)
+                                    lookup=lookup, told=self._told_as_v3)
         return run.run(session, _unseen(plan, set(uploads) | {_settings.DRIVERS_CHANNEL}), chosen, begun=True)
 
     def _told_as_v3(self, problems):

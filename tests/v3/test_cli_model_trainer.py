@@ -169,3 +169,19 @@ def test_submit_wait_of_a_model_trainer_spec_fails_over_to_its_next_choice(capsy
     assert [(a["job_name"], a["outcome"]) for a in report["attempts"]] == [(first, "Failed"),
                                                                            (first + "-c2", "Completed")]
     assert "Capacity: 2 attempts:" in err
+
+
+def test_preflight_of_a_model_trainer_spec_in_an_account_without_the_default_bucket_finds_no_problem(
+        capsys, spec_dir, aws):
+    """train() makes the default bucket, as SDK v3 does, so its absence is no problem (it was one: 'the bucket
+    does not exist ... or correct output_path', and preflight exited 2 where submit would have run)."""
+    import boto3
+
+    s3 = boto3.client("s3")
+    s3.create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    for key in ("train/a.csv", "prep/b.csv"):
+        s3.put_object(Bucket="bucket", Key=key, Body=b"1\n")
+    code = main(["preflight", _write(spec_dir, SPEC), "--output", "json"])
+    out = capsys.readouterr().out
+    rows = [r for r in json.loads(out)["findings"] if r["subject"] == "s3://sagemaker-us-west-2-123456789012"]
+    assert [r["result"] for r in rows] == ["ok"] and code != 2, out

@@ -392,3 +392,14 @@ def test_diff_against_a_jobs_name_reads_the_job_back_in_its_account(aws, workdir
     assert found.equal, found.text()
     longer = _trainer(stopping_condition=StoppingCondition(max_runtime_in_seconds=7200)).diff(name, _inputs())
     assert longer.paths == ["StoppingCondition.MaxRuntimeInSeconds"], longer.text()
+
+
+def test_preflight_of_a_fresh_session_checks_the_default_bucket_by_its_name(aws, workdir):
+    """The output's default bucket is named in the account the preflight asks for (its s3 row was
+    's3://sagemaker-us-west-2-<account-id>', unknown with botocore's ParamValidationError)."""
+    boto3.client("s3").create_bucket(Bucket="data-bucket",
+                                     CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    report = _trainer(sagemaker_session=Session()).preflight(_inputs(), checks=["s3"])
+    text = report.text()
+    assert "<account-id>" not in text and "ParamValidationError" not in text, text
+    assert "s3://sagemaker-us-west-2-123456789012" in text and not report.unknowns, text
