@@ -19,7 +19,7 @@ from sagemaker_hetero.core.training.configs import (CheckpointConfig, Compute, I
                                                     RemoteDebugConfig, RetryStrategy, SessionChainingConfig,
                                                     SourceCode, StoppingCondition, Tag, TensorBoardOutputConfig,
                                                     TrainingImageConfig, parameters_section)
-from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
+from sagemaker_hetero.exceptions import ConfigError, PreflightError, Problem, UnexpectedStatusException
 from sagemaker_hetero.train import _settings
 from sagemaker_hetero.train import _upload
 from sagemaker_hetero.train.distributed import SMP, DistributedConfig
@@ -392,6 +392,14 @@ class ModelTrainer(object):
                 self._latest_training_job.wait(logs="All" if logs else "None")
         except UnexpectedStatusException as exc:
             raise FailedStatusError.of(exc) from exc
+        except PreflightError as exc:  # its findings under the v3 arguments' names
+            if exc.report is None:
+                raise
+            raise _settings.renamed_report(exc.report).error() from None
+        except ConfigError as exc:  # what the account lacks (an input bucket), under the v3 arguments' names
+            if type(exc) is not ConfigError:
+                raise
+            raise ConfigError([_settings.renamed(p) for p in exc.problems], exc.subject) from None
         return None
 
     def _started(self, job):
@@ -459,7 +467,8 @@ class ModelTrainer(object):
         settings, uploads, more = self._settings(input_data_config, lookup(None), now)
         plan = _runner.checked_plan(settings, session, now, _runner.local_path_exists, found + more, digest=False,
                                     lookup=lookup, told=self._told_as_v3)
-        return run.run(session, _unseen(plan, set(uploads) | {_settings.DRIVERS_CHANNEL}), chosen, begun=True)
+        report = run.run(session, _unseen(plan, set(uploads) | {_settings.DRIVERS_CHANNEL}), chosen, begun=True)
+        return _settings.renamed_report(report)
 
     def _told_as_v3(self, problems):
         """``problems`` under the ModelTrainer arguments' names (as ``_plan`` tells them), then as ``_told``."""

@@ -403,3 +403,24 @@ def test_preflight_of_a_fresh_session_checks_the_default_bucket_by_its_name(aws,
     text = report.text()
     assert "<account-id>" not in text and "ParamValidationError" not in text, text
     assert "s3://sagemaker-us-west-2-123456789012" in text and not report.unknowns, text
+
+
+def test_what_the_account_lacks_is_told_under_the_v3_arguments_names(aws, workdir):
+    """The preflight's findings and the input buckets' check name ``output_data_config.s3_output_path`` and
+    ``input_data_config[...]``, not the SDK v2's ``output_path`` and ``inputs[...]`` (the v3 user wrote neither)."""
+    from sagemaker_hetero.exceptions import PreflightError
+    from sagemaker_hetero.train.configs import OutputDataConfig
+
+    trainer = _trainer(sagemaker_session=Session(), output_data_config=OutputDataConfig(s3_output_path="s3://no-out/x"))
+    report = trainer.preflight(_inputs(), checks=["s3"])
+    assert [f.argument for f in report.problems] == ["input_data_config['train'].s3_data",
+                                                     "output_data_config.s3_output_path"], report.text()
+    assert "or correct output_data_config.s3_output_path" in report.text() and "correct output_path" not in report.text()
+    with pytest.raises(PreflightError) as info:
+        trainer.train(_inputs(), wait=False, preflight=True)
+    assert [p.path for p in info.value.problems] == ["input_data_config['train'].s3_data",
+                                                     "output_data_config.s3_output_path"]
+    with pytest.raises(ConfigError) as info:
+        trainer.train(_inputs(), wait=False)
+    assert [p.path for p in info.value.problems] == ["input_data_config['train']"], str(info.value)
+    assert aws.calls("sagemaker", "CreateTrainingJob") == []
