@@ -134,8 +134,8 @@ def test_a_local_jobs_samples_make_the_same_usage():
     assert usage.group("train").figures("cpu")["mean"] == 3.0
     assert usage.group("train").kind == "data"  # no GPU sampled: judged by its CPUs
     assert usage.verdict.text.endswith("A local run is billed nothing: the idle share's cost is had on AWS.")
-    without = local.usage("local-job", samples)  # an earlier run's: the groups from the samples
-    assert [(g.name, g.count) for g in without.groups] == [("data", 2), ("train", 1)]
+    without = local.usage("local-job", samples)  # an earlier run's: the groups from the samples, algo-1's first
+    assert [(g.name, g.count) for g in without.groups] == [("train", 1), ("data", 2)]
     none = local.usage("empty", {"hosts": {}, "note": "not Linux"})
     assert none.unknowns == ("the figures: no host of the job was sampled (not Linux)",)
 
