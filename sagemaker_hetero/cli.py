@@ -166,7 +166,7 @@ def _refused(args, exc):
     else:
         exc = E.ConfigError([_input.cli_problem(p) for p in exc.problems], exc.subject)
         what = getattr(args, "spec", None) or getattr(args, "job", None)
-        sys.stderr.write("%s: %s%s\n" % (PROG, "%s: " % what if what else "", exc))
+        sys.stderr.write(E.shown("%s: %s%s\n" % (PROG, "%s: " % what if what else "", exc)))  # a name as typed
     if getattr(args, "output", None) == "json":
         problems = [{"path": p.path, "message": p.message, "value": p.value} for p in exc.problems]
         sys.stdout.write(_input.json_text({"valid": False, "problems": problems}) + "\n")

@@ -98,7 +98,11 @@ def _bills(desc, region, prices, fetch, boto_session, unknowns):
 
 def utilization(session, job_name, prices=None, fetch=True, clock=time.time):
     """The :class:`~sagemaker_hetero._usage.figures.Usage` of the AWS job ``job_name``; DescribeTrainingJob's
-    errors propagate (no such job), every other failure to ask is an unknown of the result."""
+    errors propagate (no such job), every other failure to ask is an unknown of the result. ``prices`` is read
+    first, as ``cost`` reads it: a price file that cannot be read or holds a mistake is a ``ConfigError``."""
+    from sagemaker_hetero._cost.table import table_of
+
+    prices = table_of(prices, "prices")
     desc = session.describe_training_job(job_name)
     if isinstance(desc.get("LocalRun"), dict):
         raise ConfigError([Problem("job_name", "is a local job: CloudWatch holds no figures of it; its hosts' samples "

@@ -183,8 +183,7 @@ def _submit(args):
 
     estimator = spec.driven(session)  # its fit is the job's one check and one render
     progress = sys.stderr if args.output == "json" else sys.stdout
-    if (args.wait or args.logs) and spec.framework != "model_trainer" and \
-            failover.applies(session, estimator.job_settings(spec.inputs)):
+    if (args.wait or args.logs) and failover.applies(session, estimator.job_settings(spec.inputs)):
         return _submit_failover(args, spec, estimator, progress)
     with contextlib.redirect_stdout(progress):  # what the failover says of its choices
         estimator.fit(spec.inputs, wait=False, experiment_config=spec.experiment_config,

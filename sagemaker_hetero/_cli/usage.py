@@ -56,9 +56,11 @@ def _usage(args):
             raise E.ConfigError([E.Problem("--root", "goes with --local (a job run on this machine)", args.root)],
                                 COMMAND_LINE)
         from sagemaker_hetero._aws.training_job import TrainingJob
+        from sagemaker_hetero._cost.table import table_of
 
+        prices = table_of(args.prices, "--prices")  # read first: a mistake in it exits 2 before any call
         session = _input.session(args)
-        found = TrainingJob(session, args.job).utilization(prices=args.prices)
+        found = TrainingJob(session, args.job).utilization(prices=prices)
     if args.plot:
         plot.write(found, args.plot, argument="--plot")
         sys.stderr.write(E.shown("%s: wrote the charts of %s to %s\n" % (PROG, args.job, args.plot)))

@@ -58,6 +58,8 @@ _EACH = "*"  # any list element, in a path pattern
 SERVICE_DEFAULTS = DESCRIBED_ABSENT + (  # the estimator arguments' from their table, then the rest
     (("InputDataConfig", _EACH, "CompressionType"), "None"),
     (("InputDataConfig", _EACH, "RecordWrapperType"), "None"),
+    # SDK v3 leaves it out of an S3DataSource given without it (a ModelTrainer's); the service fills it in
+    (("InputDataConfig", _EACH, "DataSource", "S3DataSource", "S3DataDistributionType"), "FullyReplicated"),
     (("ProfilerConfig", "DisableProfiler"), False),
 )
 # Lists of named things, matched by that name.

@@ -105,6 +105,8 @@ def build(settings):
         job = record.evolve(job, max_pending_time=s.max_pending_time)
     if s.sent_false:  # ModelTrainer: SDK v3 sends a flag given as False
         job = record.evolve(job, sent_false=tuple(s.sent_false))
+    if s.makes_default_bucket:  # ModelTrainer: SDK v3 makes the default bucket whatever the output path
+        job = record.evolve(job, makes_default_bucket=True)
     return job, out.items
 
 

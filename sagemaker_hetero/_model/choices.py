@@ -31,6 +31,12 @@ def has_alternatives(settings):
     return any(g.alternatives for g in _groups(settings))
 
 
+_MALFORMED = "must be an instance type, or an (instance type, count) pair such as ('ml.g5.48xlarge', 2)"
+# a spec's alternative (docs/capacity.md) is a mapping: say the keys it takes
+_MALFORMED_MAPPING = ("must be an instance type, or a mapping of type (an instance type) and count (optional: the "
+                      "group's), with no other key, such as {type: ml.g5.48xlarge, count: 2}")
+
+
 def _choice(item, count):
     """``(type, count)`` of one alternative, or None when it is neither a type nor a ``(type, count)`` pair."""
     if isinstance(item, str):
@@ -83,8 +89,7 @@ def form_problems(settings):
             where = "%s[%d]" % (path, j)
             choice = _choice(item, group.instance_count)
             if choice is None:
-                out.append(Problem(where, "must be an instance type, or an (instance type, count) pair such as "
-                                          "('ml.g5.48xlarge', 2)", item))
+                out.append(Problem(where, _MALFORMED_MAPPING if isinstance(item, dict) else _MALFORMED, item))
             elif not _is_count(choice[1]):
                 out.append(Problem(where, "must have a count that is an integer >= 1", choice[1]))
             elif choice in seen:

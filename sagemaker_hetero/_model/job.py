@@ -199,6 +199,7 @@ def _job_fields():
         empty_hyperparameters=record.field(default=False),  # HyperParameters {} sent when none (ModelTrainer)
         max_pending_time=record.field(default=None),  # StoppingCondition.MaxPendingTimeInSeconds (ModelTrainer)
         sent_false=record.field(default=()),  # ((request key, argument), ...): flags sent as false (ModelTrainer)
+        makes_default_bucket=record.field(default=False),  # its submission makes the default bucket (ModelTrainer)
         subnets=record.field(default=None),
         security_group_ids=record.field(default=None),
         environment=record.field(default=None),  # ((name, value), ...) or None

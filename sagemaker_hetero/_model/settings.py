@@ -42,6 +42,7 @@ def _fields():
         empty_hyperparameters=record.field(default=False),  # ModelTrainer: HyperParameters {} sent when none
         max_pending_time=record.field(default=None),  # ModelTrainer: StoppingCondition.MaxPendingTimeInSeconds
         sent_false=record.field(default=()),  # ModelTrainer: ((request key, argument), ...) sent as false when given so
+        makes_default_bucket=record.field(default=False),  # ModelTrainer: the submission makes the default bucket
     )
     for argument in ARGUMENTS:
         if argument.setting:

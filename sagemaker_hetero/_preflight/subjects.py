@@ -114,7 +114,7 @@ def _buckets(plan):
         if name in seen:
             continue
         seen.add(name)
-        is_default = name == default and _plan.needs_default_bucket(plan.job)
+        is_default = name == default and (_plan.needs_default_bucket(plan.job) or plan.job.makes_default_bucket)
         yield Bucket(name, argument, uri, default=is_default)
 
 

@@ -35,9 +35,14 @@ def _cells(item):
     return "; ".join(cells) or "no figures"
 
 
+def size(group):
+    """``2 x ml.c5.xlarge``; a group whose instance type is not known (a local job an earlier run left: its
+    samples name its hosts' groups, not their types) says so rather than ``None``."""
+    return "%s x %s" % (group.count, group.instance_type or "an instance type not known")
+
+
 def _group_line(group):
-    return "%s (%s x %s, hosts %s): %s" % (group.name, group.count, group.instance_type,
-                                           ", ".join(group.hosts) or "none known", _cells(group))
+    return "%s (%s, hosts %s): %s" % (group.name, size(group), ", ".join(group.hosts) or "none known", _cells(group))
 
 
 def text(usage):
@@ -72,9 +77,9 @@ def group_svg(group, span, x=0, y=0):
 
     parts = ['<svg xmlns="http://www.w3.org/2000/svg" x="%d" y="%d" width="%d" height="%d" role="img" '
              'class="sagemaker-hetero-usage">' % (x, y, WIDTH, HEIGHT),
-             '<title>%s</title>' % escape("%s: %s x %s" % (group.name, group.count, group.instance_type)),
+             '<title>%s</title>' % escape("%s: %s" % (group.name, size(group))),
              '<text x="%d" y="14" font-size="12" font-family="sans-serif">%s</text>' % (
-                 _LEFT, escape("%s (%s x %s)" % (group.name, group.count, group.instance_type))),
+                 _LEFT, escape("%s (%s)" % (group.name, size(group)))),
              '<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#ccc"/>' % (_LEFT, _TOP, wide, high)]
     for value in (0, 50, 100):
         parts.append('<text x="2" y="%d" font-size="9" font-family="sans-serif">%d%%</text>' % (
@@ -107,8 +112,7 @@ def svg(usage):
 def _row(group):
     cells = "".join("<td>%s</td>" % escape("%s / %s" % (_pct(group.figures(k)["mean"]), _pct(group.figures(k)["p95"])))
                     for k, _, _ in METRICS)
-    return "<tr><td>%s</td><td>%s x %s</td>%s</tr>" % (escape(group.name), escape(group.count),
-                                                       escape(group.instance_type), cells)
+    return "<tr><td>%s</td><td>%s</td>%s</tr>" % (escape(group.name), escape(size(group)), cells)
 
 
 def html(usage):

@@ -8,11 +8,22 @@ __all__ = ["usage"]
 
 
 def _groups(desc, hosts):
-    """``[(name, instance_type, count)]``: the description's, else the groups the sampled hosts named."""
+    """``[(name, instance_type, count)]``: the description's, else the groups the sampled hosts named, in the
+    order of their first hosts (``algo-1`` is the first group's, as the local cluster names them in order), each
+    with the instance type its hosts' samples name (None when they name none, or several)."""
     if desc and read_back.value_at(desc, ("ResourceConfig",)):
         return read_back.groups_of(desc)
-    named = sorted(set(h.get("group") for h in hosts.values() if h.get("group")))
-    return [(name, None, sum(1 for h in hosts.values() if h.get("group") == name)) for name in named]
+    named = [h for h in sorted(hosts, key=figures.host_order) if hosts[h].get("group")]
+    order = []
+    for host in named:
+        if hosts[host]["group"] not in order:
+            order.append(hosts[host]["group"])
+    out = []
+    for name in order:
+        members = [hosts[h] for h in named if hosts[h]["group"] == name]
+        types = set(m.get("instance_type") for m in members)
+        out.append((name, types.pop() if len(types) == 1 else None, len(members)))
+    return out
 
 
 def usage(job_name, samples, desc=None):

@@ -48,7 +48,7 @@ def _png(usage, path, argument):
                 axis.plot([t - points[0][0] for t, _ in points], [v for _, v in points],
                           color=charts.COLOURS[key], label=label)
         axis.set_ylim(0, 100)
-        axis.set_title(shown("%s (%s x %s)" % (group.name, group.count, group.instance_type)), fontsize=9)
+        axis.set_title(shown("%s (%s)" % (group.name, charts.size(group))), fontsize=9)
         axis.set_ylabel("%")
         axis.set_xlabel("seconds", fontsize=7)
         if axis.get_legend_handles_labels()[0]:

@@ -183,8 +183,8 @@ class LocalJob(object):
         finally:
             self._lifeline.close_read()
         _RUNNING.add(self)
-        self._sampler = _usage.start(self.job_dir, [(r.host.name, r.host.group, r.proc.pid) for r in self._runs],
-                                     self.say)
+        self._sampler = _usage.start(self.job_dir, [(r.host.name, r.host.group, r.proc.pid, r.host.instance_type)
+                                                     for r in self._runs], self.say)
         _signals.install(_stop_all_for_signal)
         self._spawn(self._pump, "pump")
         for run in self._runs:

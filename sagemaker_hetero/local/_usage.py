@@ -78,9 +78,9 @@ def _read_note(path):
 
 
 def _read_host(path):
-    """``{"group", "series"}`` of one host's file, or None when it cannot be read; lines that are not
-    readings (cut short by the job's end, or foreign) are skipped."""
-    group, cpu, memory = None, [], []
+    """``{"group", "series"}`` (and ``"instance_type"`` when its first line names it) of one host's file, or None when it cannot be read; lines that
+    are not readings (cut short by the job's end, or foreign) are skipped."""
+    group, instance_type, cpu, memory = None, None, [], []
     try:
         handle = open(path, "rb")
     except OSError:
@@ -97,6 +97,8 @@ def _read_host(path):
                 continue
             if "group" in line and isinstance(line["group"], str):
                 group = line["group"]
+            if isinstance(line.get("instance_type"), str):
+                instance_type = line["instance_type"]
             t = line.get("t")
             if not _is_number(t):
                 continue
@@ -104,7 +106,10 @@ def _read_host(path):
                 cpu.append((float(t), float(line["cpu"])))
             if _is_number(line.get("memory")):
                 memory.append((float(t), float(line["memory"])))
-    return {"group": group, "series": {"cpu": cpu, "memory": memory}}
+    found = {"group": group, "series": {"cpu": cpu, "memory": memory}}
+    if instance_type is not None:  # written since the samples name it
+        found["instance_type"] = instance_type
+    return found
 
 
 def _is_number(value):
@@ -184,8 +189,9 @@ class Sampler(object):
     ----------
     job_dir : str
         The job's folder (private: made by the session).
-    hosts : list of (str, str, int)
-        Each host's name, group and first process's pid (the leader of its session).
+    hosts : list of (str, str, int) or (str, str, int, str)
+        Each host's name, group and first process's pid (the leader of its session), and its instance type
+        (written in its file's first line, so that a later process reads the group's type).
     interval : float, optional
         Seconds between readings at first (default :data:`INTERVAL`).
     clock : callable, default time.time
@@ -214,12 +220,16 @@ class Sampler(object):
         folder = _private.open_below(job_dir, [USAGE_DIR], make=True)
         self._hosts = []
         try:
-            for name, group, pid in hosts:
+            for entry in hosts:
+                name, group, pid = entry[:3]
                 fd = _private.create_new(folder, name + _SAMPLES_SUFFIX, flags=os.O_APPEND)
                 host = _Host(name, group, pid, (cores or _cores)(pid), fd)
                 self._hosts.append(host)
-                self._write(host, {"host": name, "group": group, "cores": host.cores, "memory_bytes": self._memory,
-                                   "interval": self.interval})
+                first = {"host": name, "group": group, "cores": host.cores, "memory_bytes": self._memory,
+                         "interval": self.interval}
+                if len(entry) > 3 and entry[3] is not None:
+                    first["instance_type"] = entry[3]
+                self._write(host, first)
         except BaseException:
             self.close()
             raise

@@ -22,7 +22,8 @@ from sagemaker_hetero.train import _driver
 from sagemaker_hetero.instance_group import InstanceGroup
 
 __all__ = ["DRIVERS_CHANNEL", "MANAGED", "V3_PACKAGE", "DEFAULT_MAX_RUNTIME",
-           "base_job_name", "job_name", "serialised", "merged", "channels", "values", "renamed", "not_carried"]
+           "base_job_name", "job_name", "serialised", "merged", "channels", "values", "renamed", "renamed_report",
+           "not_carried"]
 
 DRIVERS_CHANNEL = _driver.CHANNEL
 #: The channels SDK v3 adds for the code and its driver, routed to every instance group.
@@ -69,6 +70,23 @@ def renamed(problem):
 #: the SDK v2 argument names a message may hold (those with a ``_``: no plain word is taken for one)
 _V3_OF = dict((old, new) for old, new in _V3_NAMES if "_" in old)
 _V2_WORDS = re.compile(r"(?<![\w.\[])(%s)(?![\w(])" % "|".join(sorted(map(re.escape, _V3_OF), key=len, reverse=True)))
+
+
+def renamed_report(report):
+    """A preflight ``report`` with each finding's argument under the ModelTrainer argument it comes from, and
+    an SDK v2 argument its detail or fix names (``or correct output_path``) under the v3 name too."""
+    import attrs
+
+    def finding(f):
+        if f.argument is None:
+            return f
+        new = renamed(Problem(f.argument, "")).path
+
+        def words(text):
+            return text if not isinstance(text, str) else _V2_WORDS.sub(lambda m: _V3_OF[m.group(0)],
+                                                                       text.replace(f.argument, new))
+        return attrs.evolve(f, argument=new, detail=words(f.detail), fix=words(f.fix))
+    return attrs.evolve(report, findings=[finding(f) for f in report.findings])
 
 
 def not_carried(path, what, value):
@@ -318,6 +336,7 @@ def values(t, default_output, checkpoint_default, local=False):
     out.update(_compute_values(compute, local))
     out.update(_network_values(t.networking))
     out["sent_false"] = _sent_false(compute, t.networking)
+    out["makes_default_bucket"] = not local  # train() makes it, if missing, before anything is sent
     checkpoint = t.checkpoint_config
     if isinstance(checkpoint, CheckpointConfig):
         out.update(checkpoint_s3_uri=checkpoint.s3_uri or checkpoint_default,

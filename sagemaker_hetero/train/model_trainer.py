@@ -19,7 +19,7 @@ from sagemaker_hetero.core.training.configs import (CheckpointConfig, Compute, I
                                                     RemoteDebugConfig, RetryStrategy, SessionChainingConfig,
                                                     SourceCode, StoppingCondition, Tag, TensorBoardOutputConfig,
                                                     TrainingImageConfig, parameters_section)
-from sagemaker_hetero.exceptions import ConfigError, Problem, UnexpectedStatusException
+from sagemaker_hetero.exceptions import ConfigError, PreflightError, Problem, UnexpectedStatusException
 from sagemaker_hetero.train import _settings
 from sagemaker_hetero.train import _upload
 from sagemaker_hetero.train.distributed import SMP, DistributedConfig
@@ -397,6 +397,14 @@ class ModelTrainer(object):
                 self._latest_training_job.wait(logs="All" if logs else "None")
         except UnexpectedStatusException as exc:
             raise FailedStatusError.of(exc) from exc
+        except PreflightError as exc:  # its findings under the v3 arguments' names
+            if exc.report is None:
+                raise
+            raise _settings.renamed_report(exc.report).error() from None
+        except ConfigError as exc:  # what the account lacks (an input bucket), under the v3 arguments' names
+            if type(exc) is not ConfigError:
+                raise
+            raise ConfigError([_settings.renamed(p) for p in exc.problems], exc.subject) from None
         return None
 
     def _started(self, job):
@@ -409,9 +417,6 @@ class ModelTrainer(object):
         """The job's settings as its dry run makes them (what the failover and the cost estimates read
         the instance groups' alternatives of); raises :class:`ConfigError` with every problem."""
         return self._planned(input_data_config, self.sagemaker_session, time.time(), submit=False)[2]
-
-    def _dry_plan(self, input_data_config=None):
-        return self._planned(input_data_config, self.sagemaker_session, time.time(), submit=False)[0]
 
     def estimate_cost(self, input_data_config=None, prices=None, fetch=True):
         """What the job would cost per instance group (docs/cost.md); nothing is created or uploaded."""
@@ -436,7 +441,21 @@ class ModelTrainer(object):
         else:
             raise ConfigError([Problem("job_name_or_request", "must be a training job's name or a request (a dict)",
                                        job_name_or_request)])
-        return diff.diff(old, self._dry_plan(input_data_config).request, against)
+        return _runner.diffed(old, self._diff_plan(input_data_config, diff.account_of(old)), against)
+
+    def _diff_plan(self, input_data_config, account_id):
+        """The dry run's plan, in ``account_id`` (the earlier job's) when the session has not looked one up."""
+        from sagemaker_hetero._model import record
+
+        session = self.sagemaker_session
+        facts = _runner.session_facts(session)
+        if facts.account_id is None and account_id is not None:
+            facts = record.evolve(facts, account_id=account_id)
+        _, made, problems, _ = self._plan(input_data_config, session, time.time(), facts=facts)
+        problems = problems if self._told is None else self._told(problems)
+        if problems:
+            raise ConfigError(problems)
+        return made
 
     def preflight(self, input_data_config=None, checks=None):
         """Check the job against the AWS account without uploading or creating anything (docs/preflight.md)."""
@@ -449,10 +468,12 @@ class ModelTrainer(object):
         found = self._own_problems(session)
         if not chosen:
             found.append(Problem("checks", "must be a list of checks among %s" % ", ".join(modes.CHECKS), checks))
-        settings, uploads, more = self._settings(input_data_config, _runner.session_facts(session), now)
+        lookup = run.looked_up(session)  # the account asked first: the default bucket's name in the settings
+        settings, uploads, more = self._settings(input_data_config, lookup(None), now)
         plan = _runner.checked_plan(settings, session, now, _runner.local_path_exists, found + more, digest=False,
-                                    lookup=run.looked_up(session), told=self._told_as_v3)
-        return run.run(session, _unseen(plan, set(uploads) | {_settings.DRIVERS_CHANNEL}), chosen, begun=True)
+                                    lookup=lookup, told=self._told_as_v3)
+        report = run.run(session, _unseen(plan, set(uploads) | {_settings.DRIVERS_CHANNEL}), chosen, begun=True)
+        return _settings.renamed_report(report)
 
     def _told_as_v3(self, problems):
         """``problems`` under the ModelTrainer arguments' names (as ``_plan`` tells them), then as ``_told``."""

@@ -115,3 +115,15 @@ def test_submit_json_holds_the_attempts_when_every_choice_was_refused_at_creatio
     assert result["job_name"] == "cli-job-c3" and result["status"] == "NotCreated"
     assert [(a["job_name"], a["outcome"]) for a in result["attempts"]] == [
         ("cli-job", "NotCreated"), ("cli-job-c2", "NotCreated"), ("cli-job-c3", "NotCreated")]
+
+
+def test_a_specs_mapping_alternative_with_a_wrong_key_is_told_in_the_specs_own_terms(capsys, spec_dir):
+    """A spec writes an alternative as ``{type: ..., count: ...}``: a mistyped key is told with the keys it
+    takes, not as the Python API's ``(instance type, count)`` pair, which a YAML file cannot hold."""
+    spec = small_spec()
+    spec["instance_groups"][1]["alternatives"] = [{"type": "ml.g5.2xlarge", "cuont": 2}]
+    code, out, err = run(capsys, "validate", write_spec(spec_dir, spec))
+    assert code == 2 and "instance_groups[1].alternatives[0]: must be an instance type, or a mapping of type (an " \
+        "instance type) and count (optional: the group's), with no other key, such as {type: ml.g5.48xlarge, " \
+        "count: 2} (got {'type': 'ml.g5.2xlarge', 'cuont': 2})" in err, err
+    assert "pair" not in err

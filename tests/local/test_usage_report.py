@@ -45,6 +45,10 @@ def test_a_local_jobs_figures_order_its_groups(session_factory, write_code, caps
     found = json.loads(out)
     cpu = dict((g["name"], g["figures"]["cpu"]["mean"]) for g in found["groups"])
     assert cpu["data"] > cpu["train"] and found["source"] == "local"
+    # a later process (the CLI's new LocalSession) has the samples alone: the groups in the job's order, with
+    # their types (they came sorted by name, each '1 x None')
+    assert [(g["name"], g["instance_type"], g["count"]) for g in found["groups"]] == [
+        ("train", "ml.p3.2xlarge", 1), ("data", "ml.c5.xlarge", 2)]
     assert plot.read_text().count("<svg") == 3  # the document and a chart per group
 
 

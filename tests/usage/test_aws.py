@@ -270,3 +270,23 @@ def test_the_usage_writes_its_charts_as_the_cli_does(fault_proxy, tmp_path):
     assert usage.plot(str(svg)) == str(svg) and svg.read_text().count("<polyline") == 2 + 5
     with pytest.raises(ConfigError, match=r"path: must end in \.svg, \.html, \.png .*u\.gif"):
         usage.plot(str(tmp_path / "u.gif"))
+
+
+@pytest.mark.parametrize("billed", [True, False], ids=["billed", "not billed yet"])
+def test_a_prices_file_that_cannot_be_read_exits_2_naming_it_before_any_call(capsys, fault_proxy, tmp_path, billed):
+    """``usage --prices FILE`` reads the file as ``cost`` does: a name mistyped is told, whether or not the job
+    has a bill yet (it was passed over without a word for a job without billable seconds)."""
+    if billed:
+        two_group_job(fault_proxy)
+    else:
+        desc = _jobs.described("two", TWO, status="InProgress")
+        del desc["BillableTimeInSeconds"], desc["TrainingTimeInSeconds"], desc["TrainingEndTime"]
+        _jobs.answer_describe(fault_proxy, desc)
+    missing = str(tmp_path / "prcies.json")
+    code, out, err = run(capsys, "usage", "two", "--prices", missing)
+    assert code == 2 and out == "", err
+    assert "--prices: cannot be read: No such file or directory (got %r)" % missing in err, err
+    assert fault_proxy.calls(service="cloudwatch") == []
+    with pytest.raises(ConfigError) as raised:  # the Python API's the same: said, not left as an unknown
+        TrainingJob(Session(), "two").utilization(prices=missing)
+    assert [(p.path, p.value) for p in raised.value.problems] == [("prices", missing)]

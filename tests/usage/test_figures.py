@@ -134,8 +134,8 @@ def test_a_local_jobs_samples_make_the_same_usage():
     assert usage.group("train").figures("cpu")["mean"] == 3.0
     assert usage.group("train").kind == "data"  # no GPU sampled: judged by its CPUs
     assert usage.verdict.text.endswith("A local run is billed nothing: the idle share's cost is had on AWS.")
-    without = local.usage("local-job", samples)  # an earlier run's: the groups from the samples
-    assert [(g.name, g.count) for g in without.groups] == [("data", 2), ("train", 1)]
+    without = local.usage("local-job", samples)  # an earlier run's: the groups from the samples, algo-1's first
+    assert [(g.name, g.count) for g in without.groups] == [("train", 1), ("data", 2)]
     none = local.usage("empty", {"hosts": {}, "note": "not Linux"})
     assert none.unknowns == ("the figures: no host of the job was sampled (not Linux)",)
 
@@ -152,3 +152,16 @@ def test_the_text_has_a_line_per_group_then_per_host_and_the_hosts_of_no_known_g
         "    algo-2: CPU 100.0% (p95 100.0%); memory 20.0% (p95 20.0%)"]  # every group of one type: divided by 4
     assert lines[5].startswith("Verdict: Balanced: data CPU 75.0%.")
     assert lines[6] == "Unknown: host algo-2: its instance group is not known (it said none in its logs)"
+
+
+def test_a_local_job_an_earlier_run_left_shows_no_python_none_for_its_unknown_instance_types():
+    """``sagemaker-hetero usage JOB --local`` in a new process has the samples, not the description: the
+    groups' instance types are not known, and are said so (the text, the notebook view, the charts)."""
+    samples = {"hosts": {"algo-1": {"group": "main", "series": {"cpu": series(20.0), "memory": series(5.0)}}},
+               "note": None}
+    usage = local.usage("local-job", samples)
+    assert usage.group("main").instance_type is None
+    assert usage.text().splitlines()[1] == (
+        "  main (1 x an instance type not known, hosts algo-1): CPU 20.0% (p95 20.0%); memory 5.0% (p95 5.0%)")
+    for shown in (usage.text(), charts.svg(usage), charts.html(usage)):
+        assert "None" not in shown

@@ -82,3 +82,12 @@ def test_control_characters_in_names_are_shown_not_obeyed(capsys, fault_proxy, t
         assert cli.main(["usage", "evil", "--plot", str(path), "--prices", str(prices)]) == 0
     xml.dom.minidom.parseString(svg.read_text())  # well-formed XML: no control character in it
     assert "\x1b" not in html.read_text() and "\x1b" not in capsys.readouterr().out
+
+
+def test_a_local_job_name_with_control_characters_is_shown_without_obeying_them(capsys, tmp_path):
+    """``usage JOB --local`` of a JOB that is no job: the refusal's first line names it made visible (its
+    escape sequence reached the terminal as typed)."""
+    code = cli.main(["usage", "evil\x1b[31mred\x07", "--local", "--root", str(tmp_path)])
+    _, err = capsys.readouterr()
+    assert code == 2 and "\x1b" not in err and "\x07" not in err, repr(err)
+    assert err.startswith("sagemaker-hetero: evil\\x1b[31mred\\x07: 1 problem with the command line:"), repr(err)

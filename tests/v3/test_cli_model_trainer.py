@@ -141,3 +141,56 @@ def test_submit_of_a_model_trainer_spec_with_a_problem_makes_no_aws_call(capsys,
     assert main(["submit", _write(spec_dir, spec)]) == 2
     assert "distributed.instance_group_names" in capsys.readouterr().err
     assert aws.operations()[before:] == []  # the job's own problems before any call (no caller look-up either)
+
+
+def test_submit_wait_of_a_model_trainer_spec_fails_over_to_its_next_choice(capsys, spec_dir, aws):
+    """docs/cli.md: a spec whose groups name ``alternatives:`` goes through the failover with ``--wait``, a
+    model_trainer spec's as an estimator's: a job failed for capacity is followed by ``<job>-c2``."""
+    import boto3
+
+    from tests._answers import json_answer
+    from tests.capacity.test_failover import PROVISION, creates
+
+    s3 = boto3.client("s3")
+    s3.create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    for key in ("train/a.csv", "prep/b.csv"):
+        s3.put_object(Bucket="bucket", Key=key, Body=b"1\n")
+
+    def first_fails(record):  # the first job made (its name is timestamped) fails for capacity
+        name = (record.json or {}).get("TrainingJobName")
+        made = creates(aws)
+        if not made or name != made[0][0]:
+            return None
+        groups = [(g, t, c) for g, (t, c) in made[0][1].items()]
+        return json_answer(dict(aws.answers.in_progress_description(name, groups), TrainingJobStatus="Failed",
+                                SecondaryStatus="Failed", FailureReason=PROVISION))
+
+    aws.answers.add("sagemaker", "DescribeTrainingJob", first_fails)
+    spec = json.loads(json.dumps(SPEC))
+    spec["compute"]["instance_groups"][0]["alternatives"] = ["ml.g5.2xlarge"]
+    assert main(["submit", _write(spec_dir, spec), "--wait", "--output", "json"]) == 0
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    first = creates(aws)[0][0]
+    assert creates(aws) == [(first, {"gpu": ("ml.g5.xlarge", 2), "cpu": ("ml.c5.xlarge", 1)}),
+                            (first + "-c2", {"gpu": ("ml.g5.2xlarge", 2), "cpu": ("ml.c5.xlarge", 1)})], err
+    assert report["job_name"] == first + "-c2" and report["status"] == "Completed"
+    assert [(a["job_name"], a["outcome"]) for a in report["attempts"]] == [(first, "Failed"),
+                                                                           (first + "-c2", "Completed")]
+    assert "Capacity: 2 attempts:" in err
+
+
+def test_preflight_of_a_model_trainer_spec_in_an_account_without_the_default_bucket_finds_no_problem(
+        capsys, spec_dir, aws):
+    """train() makes the default bucket, as SDK v3 does, so its absence is no problem (it was one: 'the bucket
+    does not exist ... or correct output_path', and preflight exited 2 where submit would have run)."""
+    import boto3
+
+    s3 = boto3.client("s3")
+    s3.create_bucket(Bucket="bucket", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    for key in ("train/a.csv", "prep/b.csv"):
+        s3.put_object(Bucket="bucket", Key=key, Body=b"1\n")
+    code = main(["preflight", _write(spec_dir, SPEC), "--output", "json"])
+    out = capsys.readouterr().out
+    rows = [r for r in json.loads(out)["findings"] if r["subject"] == "s3://sagemaker-us-west-2-123456789012"]
+    assert [r["result"] for r in rows] == ["ok"] and code != 2, out

@@ -377,3 +377,50 @@ def test_a_message_names_the_v3_arguments_not_the_sdk_v2_ones(workdir):
     with pytest.raises(ConfigError) as info:
         _trainer(compute=Compute(instance_type="ml.g5.xlarge", enable_managed_spot_training=True))
     assert "is required with compute.enable_managed_spot_training" in str(info.value)
+
+
+def test_diff_against_a_jobs_name_reads_the_job_back_in_its_account(aws, workdir):
+    """docs/v3.md: ``trainer.diff(job_name)`` as an estimator's (it raised ValueError: the description was
+    compared as a request); a fresh session's trainer renders in the job's account, no <account-id>."""
+    from sagemaker_hetero.train.configs import StoppingCondition
+
+    boto3.client("s3").create_bucket(Bucket="data-bucket",
+                                     CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    _trainer(sagemaker_session=Session()).train(_inputs(), wait=False, preflight=False)
+    name = aws.last_json("CreateTrainingJob")["TrainingJobName"]
+    found = _trainer(sagemaker_session=Session()).diff(name, _inputs())
+    assert found.equal, found.text()
+    longer = _trainer(stopping_condition=StoppingCondition(max_runtime_in_seconds=7200)).diff(name, _inputs())
+    assert longer.paths == ["StoppingCondition.MaxRuntimeInSeconds"], longer.text()
+
+
+def test_preflight_of_a_fresh_session_checks_the_default_bucket_by_its_name(aws, workdir):
+    """The output's default bucket is named in the account the preflight asks for (its s3 row was
+    's3://sagemaker-us-west-2-<account-id>', unknown with botocore's ParamValidationError)."""
+    boto3.client("s3").create_bucket(Bucket="data-bucket",
+                                     CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    report = _trainer(sagemaker_session=Session()).preflight(_inputs(), checks=["s3"])
+    text = report.text()
+    assert "<account-id>" not in text and "ParamValidationError" not in text, text
+    assert "s3://sagemaker-us-west-2-123456789012" in text and not report.unknowns, text
+
+
+def test_what_the_account_lacks_is_told_under_the_v3_arguments_names(aws, workdir):
+    """The preflight's findings and the input buckets' check name ``output_data_config.s3_output_path`` and
+    ``input_data_config[...]``, not the SDK v2's ``output_path`` and ``inputs[...]`` (the v3 user wrote neither)."""
+    from sagemaker_hetero.exceptions import PreflightError
+    from sagemaker_hetero.train.configs import OutputDataConfig
+
+    trainer = _trainer(sagemaker_session=Session(), output_data_config=OutputDataConfig(s3_output_path="s3://no-out/x"))
+    report = trainer.preflight(_inputs(), checks=["s3"])
+    assert [f.argument for f in report.problems] == ["input_data_config['train'].s3_data",
+                                                     "output_data_config.s3_output_path"], report.text()
+    assert "or correct output_data_config.s3_output_path" in report.text() and "correct output_path" not in report.text()
+    with pytest.raises(PreflightError) as info:
+        trainer.train(_inputs(), wait=False, preflight=True)
+    assert [p.path for p in info.value.problems] == ["input_data_config['train'].s3_data",
+                                                     "output_data_config.s3_output_path"]
+    with pytest.raises(ConfigError) as info:
+        trainer.train(_inputs(), wait=False)
+    assert [p.path for p in info.value.problems] == ["input_data_config['train']"], str(info.value)
+    assert aws.calls("sagemaker", "CreateTrainingJob") == []

@@ -28,7 +28,8 @@ FIXED = {
 
 
 def _dry_run(name, workdir):
-    source = open(os.path.join(HERE, name + ".py")).read()
+    with open(os.path.join(HERE, name + ".py")) as handle:
+        source = handle.read()
     source = re.sub(r"^(\s*)(from|import)\s+sagemaker\b", r"\1\2 sagemaker_hetero", source, flags=re.M)
     body, last = source.rstrip().rsplit("\n", 1)
     assert last.startswith("trainer.train(input_data_config=inputs")
@@ -55,7 +56,8 @@ def test_every_scenario_has_its_recording():
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_the_dry_run_request_is_sdk_v3s(name, workdir):
-    recorded = json.load(open(os.path.join(HERE, name + ".json")))
+    with open(os.path.join(HERE, name + ".json")) as handle:
+        recorded = json.load(handle)
     assert recorded["ok"] and recorded["sdk"]["sagemaker"].startswith("3.")
     expected = recorded["CreateTrainingJob"]
     for path, ours in FIXED.get(name, {}).items():
