@@ -499,16 +499,15 @@ class ModelTrainer(object):
 
 def _bucket_facts(session):
     """The facts a submission's code and driver channels are placed with, when the session already knows its
-    default bucket or its account (a later job of the session): the job is then rendered once under it. None otherwise: no
-    AWS call comes before the job's own problems, so the job is checked first, then the bucket named and the
-    job rendered under it (a first submission renders twice)."""
+    default bucket or its account (a later job of the session): the job is then rendered once under it
+    (``Facts.bucket``). None otherwise: no AWS call comes before the job's own problems, so the job is checked
+    first, then the bucket named and the job rendered under it (a first submission renders twice)."""
     from sagemaker_hetero._model import record
-    from sagemaker_hetero._request import names
 
     facts = _runner.session_facts(session)
-    if facts.default_bucket is None and facts.account_id is not None and facts.region:
-        facts = record.evolve(facts, default_bucket=names.default_bucket_name(facts.region, facts.account_id))
-    return facts if facts.default_bucket is not None else None
+    if facts.default_bucket is None and (facts.account_id is None or not facts.region):
+        return None
+    return record.evolve(facts, default_bucket=facts.bucket())
 
 
 def _unseen(made, names):
